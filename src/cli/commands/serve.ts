@@ -1,0 +1,43 @@
+import * as z from "zod";
+import { loadCommandConfig, createCommand, openCommandContext, UserError } from "../shared.ts";
+import { startServer } from "../../server.ts";
+
+const ServeFlags = z.object({
+  port: z.coerce.number().int().min(1).max(65535).optional(),
+  host: z.string().min(1).optional(),
+  config: z.string().optional(),
+});
+
+export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
+  const config = loadCommandConfig(flags, { port: flags.port, host: flags.host });
+  const ctx = await openCommandContext(config, { migrate: true });
+  let running;
+  try {
+    running = startServer(ctx);
+  } catch (error) {
+    await ctx.close();
+    throw new UserError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+  }
+  ctx.logger.success("authd listening", { url: `http://${config.host}:${running.server.port}`, base: ctx.apiURL, database: ctx.database.dialect });
+  const stop = (signal: string) => {
+    ctx.logger.info("shutting down", { signal });
+    running.shutdown().then(
+      () => process.exit(0),
+      (error) => {
+        ctx.logger.error("shutdown failed", { error });
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
+
+export const serveCommand = createCommand("serve", "run the HTTP server (applies pending migrations first)")
+  .option("-p, --port <port>", "listen port (AUTH_PORT)")
+  .option("-H, --host <host>", "listen address (AUTH_HOST)")
+  .action(async (raw) => {
+    const parsed = ServeFlags.safeParse(raw);
+    if (!parsed.success) throw new UserError(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"), 2);
+    await serve(parsed.data);
+  });

@@ -1,0 +1,53 @@
+import { Command } from "commander";
+import { ConfigError, loadConfig } from "../config/load.ts";
+import type { Config } from "../config/schema.ts";
+import { type AuthContext, createContext, type CreateContextOptions } from "../context.ts";
+import { createLogger } from "../logger.ts";
+
+// What every command shares: the --config flag, configuration loading, the context, and exit codes
+// (0 success, 1 a failure the user can fix, 2 bad usage or configuration).
+
+export class UserError extends Error {
+  constructor(message: string, readonly exitCode: 1 | 2 = 1) {
+    super(message);
+    this.name = "UserError";
+  }
+}
+
+export interface CommonOptions {
+  config?: string;
+  json?: boolean;
+}
+
+export function loadCommandConfig(options: CommonOptions, flags: Record<string, unknown> = {}, defaults: { logLevel?: Config["logLevel"] } = {}): Config {
+  const env = process.env as Record<string, string | undefined>;
+  const overrides = defaults.logLevel && !env.AUTH_LOG_LEVEL ? { logLevel: defaults.logLevel } : undefined;
+  return loadConfig({ env, file: options.config, flags, overrides });
+}
+
+/** Open the context for a command; the logger stays quiet unless asked, so --json output stays clean. */
+export async function openCommandContext(config: Config, options: CreateContextOptions = {}): Promise<AuthContext> {
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+  return createContext(config, { logger, ...options });
+}
+
+export async function withContext<T>(options: CommonOptions, work: (ctx: AuthContext) => Promise<T>, contextOptions: CreateContextOptions = { migrate: true }): Promise<T> {
+  const config = loadCommandConfig(options, {}, { logLevel: "warn" });
+  const ctx = await openCommandContext(config, contextOptions);
+  try {
+    return await work(ctx);
+  } finally {
+    await ctx.close();
+  }
+}
+
+export function printJSON(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A command with the options every command takes. */
+export function createCommand(name: string, description: string): Command {
+  return new Command(name).description(description).option("-c, --config <file>", "JSON config file (or AUTH_CONFIG)");
+}
+
+export { ConfigError };

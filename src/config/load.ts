@@ -1,0 +1,224 @@
+import { readFileSync } from "node:fs";
+import * as z from "zod";
+import { type Config, ConfigSchema } from "./schema.ts";
+
+// Configuration layers, later wins: schema defaults, the JSON config file, AUTH_* environment
+// variables, command-line flags. Every problem becomes one line naming where the bad value came from.
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+    this.name = "ConfigError";
+  }
+}
+
+type Kind = "string" | "int" | "on-off" | "list";
+interface EnvBinding {
+  env: string;
+  path: string[];
+  kind: Kind;
+  min?: number;
+  max?: number;
+}
+
+const binding = (env: string, path: string, kind: Kind = "string", min?: number, max?: number): EnvBinding => ({
+  env,
+  path: path.split("."),
+  kind,
+  min,
+  max,
+});
+
+/** Environment variables and the config fields they set. Exported for the README's generated table. */
+export const ENV_BINDINGS: EnvBinding[] = [
+  binding("AUTH_HOST", "host"),
+  binding("PORT", "port", "int", 1, 65535),
+  binding("AUTH_PORT", "port", "int", 1, 65535),
+  binding("AUTH_BASE_URL", "baseURL"),
+  binding("AUTH_BASE_PATH", "basePath"),
+  binding("AUTH_SECRET", "secret"),
+  binding("AUTH_DATABASE_URL", "databaseURL"),
+  binding("AUTH_DATABASE_POOL_SIZE", "databasePoolSize", "int", 1, 1000),
+  binding("AUTH_REDIS_URL", "redisURL"),
+  binding("AUTH_SMTP_URL", "smtpURL"),
+  binding("AUTH_MAIL_FROM", "mailFrom"),
+  binding("AUTH_SERVER_TOKEN", "serverToken"),
+  binding("AUTH_TRUSTED_ORIGINS", "trustedOrigins", "list"),
+  binding("AUTH_TRUSTED_PROXY_HEADERS", "trustedProxyHeaders", "list"),
+  binding("AUTH_RATE_LIMIT", "rateLimit.enabled", "on-off"),
+  binding("AUTH_RATE_LIMIT_STORAGE", "rateLimit.storage"),
+  binding("AUTH_REQUIRE_EMAIL_VERIFICATION", "emailAndPassword.requireEmailVerification", "on-off"),
+  binding("AUTH_SEND_VERIFICATION_ON_SIGN_UP", "emailVerification.sendOnSignUp", "on-off"),
+  binding("AUTH_CHANGE_EMAIL", "changeEmail.enabled", "on-off"),
+  binding("AUTH_DELETE_USER", "deleteUser.enabled", "on-off"),
+  binding("AUTH_DELETE_USER_VERIFICATION", "deleteUser.requireVerification", "on-off"),
+  binding("AUTH_TEAMS", "organization.teams.enabled", "on-off"),
+  binding("AUTH_API_KEY_METADATA", "apiKey.enableMetadata", "on-off"),
+  binding("AUTH_API_REFERENCE", "apiReference.enabled", "on-off"),
+  binding("AUTH_METRICS", "metrics.enabled", "on-off"),
+  binding("AUTH_LOG_LEVEL", "logLevel"),
+  binding("AUTH_LOG_FORMAT", "logFormat"),
+];
+
+const SOCIAL_ENV = /^AUTH_SOCIAL_([A-Z0-9_]+?)_(CLIENT_ID|CLIENT_SECRET|ISSUER|TRUSTED)$/;
+const SOCIAL_FIELDS: Record<string, { field: string; kind: Kind }> = {
+  CLIENT_ID: { field: "clientId", kind: "string" },
+  CLIENT_SECRET: { field: "clientSecret", kind: "string" },
+  ISSUER: { field: "issuer", kind: "string" },
+  TRUSTED: { field: "trusted", kind: "on-off" },
+};
+
+export interface LoadConfigOptions {
+  env?: Record<string, string | undefined>;
+  /** Path of a JSON config file (the --config flag); AUTH_CONFIG is read when absent. */
+  file?: string;
+  /** Values from command-line flags, as config paths ("port", "host"). */
+  flags?: Record<string, unknown>;
+  /** Values layered over everything (tests). */
+  overrides?: Record<string, unknown>;
+}
+
+type Tree = Record<string, unknown>;
+
+function setPath(tree: Tree, path: string[], value: unknown): void {
+  let node = tree;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (typeof next !== "object" || next === null || Array.isArray(next)) node[key] = {};
+    node = node[key] as Tree;
+  }
+  node[path[path.length - 1]] = value;
+}
+
+function deepMerge(base: Tree, over: Tree): Tree {
+  const out: Tree = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const prev = out[key];
+    const bothObjects = [prev, value].every((v) => typeof v === "object" && v !== null && !Array.isArray(v));
+    out[key] = bothObjects ? deepMerge(prev as Tree, value as Tree) : value;
+  }
+  return out;
+}
+
+function parseEnvValue(raw: string, b: { env: string; kind: Kind; min?: number; max?: number }, problems: string[]): unknown {
+  const value = raw.trim();
+  if (b.kind === "int") {
+    const n = Number(value);
+    if (!/^-?\d+$/.test(value) || n < (b.min ?? -Infinity) || n > (b.max ?? Infinity)) {
+      problems.push(`${b.env}: expected an integer between ${b.min} and ${b.max}`);
+      return undefined;
+    }
+    return n;
+  }
+  if (b.kind === "on-off") {
+    const lowered = value.toLowerCase();
+    if (["on", "true", "1", "yes"].includes(lowered)) return true;
+    if (["off", "false", "0", "no"].includes(lowered)) return false;
+    problems.push(`${b.env}: expected on or off`);
+    return undefined;
+  }
+  if (b.kind === "list") return value.split(",").map((s) => s.trim()).filter(Boolean);
+  return value;
+}
+
+function readConfigFile(file: string, problems: string[]): Tree {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    problems.push(`config file ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    return {};
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      problems.push(`config file ${file}: expected a JSON object`);
+      return {};
+    }
+    return parsed as Tree;
+  } catch (error) {
+    problems.push(`config file ${file}: invalid JSON (${(error as Error).message})`);
+    return {};
+  }
+}
+
+/** Build the effective configuration, or throw ConfigError with one line per problem. */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? {};
+  const problems: string[] = [];
+  const sources = new Map<string, string>();
+
+  const file = options.file ?? env.AUTH_CONFIG;
+  let tree: Tree = file ? readConfigFile(file, problems) : {};
+
+  const fromEnv: Tree = {};
+  for (const b of ENV_BINDINGS) {
+    const raw = env[b.env];
+    if (raw === undefined || raw === "") continue;
+    const value = parseEnvValue(raw, b, problems);
+    if (value === undefined) continue;
+    setPath(fromEnv, b.path, value);
+    sources.set(b.path.join("."), b.env);
+  }
+  for (const [name, raw] of Object.entries(env)) {
+    const match = SOCIAL_ENV.exec(name);
+    if (!match || raw === undefined || raw === "") continue;
+    const id = match[1].toLowerCase();
+    const spec = SOCIAL_FIELDS[match[2]];
+    const value = parseEnvValue(raw, { env: name, kind: spec.kind }, problems);
+    if (value === undefined) continue;
+    setPath(fromEnv, ["social", id, spec.field], value);
+    sources.set(`social.${id}.${spec.field}`, name);
+  }
+  tree = deepMerge(tree, fromEnv);
+
+  for (const [key, value] of Object.entries(options.flags ?? {})) {
+    if (value === undefined) continue;
+    setPath(tree, key.split("."), value);
+    sources.set(key, `--${key}`);
+  }
+  if (options.overrides) tree = deepMerge(tree, options.overrides);
+
+  const result = ConfigSchema.safeParse(tree);
+  if (!result.success) problems.push(...result.error.issues.map((issue) => describeIssue(issue, sources)));
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+
+  const config = result.data;
+  const crossProblems = crossFieldProblems(config);
+  if (crossProblems.length > 0) throw new ConfigError(crossProblems);
+  return config;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, sources: Map<string, string>): string {
+  const path = issue.path.map(String).join(".");
+  const label = sources.get(path) ?? (path === "" ? "config" : path);
+  if (issue.code === "unrecognized_keys") return `${label === "config" ? "config file" : label}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+  return `${label}: ${issue.message}`;
+}
+
+function crossFieldProblems(config: Config): string[] {
+  const problems: string[] = [];
+  if (config.emailAndPassword.minPasswordLength > config.emailAndPassword.maxPasswordLength) {
+    problems.push("emailAndPassword.minPasswordLength: must not exceed maxPasswordLength");
+  }
+  if (config.username.minLength > config.username.maxLength) problems.push("username.minLength: must not exceed maxLength");
+  try {
+    new RegExp(config.username.pattern);
+  } catch {
+    problems.push("username.pattern: not a valid regular expression");
+  }
+  if (!/^(sqlite:\/\/.+|postgres(ql)?:\/\/.+)$/.test(config.databaseURL)) {
+    problems.push("AUTH_DATABASE_URL: expected sqlite://PATH, sqlite://:memory: or postgres://…");
+  }
+  for (const origin of config.trustedOrigins) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]+$/i.test(origin) && !origin.includes("*")) {
+      problems.push(`AUTH_TRUSTED_ORIGINS: "${origin}" is not an origin (scheme://host[:port])`);
+    }
+  }
+  return problems;
+}
+
+/** The public origin links are built from. */
+export function resolveBaseURL(config: Config): string {
+  return (config.baseURL ?? `http://localhost:${config.port}`).replace(/\/+$/, "");
+}

@@ -1,0 +1,225 @@
+import * as z from "zod";
+
+// One schema for the whole configuration: every field has its default and a description, which the
+// README's configuration table and `authd config check` are generated from.
+
+const onOff = z.boolean();
+const seconds = (def: number, description: string) => z.number().int().min(0).default(def).describe(description);
+
+const SocialProviderSchema = z
+  .object({
+    clientId: z.string().min(1).describe("OAuth client id"),
+    clientSecret: z.string().default("").describe("OAuth client secret"),
+    issuer: z.url().optional().describe("OpenID Connect issuer; its discovery document supplies the endpoints"),
+    trusted: onOff.default(false).describe("trusted for account linking"),
+    scopes: z.array(z.string()).optional().describe("scopes requested (replaces the provider's defaults)"),
+    authorizationEndpoint: z.url().optional(),
+    tokenEndpoint: z.url().optional(),
+    userInfoEndpoint: z.url().optional(),
+    jwksURI: z.url().optional(),
+    emailsEndpoint: z.url().optional().describe("GitHub-style endpoint listing the user's emails"),
+    redirectURI: z.url().optional().describe("override of {base}/api/auth/callback/{id}"),
+    disableSignUp: onOff.default(false),
+    disableImplicitSignUp: onOff.default(false).describe("new users only when the client asks with requestSignUp"),
+    prompt: z.string().optional(),
+    responseMode: z.enum(["query", "form_post"]).optional(),
+    timeoutMs: z.number().int().min(100).default(10_000).describe("timeout of each outbound call"),
+  })
+  .strict();
+
+export type SocialProviderConfig = z.infer<typeof SocialProviderSchema>;
+
+export const ConfigSchema = z
+  .object({
+    host: z.string().min(1).default("0.0.0.0").describe("listen address"),
+    port: z.number().int().min(1).max(65535).default(3000).describe("listen port"),
+    baseURL: z.url().optional().describe("public origin of the daemon (default http://localhost:<port>)"),
+    basePath: z.string().startsWith("/").default("/api/auth").describe("path the API is served under"),
+    secret: z.string().min(32).optional().describe("signing secret, at least 32 characters; generated and stored in the database when unset"),
+    databaseURL: z.string().min(1).default("sqlite://./authd.db").describe("sqlite://PATH, sqlite://:memory: or postgres://…"),
+    databasePoolSize: z.number().int().min(1).max(1000).default(10).describe("Postgres connection pool size"),
+    redisURL: z.string().regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL").optional().describe("secondary storage for sessions and rate-limit counters"),
+    smtpURL: z.string().regex(/^smtps?:\/\//, "expected an smtp:// or smtps:// URL").optional().describe("SMTP server; unset: mails are written to the log"),
+    smtpTimeoutMs: z.number().int().min(100).default(10_000).describe("SMTP connection and command timeout"),
+    mailFrom: z.string().min(3).default("authd@localhost").describe("sender address"),
+    serverToken: z.string().min(16).optional().describe("bearer token for server calls; unset: server-only routes answer 404"),
+    trustedOrigins: z.array(z.string()).default([]).describe("origins trusted for redirects, the origin check and CORS (the base URL's origin is always trusted)"),
+    trustedProxyHeaders: z.array(z.string()).default(["x-forwarded-for"]).describe("headers read for the client IP, first valid address wins"),
+    bodyLimitBytes: z.number().int().min(1024).default(1024 * 1024).describe("largest request body accepted"),
+    shutdownGraceMs: z.number().int().min(0).default(10_000).describe("time given to requests in flight on SIGTERM"),
+    logLevel: z.enum(["debug", "info", "success", "warn", "error"]).default("info").describe("log level"),
+    logFormat: z.enum(["text", "json"]).default("text").describe("log line format"),
+    disabledPaths: z.array(z.string().startsWith("/")).default([]).describe("routes that answer 404"),
+    apiReference: z.object({ enabled: onOff.default(true).describe("serve /api/reference and /api/auth/open-api") }).prefault({}),
+    metrics: z.object({ enabled: onOff.default(true).describe("serve GET /metrics") }).prefault({}),
+
+    emailAndPassword: z
+      .object({
+        enabled: onOff.default(true).describe("email + password sign-up and sign-in"),
+        disableSignUp: onOff.default(false).describe("refuse new sign-ups by email"),
+        minPasswordLength: z.number().int().min(1).default(8),
+        maxPasswordLength: z.number().int().min(1).default(128),
+        autoSignIn: onOff.default(true).describe("sign the user in after sign-up"),
+        requireEmailVerification: onOff.default(false).describe("refuse sign-in until the email is verified"),
+        resetPasswordTokenExpiresIn: seconds(3600, "lifetime of a password-reset token"),
+        revokeSessionsOnPasswordReset: onOff.default(false).describe("sign out everywhere after a password reset"),
+      })
+      .prefault({}),
+    emailVerification: z
+      .object({
+        sendOnSignUp: onOff.default(true).describe("mail a verification link on sign-up and on a refused unverified sign-in"),
+        autoSignInAfterVerification: onOff.default(false),
+        expiresIn: seconds(3600, "lifetime of a verification token"),
+      })
+      .prefault({}),
+    changeEmail: z.object({ enabled: onOff.default(true).describe("POST /change-email") }).prefault({}),
+    deleteUser: z
+      .object({
+        enabled: onOff.default(true).describe("POST /delete-user (off: 404)"),
+        requireVerification: onOff.default(true).describe("mail a confirmation link before deleting"),
+        deleteTokenExpiresIn: seconds(86_400, "lifetime of a delete-account token"),
+      })
+      .prefault({}),
+    account: z
+      .object({
+        accountLinking: z
+          .object({
+            enabled: onOff.default(true),
+            allowDifferentEmails: onOff.default(false),
+            allowUnlinkingAll: onOff.default(false).describe("allow unlinking the last account"),
+            trustedProviders: z.array(z.string()).default([]),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+
+    session: z
+      .object({
+        expiresIn: seconds(604_800, "session lifetime"),
+        updateAge: seconds(86_400, "refresh a session once it is this old"),
+        freshAge: seconds(86_400, "sessions younger than this are fresh (0 disables the check)"),
+        rememberMeOffExpiresIn: seconds(86_400, "lifetime of a session created with rememberMe false"),
+        cookieCache: z
+          .object({
+            enabled: onOff.default(true).describe("cache the session in a signed cookie"),
+            maxAge: seconds(300, "lifetime of the cached session cookie"),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+    cookies: z
+      .object({
+        prefix: z.string().regex(/^[A-Za-z0-9._-]+$/).default("better-auth").describe("cookie name prefix"),
+        secure: z.enum(["auto", "on", "off"]).default("auto").describe("Secure + __Secure- prefix (auto: when the base URL is https)"),
+        domain: z.string().optional().describe("cookie domain for cross-subdomain cookies"),
+      })
+      .prefault({}),
+    rateLimit: z
+      .object({
+        enabled: onOff.default(true),
+        window: z.number().int().min(1).default(10).describe("window in seconds"),
+        max: z.number().int().min(1).default(100).describe("requests per window and path"),
+        storage: z.enum(["memory", "database", "secondary"]).default("memory").describe("where counters live (secondary: Redis)"),
+        customRules: z
+          .record(z.string(), z.union([z.literal(false), z.object({ window: z.number().int().min(1), max: z.number().int().min(1) })]))
+          .default({})
+          .describe("per-path rules; a path may end in * ; false disables the limit"),
+      })
+      .prefault({}),
+
+    username: z
+      .object({
+        enabled: onOff.default(true).describe("username sign-in"),
+        minLength: z.number().int().min(1).default(3),
+        maxLength: z.number().int().min(1).default(30),
+        pattern: z.string().default("^[a-zA-Z0-9_.]+$").describe("regular expression a username must match"),
+      })
+      .prefault({}),
+    admin: z
+      .object({
+        enabled: onOff.default(true).describe("/admin routes"),
+        defaultRole: z.string().default("user"),
+        adminRoles: z.array(z.string()).default(["admin"]),
+        adminUserIds: z.array(z.string()).default([]),
+        impersonationSessionDuration: seconds(3600, "lifetime of an impersonation session"),
+        defaultBanReason: z.string().default("No reason"),
+        bannedUserMessage: z.string().default("You have been banned from this application. Please contact support if you believe this is an error."),
+      })
+      .prefault({}),
+    organization: z
+      .object({
+        enabled: onOff.default(true),
+        allowUserToCreateOrganization: onOff.default(true),
+        organizationLimit: z.number().int().min(1).optional().describe("organizations one user may create"),
+        creatorRole: z.string().default("owner"),
+        membershipLimit: z.number().int().min(1).default(100),
+        invitationExpiresIn: seconds(172_800, "invitation lifetime"),
+        invitationLimit: z.number().int().min(1).default(100),
+        cancelPendingInvitationsOnReInvite: onOff.default(false),
+        requireEmailVerificationOnInvitation: onOff.default(false),
+        disableOrganizationDeletion: onOff.default(false),
+        invitationAcceptURL: z.string().optional().describe("link in invitation mails; {id} is replaced by the invitation id"),
+        roles: z
+          .record(z.string(), z.record(z.string(), z.array(z.string())))
+          .optional()
+          .describe("custom roles: role → resource → actions (replaces owner/admin/member)"),
+        teams: z
+          .object({
+            enabled: onOff.default(false),
+            maximumTeams: z.number().int().min(1).optional(),
+            maximumMembersPerTeam: z.number().int().min(1).optional(),
+            allowRemovingAllTeams: onOff.default(false),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+    apiKey: z
+      .object({
+        enabled: onOff.default(true),
+        headers: z.array(z.string().min(1)).default(["x-api-key"]).describe("headers an API key is read from"),
+        defaultKeyLength: z.number().int().min(16).default(64),
+        defaultPrefix: z.string().optional(),
+        minimumPrefixLength: z.number().int().min(0).default(1),
+        maximumPrefixLength: z.number().int().min(1).default(32),
+        minimumNameLength: z.number().int().min(0).default(1),
+        maximumNameLength: z.number().int().min(1).default(32),
+        requireName: onOff.default(false),
+        enableMetadata: onOff.default(false).describe("accept metadata on keys"),
+        disableKeyHashing: onOff.default(false),
+        disableSessionForAPIKeys: onOff.default(false).describe("do not turn an API key header into a session"),
+        startingCharactersLength: z.number().int().min(0).default(6),
+        rateLimit: z
+          .object({
+            enabled: onOff.default(true),
+            timeWindow: z.number().int().min(1).default(86_400_000).describe("per-key window in ms"),
+            maxRequests: z.number().int().min(1).default(10),
+          })
+          .prefault({}),
+        keyExpiration: z
+          .object({
+            defaultExpiresIn: z.number().int().min(1).nullable().default(null).describe("default expiry in ms (null: none)"),
+            disableCustomExpiresTime: onOff.default(false),
+            minExpiresIn: z.number().min(0).default(1).describe("days"),
+            maxExpiresIn: z.number().min(0).default(365).describe("days"),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+    social: z.record(z.string().regex(/^[a-z0-9_-]+$/, "provider ids are lower-case letters, digits, _ and -"), SocialProviderSchema).default({}),
+    userAdditionalFields: z
+      .record(
+        z.string(),
+        z.object({
+          type: z.enum(["string", "number", "boolean"]),
+          required: onOff.default(false),
+          input: onOff.default(true),
+          defaultValue: z.union([z.string(), z.number(), z.boolean()]).optional(),
+        }),
+      )
+      .default({})
+      .describe("extra user fields accepted on sign-up and update-user (stored in user.additionalFields)"),
+  })
+  .strict();
+
+export type ConfigInput = z.input<typeof ConfigSchema>;
+export type Config = z.output<typeof ConfigSchema>;

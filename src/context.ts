@@ -1,0 +1,119 @@
+import { resolveBaseURL } from "./config/load.ts";
+import type { Config } from "./config/schema.ts";
+import { generateRandomString } from "./crypto/random.ts";
+import { type DatabaseHandle, openDatabase } from "./db/driver.ts";
+import { migrateToLatest } from "./db/migrator.ts";
+import type { Database } from "./db/schema.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createMailer, type Mail, type Mailer } from "./mailer.ts";
+import { createDatabaseRateLimitStore, createMemoryRateLimitStore, type RateLimitStore } from "./services/rate-limit.ts";
+import type { Kysely } from "kysely";
+
+// One context, built once, handed to the HTTP app, every CLI command, the terminal UI and the tests.
+// Nothing else opens the database or reads process.env.
+
+export interface SecondaryStorage {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface AuthContext {
+  config: Config;
+  /** Public origin, no trailing slash (links in mails and redirects). */
+  baseURL: string;
+  /** baseURL + basePath. */
+  apiURL: string;
+  secret: string;
+  database: DatabaseHandle;
+  db: Kysely<Database>;
+  logger: Logger;
+  mailer: Mailer;
+  rateLimitStore: RateLimitStore;
+  secondaryStorage?: SecondaryStorage;
+  /** Milliseconds since the epoch; tests replace it to move time. */
+  now(): number;
+  /** Send a mail in the background: the answer to the request never waits for, or depends on, delivery. */
+  sendMail(mail: Mail): void;
+  /** Run work after the response; shutdown waits for it. */
+  background(task: Promise<unknown>): void;
+  /** Wait for background work (mail, cleanups) to settle. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface CreateContextOptions {
+  logger?: Logger;
+  /** Apply pending migrations while opening (serve does; read-only CLI commands do not need to). */
+  migrate?: boolean;
+  now?: () => number;
+  secondaryStorage?: SecondaryStorage;
+}
+
+const SECRET_SETTING = "secret";
+
+async function resolveSecret(config: Config, db: Kysely<Database>, logger: Logger): Promise<string> {
+  if (config.secret) return config.secret;
+  const stored = await db.selectFrom("authdSetting").select("value").where("key", "=", SECRET_SETTING).executeTakeFirst();
+  if (stored) return stored.value;
+  const generated = generateRandomString(64);
+  await db
+    .insertInto("authdSetting")
+    .values({ key: SECRET_SETTING, value: generated })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .execute();
+  // Another process may have won the race; everyone uses the stored value.
+  const winner = await db.selectFrom("authdSetting").select("value").where("key", "=", SECRET_SETTING).executeTakeFirstOrThrow();
+  logger.warn("AUTH_SECRET is not set: generated a secret and stored it in the database; set AUTH_SECRET in production");
+  return winner.value;
+}
+
+export async function createContext(config: Config, options: CreateContextOptions = {}): Promise<AuthContext> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
+  const database = openDatabase(config.databaseURL, { poolSize: config.databasePoolSize });
+  const { db } = database;
+  try {
+    if (options.migrate) await migrateToLatest(db, (name) => logger.info("applied migration", { name }));
+    const secret = await resolveSecret(config, db, logger);
+    const mailer = createMailer({ smtpURL: config.smtpURL, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs, logger });
+    const baseURL = resolveBaseURL(config);
+    const pending = new Set<Promise<unknown>>();
+    const secondaryStorage = options.secondaryStorage;
+    const rateLimitStore = config.rateLimit.storage === "database" ? createDatabaseRateLimitStore(db) : createMemoryRateLimitStore();
+
+    const background = (task: Promise<unknown>) => {
+      const tracked = task.catch((error: unknown) => logger.error("background task failed", { error })).finally(() => pending.delete(tracked));
+      pending.add(tracked);
+    };
+    const settle = async () => {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    };
+
+    return {
+      config,
+      baseURL,
+      apiURL: `${baseURL}${config.basePath}`,
+      secret,
+      database,
+      db,
+      logger,
+      mailer,
+      rateLimitStore,
+      secondaryStorage,
+      now: options.now ?? Date.now,
+      sendMail: (mail) => background(mailer.send(mail)),
+      background,
+      settle,
+      async close() {
+        await settle();
+        mailer.close();
+        await secondaryStorage?.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}

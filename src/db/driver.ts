@@ -1,0 +1,71 @@
+import { Database as BunDatabase } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.ts";
+import { BunSqliteDialect } from "./sqlite-dialect.ts";
+
+// The only module that picks a dialect or imports bun:sqlite.
+
+export type DialectName = "sqlite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Connections in use and idle (Postgres), for metrics. */
+  poolStats(): { total: number; idle: number; waiting: number };
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  poolSize?: number;
+}
+
+// Postgres bigint (int8) holds epoch milliseconds, well inside Number's exact range.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
+  if (url.startsWith("sqlite://")) return openSqlite(url.slice("sqlite://".length));
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize ?? 10);
+  throw new Error(`unsupported database URL: ${url.split("://")[0]}://`);
+}
+
+function openSqlite(path: string): DatabaseHandle {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new BunDatabase(path, { create: true, strict: false });
+  sqlite.run("pragma journal_mode = wal");
+  sqlite.run("pragma synchronous = normal");
+  sqlite.run("pragma busy_timeout = 5000");
+  sqlite.run("pragma foreign_keys = on");
+  const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite) });
+  return {
+    db,
+    dialect: "sqlite",
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    close: () => db.destroy(),
+  };
+}
+
+/** `?schema=NAME` on a Postgres URL puts authd's tables in that schema (tests use one schema each). */
+function openPostgres(url: string, poolSize: number): DatabaseHandle {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get("schema");
+  parsed.searchParams.delete("schema");
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: poolSize,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    options: schema ? `-c search_path=${schema}` : undefined,
+  });
+  // An idle client that loses its server (Postgres restart) must not crash the daemon.
+  pool.on("error", () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: "postgres",
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
+}

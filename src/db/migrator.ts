@@ -1,0 +1,45 @@
+import { type Kysely, type Migration, type MigrationResult, Migrator } from "kysely";
+import { migrations } from "../../migrations/index.ts";
+import type { Database } from "./schema.ts";
+
+export interface MigrationStatus {
+  applied: string[];
+  pending: string[];
+}
+
+function createMigrator(db: Kysely<Database>): Migrator {
+  return new Migrator({
+    db,
+    provider: { getMigrations: async (): Promise<Record<string, Migration>> => migrations },
+    migrationTableName: "authd_migration",
+    migrationLockTableName: "authd_migration_lock",
+  });
+}
+
+export class MigrationError extends Error {
+  constructor(message: string, readonly migration?: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "MigrationError";
+  }
+}
+
+/** Apply every pending migration; returns the names applied, in order. */
+export async function migrateToLatest(db: Kysely<Database>, onProgress?: (name: string) => void): Promise<string[]> {
+  const migrator = createMigrator(db);
+  const { error, results } = await migrator.migrateToLatest();
+  const applied = (results ?? []).filter((r: MigrationResult) => r.status === "Success").map((r) => r.migrationName);
+  for (const name of applied) onProgress?.(name);
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName;
+    throw new MigrationError(`migration ${failed ?? "(unknown)"} failed: ${error instanceof Error ? error.message : String(error)}`, failed, { cause: error });
+  }
+  return applied;
+}
+
+export async function migrationStatus(db: Kysely<Database>): Promise<MigrationStatus> {
+  const all = await createMigrator(db).getMigrations();
+  return {
+    applied: all.filter((m) => m.executedAt !== undefined).map((m) => m.name),
+    pending: all.filter((m) => m.executedAt === undefined).map((m) => m.name),
+  };
+}

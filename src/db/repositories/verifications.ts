@@ -1,0 +1,35 @@
+import type { Kysely, Transaction } from "kysely";
+import { generateId } from "../../crypto/random.ts";
+import type { Database, VerificationRow } from "../schema.ts";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function insertVerification(db: Db, identifier: string, value: string, expiresAt: number, now: number): Promise<VerificationRow> {
+  return db
+    .insertInto("verification")
+    .values({ id: generateId(), identifier, value, expiresAt, createdAt: now, updatedAt: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function findVerification(db: Db, identifier: string): Promise<VerificationRow | undefined> {
+  return db.selectFrom("verification").selectAll().where("identifier", "=", identifier).orderBy("createdAt", "desc").executeTakeFirst();
+}
+
+/**
+ * Delete and return the record in one statement. Only one of several concurrent callers gets the row
+ * back, which is what keeps single-use tokens single-use.
+ */
+export async function consumeVerification(db: Db, identifier: string): Promise<VerificationRow | undefined> {
+  const rows = await db.deleteFrom("verification").where("identifier", "=", identifier).returningAll().execute();
+  return rows[0];
+}
+
+export async function deleteVerificationsByIdentifier(db: Db, identifier: string): Promise<void> {
+  await db.deleteFrom("verification").where("identifier", "=", identifier).execute();
+}
+
+export async function deleteExpiredVerifications(db: Db, now: number): Promise<number> {
+  const result = await db.deleteFrom("verification").where("expiresAt", "<", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

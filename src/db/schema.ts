@@ -1,0 +1,184 @@
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+// Table types. Dates are epoch milliseconds (bigint on Postgres, integer on SQLite); booleans come back
+// as 0/1 from SQLite and true/false from Postgres, so mappers read them with Boolean().
+
+export type DbBoolean = boolean | number;
+
+export interface UserTable {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: DbBoolean;
+  image: string | null;
+  createdAt: number;
+  updatedAt: number;
+  username: string | null;
+  displayUsername: string | null;
+  role: string | null;
+  banned: DbBoolean | null;
+  banReason: string | null;
+  banExpires: number | null;
+  additionalFields: string | null;
+}
+
+export interface SessionTable {
+  id: string;
+  token: string;
+  userId: string;
+  expiresAt: number;
+  ipAddress: string | null;
+  userAgent: string | null;
+  createdAt: number;
+  updatedAt: number;
+  activeOrganizationId: string | null;
+  activeTeamId: string | null;
+  impersonatedBy: string | null;
+}
+
+export interface AccountTable {
+  id: string;
+  accountId: string;
+  providerId: string;
+  userId: string;
+  password: string | null;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: number | null;
+  refreshTokenExpiresAt: number | null;
+  scope: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface VerificationTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expiresAt: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface RateLimitTable {
+  id: string;
+  key: string;
+  count: number;
+  lastRequest: number;
+}
+
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  slug: string;
+  logo: string | null;
+  metadata: string | null;
+  createdAt: number;
+}
+
+export interface MemberTable {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: string;
+  teamId: string | null;
+  createdAt: number;
+}
+
+export interface InvitationTable {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: string;
+  status: string;
+  teamId: string | null;
+  inviterId: string;
+  expiresAt: number;
+  createdAt: number;
+}
+
+export interface TeamTable {
+  id: string;
+  name: string;
+  organizationId: string;
+  createdAt: number;
+  updatedAt: number | null;
+}
+
+export interface TeamMemberTable {
+  id: string;
+  teamId: string;
+  userId: string;
+  createdAt: number;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  name: string | null;
+  start: string | null;
+  prefix: string | null;
+  key: string;
+  userId: string;
+  refillInterval: number | null;
+  refillAmount: number | null;
+  lastRefillAt: number | null;
+  enabled: DbBoolean;
+  rateLimitEnabled: DbBoolean;
+  rateLimitTimeWindow: number | null;
+  rateLimitMax: number | null;
+  requestCount: number;
+  remaining: number | null;
+  lastRequest: number | null;
+  expiresAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  permissions: string | null;
+  metadata: string | null;
+}
+
+export interface JwksTable {
+  id: string;
+  publicKey: string;
+  privateKey: string;
+  createdAt: number;
+}
+
+export interface SettingTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  user: UserTable;
+  session: SessionTable;
+  account: AccountTable;
+  verification: VerificationTable;
+  rateLimit: RateLimitTable;
+  organization: OrganizationTable;
+  member: MemberTable;
+  invitation: InvitationTable;
+  team: TeamTable;
+  teamMember: TeamMemberTable;
+  apikey: ApiKeyTable;
+  jwks: JwksTable;
+  authdSetting: SettingTable;
+}
+
+export type UserRow = Selectable<UserTable>;
+export type NewUserRow = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type NewSessionRow = Insertable<SessionTable>;
+export type AccountRow = Selectable<AccountTable>;
+export type NewAccountRow = Insertable<AccountTable>;
+export type VerificationRow = Selectable<VerificationTable>;
+export type OrganizationRow = Selectable<OrganizationTable>;
+export type MemberRow = Selectable<MemberTable>;
+export type InvitationRow = Selectable<InvitationTable>;
+export type TeamRow = Selectable<TeamTable>;
+export type TeamMemberRow = Selectable<TeamMemberTable>;
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type NewApiKeyRow = Insertable<ApiKeyTable>;
+// Generated is re-exported for repositories that insert rows with database defaults.
+export type { Generated };

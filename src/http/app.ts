@@ -1,0 +1,56 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import type { AuthContext } from "../context.ts";
+import { AuthError, ERRORS } from "../errors.ts";
+import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
+import { isTrustedURL } from "./request.ts";
+import { toHandler } from "./route.ts";
+import { enabledRoutes } from "./routes/index.ts";
+
+// Middleware order: errors → CORS → body limit → rate limit → routes. Unknown and disabled paths 404.
+
+function errorResponse(error: AuthError): Response {
+  const headers: Record<string, string> = { "content-type": "application/json", ...error.headers };
+  return new Response(JSON.stringify(error.toBody()), { status: error.status, headers });
+}
+
+export function createApp(ctx: AuthContext): Hono {
+  const app = new Hono();
+  const base = ctx.config.basePath;
+
+  app.onError((error) => {
+    if (error instanceof AuthError) {
+      if (error.status >= 500) ctx.logger.error(error.message, { code: error.code, cause: error.cause });
+      return errorResponse(error);
+    }
+    // Anything else is a bug or an outage (database down): 500 without details, cause in the log.
+    ctx.logger.error("unhandled error", { error });
+    return errorResponse(new AuthError("INTERNAL_SERVER_ERROR"));
+  });
+  app.notFound(() => errorResponse(new AuthError("NOT_FOUND")));
+
+  app.use(
+    `${base}/*`,
+    cors({
+      origin: (origin) => (origin && isTrustedURL(ctx, origin, false) ? origin : null),
+      credentials: true,
+      allowMethods: ["GET", "POST", "OPTIONS"],
+      allowHeaders: ["content-type", "authorization", ...ctx.config.apiKey.headers],
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    `${base}/*`,
+    bodyLimit({
+      maxSize: ctx.config.bodyLimitBytes,
+      onError: () => errorResponse(new AuthError("PAYLOAD_TOO_LARGE")),
+    }),
+  );
+  app.use(`${base}/*`, rateLimitMiddleware(ctx));
+
+  for (const route of enabledRoutes(ctx)) app.on(route.method, `${base}${route.path}`, toHandler(ctx, route));
+  return app;
+}
+
+export { ERRORS };

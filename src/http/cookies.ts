@@ -1,0 +1,117 @@
+import type { Context } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import type { AuthContext } from "../context.ts";
+import { constantTimeEqual } from "../crypto/random.ts";
+import { hmacSha256Base64Url, signValue, unsignValue } from "../crypto/hmac.ts";
+import type { SessionRow } from "../db/schema.ts";
+import type { SessionWithUser } from "../services/sessions.ts";
+import { toSessionWire } from "../services/sessions.ts";
+import { toUserWire } from "../services/users.ts";
+
+// The three cookies of Better Auth's wire protocol: session_token ("token.signature", URL-encoded),
+// session_data (a signed copy of the session, short-lived) and dont_remember (rememberMe false).
+
+const MAX_COOKIE_AGE = 34_560_000; // 400 days, the most browsers keep
+const SESSION_DATA_LIMIT = 4093;
+
+export interface CookieNames {
+  sessionToken: string;
+  sessionData: string;
+  dontRemember: string;
+}
+
+export function isSecureContext(ctx: AuthContext): boolean {
+  const mode = ctx.config.cookies.secure;
+  return mode === "on" || (mode === "auto" && ctx.baseURL.startsWith("https://"));
+}
+
+export function cookieNames(ctx: AuthContext): CookieNames {
+  const prefix = `${isSecureContext(ctx) ? "__Secure-" : ""}${ctx.config.cookies.prefix}`;
+  return { sessionToken: `${prefix}.session_token`, sessionData: `${prefix}.session_data`, dontRemember: `${prefix}.dont_remember` };
+}
+
+function cookieOptions(ctx: AuthContext, maxAge?: number) {
+  return {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Lax" as const,
+    secure: isSecureContext(ctx),
+    domain: ctx.config.cookies.domain,
+    maxAge: maxAge === undefined ? undefined : Math.min(maxAge, MAX_COOKIE_AGE),
+  };
+}
+
+function write(c: Context, ctx: AuthContext, name: string, value: string, maxAge?: number): void {
+  // hono's setCookie URL-encodes the value, as Better Auth does ("token.signature" → "token.sig%2B...%3D").
+  setCookie(c, name, value, cookieOptions(ctx, maxAge));
+}
+
+/** The session token from a verified session_token cookie, or null (missing or forged). */
+export function readSessionToken(c: Context, ctx: AuthContext): string | null {
+  const raw = getCookie(c, cookieNames(ctx).sessionToken);
+  return raw ? unsignValue(ctx.secret, raw) : null;
+}
+
+export function hasDontRememberCookie(c: Context, ctx: AuthContext): boolean {
+  const raw = getCookie(c, cookieNames(ctx).dontRemember);
+  return raw ? unsignValue(ctx.secret, raw) === "true" : false;
+}
+
+export interface SetSessionCookieOptions {
+  dontRemember?: boolean;
+}
+
+/** Write session_token (and dont_remember, session_data) for a session. */
+export function setSessionCookies(c: Context, ctx: AuthContext, data: SessionWithUser, options: SetSessionCookieOptions = {}): void {
+  const names = cookieNames(ctx);
+  const remaining = Math.max(0, Math.ceil((Number(data.session.expiresAt) - ctx.now()) / 1000));
+  const maxAge = options.dontRemember ? undefined : Math.min(ctx.config.session.expiresIn, remaining);
+  write(c, ctx, names.sessionToken, signValue(ctx.secret, data.session.token), maxAge);
+  if (options.dontRemember) write(c, ctx, names.dontRemember, signValue(ctx.secret, "true"));
+  setSessionDataCookie(c, ctx, data);
+}
+
+interface CachedSession {
+  session: Record<string, unknown>;
+  user: Record<string, unknown>;
+  expiresAt: number;
+  signature: string;
+}
+
+/** Cache the session in a signed cookie; skipped (not fatal) when it would exceed the 4093-character limit. */
+export function setSessionDataCookie(c: Context, ctx: AuthContext, data: SessionWithUser): void {
+  const cache = ctx.config.session.cookieCache;
+  if (!cache.enabled) return;
+  const payload = { session: toSessionWire(ctx, data.session), user: toUserWire(ctx, data.user) };
+  const expiresAt = ctx.now() + cache.maxAge * 1000;
+  const signature = hmacSha256Base64Url(ctx.secret, JSON.stringify({ ...payload, expiresAt }));
+  const value = Buffer.from(JSON.stringify({ ...payload, expiresAt, signature } satisfies CachedSession)).toString("base64url");
+  if (value.length > SESSION_DATA_LIMIT) {
+    ctx.logger.warn("session too large for the cookie cache; not cached", { size: value.length });
+    return;
+  }
+  write(c, ctx, cookieNames(ctx).sessionData, value, cache.maxAge);
+}
+
+/** The cached {session, user} from a valid, unexpired session_data cookie matching `token`, else null. */
+export function readSessionDataCookie(c: Context, ctx: AuthContext, token: string): { session: Record<string, unknown>; user: Record<string, unknown> } | null {
+  const raw = getCookie(c, cookieNames(ctx).sessionData);
+  if (!raw) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as CachedSession;
+    const expected = hmacSha256Base64Url(ctx.secret, JSON.stringify({ session: parsed.session, user: parsed.user, expiresAt: parsed.expiresAt }));
+    if (!constantTimeEqual(expected, String(parsed.signature))) return null;
+    if (parsed.expiresAt <= ctx.now() || parsed.session.token !== token) return null;
+    if (Date.parse(String(parsed.session.expiresAt)) <= ctx.now()) return null;
+    return { session: parsed.session, user: parsed.user };
+  } catch {
+    return null;
+  }
+}
+
+export function clearSessionCookies(c: Context, ctx: AuthContext): void {
+  const names = cookieNames(ctx);
+  for (const name of [names.sessionToken, names.sessionData, names.dontRemember]) write(c, ctx, name, "", 0);
+}
+
+export type { SessionRow };

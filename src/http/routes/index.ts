@@ -1,0 +1,13 @@
+import type { AuthContext } from "../../context.ts";
+import type { RouteDefinition } from "../route.ts";
+import { miscRoutes } from "./misc.ts";
+import { sessionRoutes } from "./session.ts";
+import { signInEmail } from "./sign-in.ts";
+import { signUpEmail } from "./sign-up.ts";
+import { updateUserRoute } from "./user.ts";
+
+/** Every route the configuration enables. The app mounts exactly these, and the OpenAPI document lists exactly these. */
+export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
+  const routes: RouteDefinition[] = [...miscRoutes, ...sessionRoutes, signUpEmail, signInEmail, updateUserRoute];
+  return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
+}

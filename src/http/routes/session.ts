@@ -1,0 +1,117 @@
+import * as z from "zod";
+import { AuthError } from "../../errors.ts";
+import { findSession, isRefreshDue, listUserSessions, refreshSession, revokeSession, revokeUserSessions, toSessionWire } from "../../services/sessions.ts";
+import { toUserWire } from "../../services/users.ts";
+import { clearSessionCookies, hasDontRememberCookie, readSessionDataCookie, readSessionToken, setSessionCookies, setSessionDataCookie } from "../cookies.ts";
+import { defineRoute, queryBoolean } from "../route.ts";
+import { SessionSchema, SessionWithUserSchema, StatusSchema, SuccessSchema } from "./schemas.ts";
+import { resolveApiKeySession } from "../session-sources.ts";
+
+const tags = ["Session"];
+
+export const getSession = defineRoute({
+  method: "GET",
+  path: "/get-session",
+  summary: "The current session and user, or null",
+  tags,
+  query: z.object({ disableCookieCache: queryBoolean.optional(), disableRefresh: queryBoolean.optional() }),
+  response: SessionWithUserSchema,
+  handler: async ({ c, ctx, query }) => {
+    const token = readSessionToken(c, ctx);
+    if (!token) {
+      const viaApiKey = await resolveApiKeySession(c, ctx);
+      return viaApiKey ? { session: toSessionWire(ctx, viaApiKey.session), user: toUserWire(ctx, viaApiKey.user) } : null;
+    }
+    if (ctx.config.session.cookieCache.enabled && !query.disableCookieCache) {
+      const cached = readSessionDataCookie(c, ctx, token);
+      if (cached) return cached;
+    }
+    const found = await findSession(ctx, token);
+    if (!found) {
+      clearSessionCookies(c, ctx);
+      return null;
+    }
+    let current = found;
+    if (!query.disableRefresh && !hasDontRememberCookie(c, ctx) && isRefreshDue(ctx, found.session)) {
+      current = { session: await refreshSession(ctx, found.session), user: found.user };
+      setSessionCookies(c, ctx, current);
+    } else {
+      setSessionDataCookie(c, ctx, current);
+    }
+    return { session: toSessionWire(ctx, current.session), user: toUserWire(ctx, current.user) };
+  },
+});
+
+export const listSessions = defineRoute({
+  method: "GET",
+  path: "/list-sessions",
+  summary: "The caller's live sessions",
+  tags,
+  auth: "session",
+  response: z.array(SessionSchema),
+  handler: async ({ ctx, session }) => {
+    const rows = await listUserSessions(ctx, session!.user.id);
+    const now = ctx.now();
+    return rows.filter((row) => Number(row.expiresAt) > now).map((row) => toSessionWire(ctx, row));
+  },
+});
+
+export const revokeSessionRoute = defineRoute({
+  method: "POST",
+  path: "/revoke-session",
+  summary: "Revoke one of the caller's sessions by token",
+  tags,
+  auth: "session",
+  body: z.object({ token: z.string() }),
+  response: StatusSchema,
+  handler: async ({ ctx, body, session }) => {
+    const target = await findSession(ctx, body.token);
+    // Only the caller's own sessions; others are silently left alone (no oracle for foreign tokens).
+    if (target && target.session.userId === session!.user.id) await revokeSession(ctx, body.token);
+    return { status: true };
+  },
+});
+
+export const revokeSessions = defineRoute({
+  method: "POST",
+  path: "/revoke-sessions",
+  summary: "Revoke all of the caller's sessions",
+  tags,
+  auth: "session",
+  response: StatusSchema,
+  handler: async ({ c, ctx, session }) => {
+    await revokeUserSessions(ctx, session!.user.id);
+    clearSessionCookies(c, ctx);
+    return { status: true };
+  },
+});
+
+export const revokeOtherSessions = defineRoute({
+  method: "POST",
+  path: "/revoke-other-sessions",
+  summary: "Revoke all of the caller's sessions but the current one",
+  tags,
+  auth: "session",
+  response: StatusSchema,
+  handler: async ({ ctx, session }) => {
+    await revokeUserSessions(ctx, session!.user.id, session!.session.token);
+    return { status: true };
+  },
+});
+
+export const signOut = defineRoute({
+  method: "POST",
+  path: "/sign-out",
+  summary: "End the current session and clear its cookies",
+  tags,
+  response: SuccessSchema,
+  handler: async ({ c, ctx }) => {
+    const token = readSessionToken(c, ctx);
+    clearSessionCookies(c, ctx);
+    if (!token) throw new AuthError("FAILED_TO_GET_SESSION", { status: 400 });
+    await revokeSession(ctx, token);
+    return { success: true };
+  },
+});
+
+export const sessionRoutes = [getSession, listSessions, revokeSessionRoute, revokeSessions, revokeOtherSessions, signOut];

@@ -1,0 +1,43 @@
+// Logs go to stderr: readable lines, or one JSON object a line with logFormat "json".
+
+export type LogLevel = "debug" | "info" | "success" | "warn" | "error";
+const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, success: 2, warn: 3, error: 4 };
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  success(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface LoggerOptions {
+  level: LogLevel;
+  format: "text" | "json";
+  write?: (line: string) => void;
+}
+
+function formatValue(value: unknown): string {
+  if (value instanceof Error) return JSON.stringify(value.stack ?? value.message);
+  if (typeof value === "string") return /[\s"=]/.test(value) ? JSON.stringify(value) : value;
+  return JSON.stringify(value);
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const threshold = ORDER[options.level];
+  const log = (level: LogLevel) => (message: string, fields: Record<string, unknown> = {}) => {
+    if (ORDER[level] < threshold) return;
+    const time = new Date().toISOString();
+    if (options.format === "json") {
+      const plain = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]));
+      write(JSON.stringify({ time, level, message, ...plain }));
+      return;
+    }
+    const extra = Object.entries(fields).map(([k, v]) => `${k}=${formatValue(v)}`).join(" ");
+    write(`${time} ${level.toUpperCase().padEnd(7)} ${message}${extra ? ` ${extra}` : ""}`);
+  };
+  return { debug: log("debug"), info: log("info"), success: log("success"), warn: log("warn"), error: log("error") };
+}
+
+export const silentLogger: Logger = { debug() {}, info() {}, success() {}, warn() {}, error() {} };

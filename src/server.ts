@@ -1,0 +1,33 @@
+import type { Server } from "bun";
+import type { AuthContext } from "./context.ts";
+import { createApp } from "./http/app.ts";
+
+// The only module that starts an HTTP server.
+
+export interface RunningServer {
+  server: Server<undefined>;
+  url: string;
+  /** Stop accepting, let requests in flight finish (up to the grace period), close the context. */
+  shutdown(): Promise<void>;
+}
+
+export function startServer(ctx: AuthContext, options: { port?: number; host?: string } = {}): RunningServer {
+  const app = createApp(ctx);
+  const server = Bun.serve({
+    port: options.port ?? ctx.config.port,
+    hostname: options.host ?? ctx.config.host,
+    // The app reads the socket address through c.env.requestIP for rate limiting.
+    fetch: (request, srv) => app.fetch(request, { requestIP: (req: Request) => srv.requestIP(req) }),
+  });
+  let stopping: Promise<void> | undefined;
+  const shutdown = () => {
+    stopping ??= (async () => {
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, ctx.config.shutdownGraceMs).unref());
+      await Promise.race([server.stop(false), grace]);
+      server.stop(true);
+      await ctx.close();
+    })();
+    return stopping;
+  };
+  return { server, url: `http://${server.hostname}:${server.port}`, shutdown };
+}

@@ -1,0 +1,31 @@
+import type { AuthContext } from "../context.ts";
+import { signHS256 } from "../crypto/jwt.ts";
+import type { UserRow } from "../db/schema.ts";
+
+// Verification tokens are HS256 JWTs holding the email (and, for an email change, the new address);
+// nothing is stored, so they cannot be listed or leaked from the database.
+
+export interface VerificationClaims {
+  email: string;
+  updateTo?: string;
+  requestType?: "change-email-confirmation" | "change-email-verification";
+}
+
+export async function createEmailVerificationToken(ctx: AuthContext, claims: VerificationClaims, expiresIn = ctx.config.emailVerification.expiresIn): Promise<string> {
+  return signHS256(ctx.secret, { ...claims, email: claims.email.toLowerCase() }, expiresIn);
+}
+
+export function verificationLink(ctx: AuthContext, token: string, callbackURL?: string): string {
+  return `${ctx.apiURL}/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(callbackURL || "/")}`;
+}
+
+/** Mail a verification link to the user's address (in the background). */
+export async function sendVerificationEmail(ctx: AuthContext, user: Pick<UserRow, "email" | "name">, callbackURL?: string): Promise<void> {
+  const token = await createEmailVerificationToken(ctx, { email: user.email });
+  const url = verificationLink(ctx, token, callbackURL);
+  ctx.sendMail({
+    to: user.email,
+    subject: "Verify your email address",
+    text: `Hello ${user.name},\n\nConfirm your email address by opening this link:\n\n${url}\n\nThe link expires in ${Math.round(ctx.config.emailVerification.expiresIn / 60)} minutes. If you did not sign up, ignore this mail.\n`,
+  });
+}

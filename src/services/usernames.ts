@@ -1,0 +1,27 @@
+import type { AuthContext } from "../context.ts";
+import { findUserByUsername } from "../db/repositories/users.ts";
+import { AuthError } from "../errors.ts";
+
+// Username rules: length bounds and allowed characters from configuration, compared lower-case.
+
+export function assertValidUsername(ctx: AuthContext, username: string): void {
+  const rules = ctx.config.username;
+  if (username.length < rules.minLength) throw new AuthError("USERNAME_TOO_SHORT");
+  if (username.length > rules.maxLength) throw new AuthError("USERNAME_TOO_LONG");
+  if (!new RegExp(rules.pattern).test(username)) throw new AuthError("INVALID_USERNAME");
+}
+
+/**
+ * Username fields for a new user, validated; {} when none is given. The early lookup gives the usual
+ * answer; the unique constraint still decides when two sign-ups race.
+ */
+export async function prepareUsernameForSignUp(
+  ctx: AuthContext,
+  body: { username?: string; displayUsername?: string },
+): Promise<{ username?: string; displayUsername?: string }> {
+  if (!ctx.config.username.enabled || body.username === undefined) return {};
+  assertValidUsername(ctx, body.username);
+  const username = body.username.toLowerCase();
+  if (await findUserByUsername(ctx.db, username)) throw new AuthError("USERNAME_IS_ALREADY_TAKEN");
+  return { username, displayUsername: body.displayUsername ?? body.username };
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs beyond node_modules: Chromium (page tests) and tmux (terminal UI
+# test) from Debian's packages, when they are missing. Safe to run repeatedly.
+set -euo pipefail
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "test setup: installing ${missing[*]} from Debian packages" >&2
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "test setup: ${missing[*]} missing and cannot be installed here (not root or no apt-get); those tests will fail" >&2
+  fi
+fi

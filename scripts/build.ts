@@ -1,11 +1,19 @@
 // bun run build → dist/authd: one self-contained executable (Bun runtime, code, migrations, UI assets).
-import { $ } from "bun";
+// `bun scripts/build.ts --outfile PATH` builds elsewhere (tests build their own copy, so parallel test
+// files never race on dist/).
 
+const outfileFlag = process.argv.indexOf("--outfile");
+const outfile = outfileFlag > 0 ? process.argv[outfileFlag + 1] : "dist/authd";
+const root = new URL("..", import.meta.url).pathname;
+
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+
+mkdirSync(dirname(outfile), { recursive: true });
 const started = performance.now();
-await $`rm -rf dist && mkdir -p dist`;
 const result = await Bun.build({
-  entrypoints: ["bin/authd.ts"],
-  compile: { outfile: "dist/authd" },
+  entrypoints: [`${root}bin/authd.ts`],
+  compile: { outfile },
   minify: true,
   sourcemap: "linked",
   external: ["pg-native"],
@@ -15,4 +23,4 @@ if (!result.success) {
   for (const log of result.logs) console.error(log);
   process.exit(1);
 }
-console.log(`built dist/authd in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`built ${outfile} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,6 +1,10 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: {
+    // Bun embeds these assets with import attributes that vite ignores; tests read them from node_modules.
+    alias: [{ find: /^(.*)\/reference-assets\.ts$/, replacement: "$1/reference-assets.dev.ts" }],
+  },
   test: {
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
     testTimeout: 30_000,

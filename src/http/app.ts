@@ -5,6 +5,7 @@ import type { AuthContext } from "../context.ts";
 import { AuthError, ERRORS } from "../errors.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
 import { isTrustedURL } from "./request.ts";
+import { mountReference } from "./reference.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
 
@@ -49,7 +50,9 @@ export function createApp(ctx: AuthContext): Hono {
   );
   app.use(`${base}/*`, rateLimitMiddleware(ctx));
 
-  for (const route of enabledRoutes(ctx)) app.on(route.method, `${base}${route.path}`, toHandler(ctx, route));
+  const routes = enabledRoutes(ctx);
+  for (const route of routes) app.on(route.method, `${base}${route.path}`, toHandler(ctx, route));
+  if (ctx.config.apiReference.enabled) mountReference(app, ctx, routes);
   return app;
 }
 

@@ -11,8 +11,7 @@ export const UserSchema = z
     image: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
-  })
-  .meta({ id: "User" });
+  });
 
 export const SessionSchema = z
   .looseObject({
@@ -24,14 +23,13 @@ export const SessionSchema = z
     userAgent: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
-  })
-  .meta({ id: "Session" });
+  });
 
 export const SessionWithUserSchema = z.object({ session: SessionSchema, user: UserSchema }).nullable();
 export const TokenUserSchema = z.object({ token: z.string().nullable(), user: UserSchema });
 export const StatusSchema = z.object({ status: z.boolean() });
 export const SuccessSchema = z.object({ success: z.boolean() });
-export const ErrorBodySchema = z.object({ code: z.string(), message: z.string() }).meta({ id: "Error" });
+export const ErrorBodySchema = z.object({ code: z.string(), message: z.string() });
 
 /** Emails: trimmed; format checked by the route so the refusal is the spec's "Invalid email". */
 export const emailField = z.string();

@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// Start a real daemon process (the compiled binary or `bun bin/authd.ts`) on a free loopback port.
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Daemon {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  output(): string;
+  /** SIGTERM and the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export async function startDaemon(command: string[], env: Record<string, string> = {}): Promise<Daemon> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "authd-daemon-"));
+  const child = spawn(command[0], [...command.slice(1), "serve"], {
+    env: {
+      ...process.env,
+      AUTH_HOST: "127.0.0.1",
+      AUTH_PORT: String(port),
+      AUTH_BASE_URL: `http://127.0.0.1:${port}`,
+      AUTH_DATABASE_URL: `sqlite://${join(dir, "auth.db")}`,
+      AUTH_SECRET: "daemon-test-secret-daemon-test-secret-0123",
+      AUTH_LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`daemon exited early (${child.exitCode}):\n${output}`);
+    try {
+      if ((await fetch(`${url}/api/auth/ok`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`daemon not ready in 20 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port,
+    process: child,
+    output: () => output,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        child.once("exit", (code) => {
+          clearTimeout(timer);
+          resolve(code);
+        });
+        child.kill("SIGTERM");
+      }),
+  };
+}

@@ -1,0 +1,9 @@
+// Files imported with `with { type: "file" }` resolve to their path (embedded in the compiled binary).
+declare module "swagger-ui-dist/swagger-ui-bundle.js" {
+  const path: string;
+  export default path;
+}
+declare module "swagger-ui-dist/swagger-ui.css" {
+  const path: string;
+  export default path;
+}

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { RouteDefinition } from "../route.ts";
+import { apiKeyRoutes } from "./api-key.ts";
 import { miscRoutes } from "./misc.ts";
 import { sessionRoutes } from "./session.ts";
 import { signInEmail } from "./sign-in.ts";
@@ -9,5 +10,6 @@ import { updateUserRoute } from "./user.ts";
 /** Every route the configuration enables. The app mounts exactly these, and the OpenAPI document lists exactly these. */
 export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
   const routes: RouteDefinition[] = [...miscRoutes, ...sessionRoutes, signUpEmail, signInEmail, updateUserRoute];
+  if (ctx.config.apiKey.enabled) routes.push(...apiKeyRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -1,0 +1,56 @@
+import type { Kysely, Transaction, Updateable } from "kysely";
+import type { ApiKeyRow, ApiKeyTable, Database, NewApiKeyRow } from "../schema.ts";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function insertApiKey(db: Db, row: NewApiKeyRow): Promise<ApiKeyRow> {
+  return db.insertInto("apikey").values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Look a key up by its stored form (the SHA-256 of the key, or the key itself when hashing is off). */
+export function findApiKeyByStoredKey(db: Db, storedKey: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom("apikey").selectAll().where("key", "=", storedKey).executeTakeFirst();
+}
+
+export function findApiKeyOfUser(db: Db, userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom("apikey").selectAll().where("id", "=", keyId).where("userId", "=", userId).executeTakeFirst();
+}
+
+export function listApiKeysByUserId(db: Db, userId: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom("apikey").selectAll().where("userId", "=", userId).orderBy("createdAt", "asc").orderBy("id", "asc").execute();
+}
+
+export function updateApiKeyOfUser(db: Db, userId: string, keyId: string, changes: Updateable<ApiKeyTable>): Promise<ApiKeyRow | undefined> {
+  return db.updateTable("apikey").set(changes).where("id", "=", keyId).where("userId", "=", userId).returningAll().executeTakeFirst();
+}
+
+/** The usage counters a verification reads and writes. */
+export type ApiKeyUsage = Pick<ApiKeyRow, "requestCount" | "remaining" | "lastRequest" | "lastRefillAt">;
+
+/**
+ * Compare-and-set of the usage counters: the row changes only if its counters are still the ones the
+ * caller read, so two concurrent verifications can never both spend the same use (the loser re-reads
+ * and decides again). Returns the updated row, or undefined when another writer got there first.
+ */
+export function updateApiKeyUsageIfUnchanged(db: Db, keyId: string, expected: ApiKeyUsage, next: ApiKeyUsage): Promise<ApiKeyRow | undefined> {
+  let query = db.updateTable("apikey").set(next).where("id", "=", keyId).where("requestCount", "=", expected.requestCount);
+  query = expected.remaining === null ? query.where("remaining", "is", null) : query.where("remaining", "=", expected.remaining);
+  query = expected.lastRequest === null ? query.where("lastRequest", "is", null) : query.where("lastRequest", "=", expected.lastRequest);
+  query = expected.lastRefillAt === null ? query.where("lastRefillAt", "is", null) : query.where("lastRefillAt", "=", expected.lastRefillAt);
+  return query.returningAll().executeTakeFirst();
+}
+
+export async function deleteApiKeyById(db: Db, keyId: string): Promise<number> {
+  const result = await db.deleteFrom("apikey").where("id", "=", keyId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteApiKeyOfUser(db: Db, userId: string, keyId: string): Promise<number> {
+  const result = await db.deleteFrom("apikey").where("id", "=", keyId).where("userId", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteExpiredApiKeys(db: Db, now: number): Promise<number> {
+  const result = await db.deleteFrom("apikey").where("expiresAt", "is not", null).where("expiresAt", "<", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

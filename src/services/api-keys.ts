@@ -1,0 +1,281 @@
+import type { AuthContext } from "../context.ts";
+import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../crypto/random.ts";
+import * as apiKeys from "../db/repositories/api-keys.ts";
+import type { ApiKeyRow } from "../db/schema.ts";
+import { AuthError } from "../errors.ts";
+import { iso } from "./users.ts";
+
+// API keys: issuing, reading, changing and removing them. Verification (counting uses) lives in
+// api-key-verification.ts; both share the wire mapping and the throttled cleanup defined here.
+
+const DAY_SECONDS = 86_400;
+const CLEANUP_INTERVAL_MS = 10_000;
+
+export type ApiKeyPermissions = Record<string, string[]>;
+
+export interface ApiKeyWire {
+  id: string;
+  name: string | null;
+  start: string | null;
+  prefix: string | null;
+  userId: string;
+  refillInterval: number | null;
+  refillAmount: number | null;
+  lastRefillAt: string | null;
+  enabled: boolean;
+  rateLimitEnabled: boolean;
+  rateLimitTimeWindow: number | null;
+  rateLimitMax: number | null;
+  requestCount: number;
+  remaining: number | null;
+  lastRequest: string | null;
+  expiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  metadata: Record<string, unknown> | null;
+  permissions: ApiKeyPermissions | null;
+}
+
+/** The key as create answers it: the record plus the full key, shown this once only. */
+export type CreatedApiKey = ApiKeyWire & { key: string };
+
+function parseJSONObject<T>(text: string | null): T | null {
+  if (text === null || text === undefined) return null;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value !== null && typeof value === "object" ? (value as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+const numberOrNull = (value: number | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
+
+/** The one place a key row becomes wire JSON. The stored key (hash) never leaves. */
+export function toApiKeyWire(row: ApiKeyRow): ApiKeyWire {
+  return {
+    id: row.id,
+    name: row.name ?? null,
+    start: row.start ?? null,
+    prefix: row.prefix ?? null,
+    userId: row.userId,
+    refillInterval: numberOrNull(row.refillInterval),
+    refillAmount: numberOrNull(row.refillAmount),
+    lastRefillAt: iso(row.lastRefillAt),
+    enabled: Boolean(row.enabled),
+    rateLimitEnabled: Boolean(row.rateLimitEnabled),
+    rateLimitTimeWindow: numberOrNull(row.rateLimitTimeWindow),
+    rateLimitMax: numberOrNull(row.rateLimitMax),
+    requestCount: Number(row.requestCount),
+    remaining: numberOrNull(row.remaining),
+    lastRequest: iso(row.lastRequest),
+    expiresAt: iso(row.expiresAt),
+    createdAt: iso(row.createdAt) as string,
+    updatedAt: iso(row.updatedAt) as string,
+    metadata: parseJSONObject<Record<string, unknown>>(row.metadata),
+    permissions: parseJSONObject<ApiKeyPermissions>(row.permissions),
+  };
+}
+
+/** The stored form of a key: SHA-256 base64url, unless hashing is switched off. */
+export function storedFormOfKey(ctx: AuthContext, key: string): string {
+  return ctx.config.apiKey.disableKeyHashing ? key : sha256Base64Url(key);
+}
+
+// ---- cleanup of expired keys -------------------------------------------------------------------
+
+const lastCleanupAt = new WeakMap<AuthContext, number>();
+
+/** Delete every expired key now; returns how many went. */
+export function deleteAllExpiredApiKeys(ctx: AuthContext): Promise<number> {
+  lastCleanupAt.set(ctx, ctx.now());
+  return apiKeys.deleteExpiredApiKeys(ctx.db, ctx.now());
+}
+
+/** After a key operation: sweep expired keys in the background, at most once every 10 seconds. */
+export function scheduleExpiredApiKeyCleanup(ctx: AuthContext): void {
+  const last = lastCleanupAt.get(ctx);
+  if (last !== undefined && ctx.now() - last < CLEANUP_INTERVAL_MS) return;
+  ctx.background(deleteAllExpiredApiKeys(ctx));
+}
+
+// ---- shared validation ---------------------------------------------------------------------------
+
+export interface CallerOptions {
+  /** The request carries the server token: server-only fields are allowed. */
+  isServer: boolean;
+}
+
+const SERVER_ONLY_FIELDS = ["refillAmount", "refillInterval", "rateLimitMax", "rateLimitTimeWindow", "rateLimitEnabled", "permissions", "remaining"] as const;
+
+export function assertNoServerOnlyFields(input: Partial<Record<(typeof SERVER_ONLY_FIELDS)[number], unknown>>, options: CallerOptions): void {
+  if (options.isServer) return;
+  if (SERVER_ONLY_FIELDS.some((field) => input[field] !== undefined && (field !== "remaining" || input[field] !== null))) {
+    throw new AuthError("SERVER_ONLY_PROPERTY");
+  }
+}
+
+export function assertMetadata(ctx: AuthContext, metadata: unknown): void {
+  if (metadata === undefined) return;
+  if (!ctx.config.apiKey.enableMetadata) throw new AuthError("METADATA_DISABLED");
+  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) throw new AuthError("METADATA_MUST_BE_OBJECT");
+}
+
+export function assertRefillPair(refillAmount: number | undefined | null, refillInterval: number | undefined | null): void {
+  const hasAmount = refillAmount !== undefined && refillAmount !== null;
+  const hasInterval = refillInterval !== undefined && refillInterval !== null;
+  if (hasAmount && !hasInterval) throw new AuthError("REFILL_INTERVAL_REQUIRED");
+  if (hasInterval && !hasAmount) throw new AuthError("REFILL_AMOUNT_REQUIRED");
+}
+
+/** expiresIn (seconds) as an absolute expiry in ms, checked against the configured day bounds. */
+export function expiryFromExpiresIn(ctx: AuthContext, expiresIn: number): number {
+  const { disableCustomExpiresTime, minExpiresIn, maxExpiresIn } = ctx.config.apiKey.keyExpiration;
+  if (disableCustomExpiresTime) throw new AuthError("KEY_DISABLED_EXPIRATION");
+  const days = expiresIn / DAY_SECONDS;
+  if (days < minExpiresIn) throw new AuthError("EXPIRES_IN_IS_TOO_SMALL");
+  if (days > maxExpiresIn) throw new AuthError("EXPIRES_IN_IS_TOO_LARGE");
+  return ctx.now() + expiresIn * 1000;
+}
+
+export const PREFIX_PATTERN = /^[a-zA-Z0-9_-]+$/;
+
+export function assertPrefix(ctx: AuthContext, prefix: string): void {
+  const { minimumPrefixLength, maximumPrefixLength } = ctx.config.apiKey;
+  if (prefix.length < minimumPrefixLength || prefix.length > maximumPrefixLength) throw new AuthError("INVALID_PREFIX_LENGTH");
+  if (!PREFIX_PATTERN.test(prefix)) throw new AuthError("INVALID_PREFIX_FORMAT");
+}
+
+export function assertNameLength(ctx: AuthContext, name: string): void {
+  const { minimumNameLength, maximumNameLength } = ctx.config.apiKey;
+  if (name.length < minimumNameLength || name.length > maximumNameLength) throw new AuthError("INVALID_NAME_LENGTH");
+}
+
+// ---- create, list, get, delete ---------------------------------------------------------------
+
+export interface CreateApiKeyInput {
+  userId: string;
+  name?: string;
+  prefix?: string;
+  /** Seconds until expiry; null or absent: the configured default (none unless set). */
+  expiresIn?: number | null;
+  remaining?: number | null;
+  metadata?: unknown;
+  permissions?: ApiKeyPermissions;
+  refillAmount?: number;
+  refillInterval?: number;
+  rateLimitEnabled?: boolean;
+  rateLimitTimeWindow?: number;
+  rateLimitMax?: number;
+}
+
+export async function createApiKey(ctx: AuthContext, input: CreateApiKeyInput, options: CallerOptions): Promise<CreatedApiKey> {
+  const config = ctx.config.apiKey;
+  assertNoServerOnlyFields(input, options);
+  assertMetadata(ctx, input.metadata);
+  assertRefillPair(input.refillAmount, input.refillInterval);
+  const now = ctx.now();
+  let expiresAt: number | null = config.keyExpiration.defaultExpiresIn === null ? null : now + config.keyExpiration.defaultExpiresIn;
+  if (input.expiresIn !== undefined && input.expiresIn !== null) expiresAt = expiryFromExpiresIn(ctx, input.expiresIn);
+  const prefix = input.prefix ?? config.defaultPrefix ?? null;
+  if (input.prefix !== undefined) assertPrefix(ctx, input.prefix);
+  if (input.name !== undefined) assertNameLength(ctx, input.name);
+  else if (config.requireName) throw new AuthError("INVALID_NAME_LENGTH");
+
+  const key = `${prefix ?? ""}${generateRandomString(config.defaultKeyLength, LETTERS)}`;
+  const row = await apiKeys.insertApiKey(ctx.db, {
+    id: generateId(),
+    name: input.name ?? null,
+    start: config.startingCharactersLength > 0 ? key.slice(0, config.startingCharactersLength) : null,
+    prefix,
+    key: storedFormOfKey(ctx, key),
+    userId: input.userId,
+    refillInterval: input.refillInterval ?? null,
+    refillAmount: input.refillAmount ?? null,
+    lastRefillAt: null,
+    enabled: true,
+    rateLimitEnabled: input.rateLimitEnabled ?? config.rateLimit.enabled,
+    rateLimitTimeWindow: input.rateLimitTimeWindow ?? config.rateLimit.timeWindow,
+    rateLimitMax: input.rateLimitMax ?? config.rateLimit.maxRequests,
+    requestCount: 0,
+    remaining: input.remaining ?? input.refillAmount ?? null,
+    lastRequest: null,
+    expiresAt,
+    createdAt: now,
+    updatedAt: now,
+    permissions: input.permissions ? JSON.stringify(input.permissions) : null,
+    metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
+  });
+  scheduleExpiredApiKeyCleanup(ctx);
+  return { ...toApiKeyWire(row), key };
+}
+
+/** The user's keys, without secrets. */
+export async function listApiKeys(ctx: AuthContext, userId: string): Promise<ApiKeyWire[]> {
+  const rows = await apiKeys.listApiKeysByUserId(ctx.db, userId);
+  scheduleExpiredApiKeyCleanup(ctx);
+  return rows.map(toApiKeyWire);
+}
+
+/** One of the user's keys; someone else's key is "not found", like a missing one. */
+export async function getApiKey(ctx: AuthContext, userId: string, keyId: string): Promise<ApiKeyWire> {
+  const row = await apiKeys.findApiKeyOfUser(ctx.db, userId, keyId);
+  if (!row) throw new AuthError("KEY_NOT_FOUND");
+  scheduleExpiredApiKeyCleanup(ctx);
+  return toApiKeyWire(row);
+}
+
+/** Delete one of the user's keys; throws KEY_NOT_FOUND when the user has no such key. */
+export async function deleteApiKey(ctx: AuthContext, userId: string, keyId: string): Promise<void> {
+  const deleted = await apiKeys.deleteApiKeyOfUser(ctx.db, userId, keyId);
+  if (deleted === 0) throw new AuthError("KEY_NOT_FOUND");
+  scheduleExpiredApiKeyCleanup(ctx);
+}
+
+export interface UpdateApiKeyInput {
+  name?: string;
+  enabled?: boolean;
+  /** Seconds from now; null clears the expiry. */
+  expiresIn?: number | null;
+  metadata?: unknown;
+  remaining?: number;
+  refillAmount?: number;
+  refillInterval?: number;
+  rateLimitEnabled?: boolean;
+  rateLimitTimeWindow?: number;
+  rateLimitMax?: number;
+  permissions?: ApiKeyPermissions | null;
+}
+
+/** Change one of the user's keys. An update is not a use: counters and remaining are left alone. */
+export async function updateApiKey(ctx: AuthContext, userId: string, keyId: string, input: UpdateApiKeyInput, options: CallerOptions): Promise<ApiKeyWire> {
+  assertNoServerOnlyFields(input, options);
+  const existing = await apiKeys.findApiKeyOfUser(ctx.db, userId, keyId);
+  if (!existing) throw new AuthError("KEY_NOT_FOUND");
+  const changes: Parameters<typeof apiKeys.updateApiKeyOfUser>[3] = {};
+  if (input.name !== undefined) {
+    assertNameLength(ctx, input.name);
+    changes.name = input.name;
+  }
+  if (input.enabled !== undefined) changes.enabled = input.enabled;
+  if (input.expiresIn !== undefined) changes.expiresAt = input.expiresIn === null ? null : expiryFromExpiresIn(ctx, input.expiresIn);
+  if (input.metadata !== undefined) {
+    assertMetadata(ctx, input.metadata);
+    changes.metadata = JSON.stringify(input.metadata);
+  }
+  if (input.remaining !== undefined) changes.remaining = input.remaining;
+  if (input.refillAmount !== undefined || input.refillInterval !== undefined) {
+    assertRefillPair(input.refillAmount, input.refillInterval);
+    changes.refillAmount = input.refillAmount;
+    changes.refillInterval = input.refillInterval;
+  }
+  if (input.rateLimitEnabled !== undefined) changes.rateLimitEnabled = input.rateLimitEnabled;
+  if (input.rateLimitTimeWindow !== undefined) changes.rateLimitTimeWindow = input.rateLimitTimeWindow;
+  if (input.rateLimitMax !== undefined) changes.rateLimitMax = input.rateLimitMax;
+  if (input.permissions !== undefined) changes.permissions = input.permissions === null ? null : JSON.stringify(input.permissions);
+  if (Object.keys(changes).length === 0) throw new AuthError("NO_VALUES_TO_UPDATE");
+  const row = await apiKeys.updateApiKeyOfUser(ctx.db, userId, keyId, { ...changes, updatedAt: ctx.now() });
+  if (!row) throw new AuthError("KEY_NOT_FOUND");
+  scheduleExpiredApiKeyCleanup(ctx);
+  return toApiKeyWire(row);
+}

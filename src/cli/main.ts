@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config/load.ts";
+import { healthcheckCommand } from "./commands/healthcheck.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { UserError } from "./shared.ts";
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
     .exitOverride();
   program.addCommand(serveCommand);
   program.addCommand(migrateCommand);
+  program.addCommand(healthcheckCommand);
   return program;
 }
 

@@ -50,15 +50,15 @@ export const ConfigSchema = z
     logLevel: z.enum(["debug", "info", "success", "warn", "error"]).default("info").describe("log level"),
     logFormat: z.enum(["text", "json"]).default("text").describe("log line format"),
     disabledPaths: z.array(z.string().startsWith("/")).default([]).describe("routes that answer 404"),
-    apiReference: z.object({ enabled: onOff.default(true).describe("serve /api/reference and /api/auth/open-api") }).prefault({}),
+    apiReference: z.object({ enabled: onOff.default(true).describe("serve the API reference page at /api/reference (and its OpenAPI document)") }).prefault({}),
     metrics: z.object({ enabled: onOff.default(true).describe("serve GET /metrics") }).prefault({}),
 
     emailAndPassword: z
       .object({
         enabled: onOff.default(true).describe("email + password sign-up and sign-in"),
         disableSignUp: onOff.default(false).describe("refuse new sign-ups by email"),
-        minPasswordLength: z.number().int().min(1).default(8),
-        maxPasswordLength: z.number().int().min(1).default(128),
+        minPasswordLength: z.number().int().min(1).default(8).describe("shortest password accepted"),
+        maxPasswordLength: z.number().int().min(1).default(128).describe("longest password accepted"),
         autoSignIn: onOff.default(true).describe("sign the user in after sign-up"),
         requireEmailVerification: onOff.default(false).describe("refuse sign-in until the email is verified"),
         resetPasswordTokenExpiresIn: seconds(3600, "lifetime of a password-reset token"),

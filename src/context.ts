@@ -74,7 +74,7 @@ export async function createContext(config: Config, options: CreateContextOption
   const database = openDatabase(config.databaseURL, { poolSize: config.databasePoolSize });
   const { db } = database;
   try {
-    if (options.migrate) await migrateToLatest(db, (name) => logger.info("applied migration", { name }));
+    if (options.migrate) await migrateToLatest(db, (name) => logger.info("applied migration", { name }), database.schema);
     const secret = await resolveSecret(config, db, logger);
     const mailer = createMailer({ smtpURL: config.smtpURL, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs, logger });
     const baseURL = resolveBaseURL(config);

@@ -13,6 +13,8 @@ export type DialectName = "sqlite" | "postgres";
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** Postgres schema the tables live in (the URL's ?schema=, else public); undefined on SQLite. */
+  schema?: string;
   /** Connections in use and idle (Postgres), for metrics. */
   poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -65,6 +67,7 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   return {
     db,
     dialect: "postgres",
+    schema: schema ?? "public",
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

@@ -7,12 +7,15 @@ export interface MigrationStatus {
   pending: string[];
 }
 
-function createMigrator(db: Kysely<Database>): Migrator {
+// The schema matters on Postgres: without it Kysely looks for its bookkeeping tables in every schema of the
+// database and may find another tenant's.
+function createMigrator(db: Kysely<Database>, schema?: string): Migrator {
   return new Migrator({
     db,
     provider: { getMigrations: async (): Promise<Record<string, Migration>> => migrations },
     migrationTableName: "authd_migration",
     migrationLockTableName: "authd_migration_lock",
+    migrationTableSchema: schema,
   });
 }
 
@@ -24,8 +27,8 @@ export class MigrationError extends Error {
 }
 
 /** Apply every pending migration; returns the names applied, in order. */
-export async function migrateToLatest(db: Kysely<Database>, onProgress?: (name: string) => void): Promise<string[]> {
-  const migrator = createMigrator(db);
+export async function migrateToLatest(db: Kysely<Database>, onProgress?: (name: string) => void, schema?: string): Promise<string[]> {
+  const migrator = createMigrator(db, schema);
   const { error, results } = await migrator.migrateToLatest();
   const applied = (results ?? []).filter((r: MigrationResult) => r.status === "Success").map((r) => r.migrationName);
   for (const name of applied) onProgress?.(name);
@@ -36,8 +39,8 @@ export async function migrateToLatest(db: Kysely<Database>, onProgress?: (name: 
   return applied;
 }
 
-export async function migrationStatus(db: Kysely<Database>): Promise<MigrationStatus> {
-  const all = await createMigrator(db).getMigrations();
+export async function migrationStatus(db: Kysely<Database>, schema?: string): Promise<MigrationStatus> {
+  const all = await createMigrator(db, schema).getMigrations();
   return {
     applied: all.filter((m) => m.executedAt !== undefined).map((m) => m.name),
     pending: all.filter((m) => m.executedAt === undefined).map((m) => m.name),

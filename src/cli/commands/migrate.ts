@@ -5,7 +5,7 @@ import type { Database } from "../../db/schema.ts";
 import { createCommand, loadCommandConfig, printJSON, type CommonOptions } from "../shared.ts";
 
 /** Migrations work on the bare database: the full context reads tables that migrations create. */
-async function withMigrationContext<T>(options: CommonOptions, work: (handle: { db: Kysely<Database> }) => Promise<T>): Promise<T> {
+async function withMigrationContext<T>(options: CommonOptions, work: (handle: { db: Kysely<Database>; schema?: string }) => Promise<T>): Promise<T> {
   const config = loadCommandConfig(options, {}, { logLevel: "warn" });
   const handle = openDatabase(config.databaseURL, { poolSize: config.databasePoolSize });
   try {
@@ -18,11 +18,11 @@ async function withMigrationContext<T>(options: CommonOptions, work: (handle: { 
 export const migrateCommand = createCommand("migrate", "apply pending database migrations")
   .option("--json", "print only JSON")
   .action(async (options: CommonOptions) => {
-    await withMigrationContext(options, async ({ db }) => {
+    await withMigrationContext(options, async ({ db, schema }) => {
       const tty = process.stderr.isTTY && !options.json;
       const applied = await migrateToLatest(db, (name) => {
         if (tty) process.stderr.write(`applied ${name}\n`);
-      });
+      }, schema);
       if (options.json) printJSON({ applied });
       else process.stdout.write(applied.length ? `applied ${applied.length} migration(s)\n` : "database is up to date\n");
     });
@@ -34,8 +34,8 @@ migrateCommand
   .option("-c, --config <file>", "JSON config file (or AUTH_CONFIG)")
   .option("--json", "print only JSON")
   .action(async (options: CommonOptions) => {
-    await withMigrationContext(options, async ({ db }) => {
-      const status = await migrationStatus(db);
+    await withMigrationContext(options, async ({ db, schema }) => {
+      const status = await migrationStatus(db, schema);
       if (options.json) return printJSON(status);
       for (const name of status.applied) process.stdout.write(`applied  ${name}\n`);
       for (const name of status.pending) process.stdout.write(`pending  ${name}\n`);

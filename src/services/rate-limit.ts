@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { generateId } from "../crypto/random.ts";
 import type { Database } from "../db/schema.ts";
 
@@ -41,22 +41,29 @@ export function createMemoryRateLimitStore(): RateLimitStore {
   };
 }
 
-/** Counters in the rateLimit table, shared by every daemon on the database. Each decision is one transaction. */
+/**
+ * Counters in the rateLimit table, shared by every daemon on the database. One upsert decides and counts
+ * atomically (no read-then-write race between daemons). A refused request leaves the count at max + 1 and
+ * the window's time untouched, so "count <= max" is the decision.
+ */
 export function createDatabaseRateLimitStore(db: Kysely<Database>): RateLimitStore {
   return {
     async consume(key, windowSeconds, max, now) {
-      return db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom("rateLimit").select(["count", "lastRequest"]).where("key", "=", key).executeTakeFirst();
-        const result = decide(row ? { count: Number(row.count), lastRequest: Number(row.lastRequest) } : undefined, windowSeconds * 1000, max, now);
-        if (result.next) {
-          await trx
-            .insertInto("rateLimit")
-            .values({ id: generateId(), key, count: result.next.count, lastRequest: result.next.lastRequest })
-            .onConflict((oc) => oc.column("key").doUpdateSet({ count: result.next.count, lastRequest: result.next.lastRequest }))
-            .execute();
-        }
-        return { allowed: result.allowed, retryAfter: result.retryAfter ?? 0 };
-      });
+      const windowMs = windowSeconds * 1000;
+      const fresh = sql<boolean>`${now} - ${sql.ref("rateLimit.lastRequest")} > ${windowMs}`;
+      const row = await db
+        .insertInto("rateLimit")
+        .values({ id: generateId(), key, count: 1, lastRequest: now })
+        .onConflict((oc) =>
+          oc.column("key").doUpdateSet({
+            count: sql`case when ${fresh} then 1 when ${sql.ref("rateLimit.count")} >= ${max} then ${max + 1} else ${sql.ref("rateLimit.count")} + 1 end`,
+            lastRequest: sql`case when ${fresh} or ${sql.ref("rateLimit.count")} < ${max} then ${now} else ${sql.ref("rateLimit.lastRequest")} end`,
+          }),
+        )
+        .returning(["count", "lastRequest"])
+        .executeTakeFirstOrThrow();
+      if (Number(row.count) <= max) return { allowed: true, retryAfter: 0 };
+      return { allowed: false, retryAfter: Math.max(1, Math.ceil((Number(row.lastRequest) + windowMs - now) / 1000)) };
     },
   };
 }

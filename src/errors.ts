@@ -75,6 +75,20 @@ const entries = {
   COULD_NOT_GET_ORIGIN: { message: "Could not get origin from request. Please provide a valid base URL.", status: 400 },
   INVALID_ACCESS_CONTROL_REQUEST: { message: "Invalid access control request", status: 400 },
   VALIDATION_ERROR: { message: "Invalid body parameters", status: 400, code: "VALIDATION_ERROR" },
+  // Social sign-in and provider tokens
+  ACCOUNT_NOT_LINKED: { message: "account not linked", status: 401 },
+  SIGNUP_DISABLED: { message: "signup disabled", status: 401 },
+  UNABLE_TO_CREATE_USER: { message: "unable to create user", status: 401 },
+  UNABLE_TO_LINK_ACCOUNT: { message: "unable to link account", status: 401 },
+  LINKING_NOT_ALLOWED: { message: "Account not linked - linking not allowed", status: 401 },
+  LINKING_DIFFERENT_EMAILS: { message: "Account not linked - different emails not allowed", status: 401 },
+  LINKING_FAILED: { message: "Account not linked - unable to create account", status: 400 },
+  USER_ID_OR_SESSION_REQUIRED: { message: "Either userId or session is required", status: 400 },
+  PROVIDER_NOT_SUPPORTED: { message: "Provider is not supported.", status: 400 },
+  FAILED_TO_GET_ACCESS_TOKEN: { message: "Failed to get a valid access token", status: 400 },
+  FAILED_TO_REFRESH_ACCESS_TOKEN: { message: "Failed to refresh access token", status: 400 },
+  ACCESS_TOKEN_NOT_FOUND: { message: "Access token not found", status: 400 },
+  PROVIDER_UNAVAILABLE: { message: "The provider could not be reached", status: 503 },
 
   // Username
   INVALID_USERNAME_OR_PASSWORD: { message: "invalid username or password", status: 401 },

@@ -26,7 +26,7 @@ const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 /** Verify an ID token against a provider's JWKS (cached per URL), issuer and audience. */
 export async function verifyIdToken(
   token: string,
-  options: { jwksURI: string; issuer?: string; audience: string | string[]; timeoutMs?: number },
+  options: { jwksURI: string; issuer?: string | string[]; audience: string | string[]; timeoutMs?: number },
 ): Promise<JWTPayload | null> {
   let keySet = remoteKeySets.get(options.jwksURI);
   if (!keySet) {

@@ -5,7 +5,7 @@ import { generateId } from "../crypto/random.ts";
 import { isUniqueViolationOn } from "../db/errors.ts";
 import { CREDENTIAL_PROVIDER_ID, insertAccount } from "../db/repositories/accounts.ts";
 import { insertUser } from "../db/repositories/users.ts";
-import type { Database, UserRow } from "../db/schema.ts";
+import type { Database, NewAccountRow, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -98,6 +98,8 @@ export interface NewUserInput {
   displayUsername?: string | null;
   role?: string | null;
   additional?: Record<string, unknown>;
+  /** A provider account created in the same transaction (social sign-up). */
+  linkedAccount?: Omit<NewAccountRow, "id" | "userId" | "password" | "createdAt" | "updatedAt">;
 }
 
 /**
@@ -137,6 +139,9 @@ export async function createUser(ctx: AuthContext, input: NewUserInput): Promise
           createdAt: now,
           updatedAt: now,
         });
+      }
+      if (input.linkedAccount) {
+        await insertAccount(trx, { ...input.linkedAccount, id: generateId(), userId: user.id, password: null, createdAt: now, updatedAt: now });
       }
       return user;
     });

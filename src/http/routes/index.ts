@@ -2,8 +2,11 @@ import type { AuthContext } from "../../context.ts";
 import type { RouteDefinition } from "../route.ts";
 import { apiKeyRoutes } from "./api-key.ts";
 import { miscRoutes } from "./misc.ts";
+import { providerTokenRoutes } from "./provider-tokens.ts";
 import { sessionRoutes } from "./session.ts";
 import { signInEmail } from "./sign-in.ts";
+import { linkSocial, signInSocial } from "./social.ts";
+import { callbackGet, callbackPost } from "./social-callback.ts";
 import { signUpEmail } from "./sign-up.ts";
 import { updateUserRoute } from "./user.ts";
 
@@ -11,5 +14,6 @@ import { updateUserRoute } from "./user.ts";
 export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
   const routes: RouteDefinition[] = [...miscRoutes, ...sessionRoutes, signUpEmail, signInEmail, updateUserRoute];
   if (ctx.config.apiKey.enabled) routes.push(...apiKeyRoutes);
+  routes.push(signInSocial, callbackGet, callbackPost, linkSocial, ...providerTokenRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -1,0 +1,135 @@
+import type { Context } from "hono";
+import * as z from "zod";
+import type { AuthContext } from "../../context.ts";
+import { isAuthError } from "../../errors.ts";
+import { consumeState, type OAuthState } from "../../services/oauth/authorization.ts";
+import { exchangeAuthorizationCode } from "../../services/oauth/http.ts";
+import { redirectURIFor, resolveProvider } from "../../services/oauth/providers.ts";
+import { linkSocialAccount, resolveSocialUser } from "../../services/oauth/social-users.ts";
+import type { ProviderProfile, ResolvedProvider } from "../../services/oauth/types.ts";
+import { defineRoute } from "../route.ts";
+import { signInUser } from "./sign-in.ts";
+import { isSignUpDisabled } from "./social.ts";
+
+// Where the provider sends the browser back. Every failure is a redirect carrying one of the spec's
+// codes: to the app's errorCallbackURL once the state is known, to the /error page before that.
+
+const CallbackInput = z.object({
+  code: z.string().optional(),
+  state: z.string().optional(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+  user: z.string().optional(),
+});
+
+function withParams(url: string, params: Record<string, string | undefined>): string {
+  const query = Object.entries(params)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v as string)}`)
+    .join("&");
+  return `${url}${url.includes("?") ? "&" : "?"}${query}`;
+}
+
+class CallbackFailure {
+  constructor(
+    readonly code: string,
+    readonly description?: string,
+  ) {}
+}
+
+const fail = (code: string, description?: string): never => {
+  throw new CallbackFailure(code, description);
+};
+
+async function readProfile(provider: ResolvedProvider, state: OAuthState, code: string, ctx: AuthContext, formUser: string | undefined) {
+  const tokens = await exchangeAuthorizationCode(provider.endpoints, provider.config, {
+    code,
+    codeVerifier: state.codeVerifier,
+    redirectURI: redirectURIFor(ctx, provider),
+    now: ctx.now(),
+  }).catch((error) => {
+    ctx.logger.warn("social callback: code exchange failed", { provider: provider.id, error: String(error) });
+    return fail("invalid_code");
+  });
+  const profile = await provider.definition.readProfile({ tokens, endpoints: provider.endpoints, config: provider.config, formUser }).catch((error) => {
+    ctx.logger.warn("social callback: user info failed", { provider: provider.id, error: String(error) });
+    return null;
+  });
+  if (!profile) return fail("unable_to_get_user_info");
+  return { tokens, profile };
+}
+
+/** The flow after the state checked out; returns where to send the browser, or throws a CallbackFailure. */
+async function completeCallback(c: Context, ctx: AuthContext, providerId: string, state: OAuthState, input: z.infer<typeof CallbackInput>): Promise<string> {
+  if (!input.code) return fail("no_code");
+  let provider: ResolvedProvider | null = null;
+  try {
+    provider = await resolveProvider(ctx, providerId);
+  } catch (error) {
+    ctx.logger.error("social callback: provider unavailable", { provider: providerId, error: String(error) });
+    fail("invalid_code");
+  }
+  if (!provider) return fail("oauth_provider_not_found");
+  const { tokens, profile } = await readProfile(provider, state, input.code, ctx, input.user);
+  if (!state.callbackURL) return fail("no_callback_url");
+
+  if (state.link) {
+    const linked = await linkSocialAccount(ctx, { userId: state.link.userId, userEmail: state.link.email, providerId: provider.id, profile, tokens });
+    if (!linked.ok) fail(linked.error === "account_already_linked_to_different_user" ? linked.error : "unable_to_link_account");
+    return state.callbackURL;
+  }
+
+  if (!profile.email) return fail("email_not_found");
+  const result = await resolveSocialUser(ctx, {
+    providerId: provider.id,
+    profile: profile as ProviderProfile & { email: string },
+    tokens,
+    disableSignUp: isSignUpDisabled(provider, state.requestSignUp),
+    callbackURL: state.callbackURL,
+  });
+  if (!result.ok) return fail(result.error);
+  try {
+    await signInUser(c, ctx, result.value.user, undefined);
+  } catch (error) {
+    if (isAuthError(error) && error.key === "BANNED_USER") fail("banned", error.message);
+    ctx.logger.error("social callback: unable to create a session", { error });
+    fail("unable_to_create_session");
+  }
+  return result.value.isNewUser ? (state.newUserCallbackURL ?? state.callbackURL) : state.callbackURL;
+}
+
+async function handleCallback(c: Context, ctx: AuthContext, providerId: string, raw: unknown): Promise<Response> {
+  const errorPage = `${ctx.apiURL}/error`;
+  const parsed = CallbackInput.safeParse(raw);
+  if (!parsed.success) return c.redirect(withParams(errorPage, { error: "invalid_callback_request" }), 302);
+  const input = parsed.data;
+  if (input.error) return c.redirect(withParams(errorPage, { error: input.error, error_description: input.error_description }), 302);
+  if (!input.state) return c.redirect(withParams(errorPage, { error: "state_not_found" }), 302);
+  const state = await consumeState(ctx, input.state);
+  if (!state) return c.redirect(withParams(errorPage, { error: "please_restart_the_process" }), 302);
+  try {
+    return c.redirect(await completeCallback(c, ctx, providerId, state, input), 302);
+  } catch (error) {
+    if (!(error instanceof CallbackFailure)) throw error;
+    return c.redirect(withParams(state.errorCallbackURL ?? errorPage, { error: error.code, error_description: error.description }), 302);
+  }
+}
+
+export const callbackGet = defineRoute({
+  method: "GET",
+  path: "/callback/:id",
+  summary: "Return from a social provider",
+  description: "Redirects to the callbackURL with a session cookie, or to the error URL with an error code.",
+  tags: ["Social"],
+  handler: ({ c, ctx, params, query }) => handleCallback(c, ctx, params.id, query),
+});
+
+export const callbackPost = defineRoute({
+  method: "POST",
+  path: "/callback/:id",
+  summary: "Return from a social provider (form_post)",
+  description: "Providers answering with response_mode=form_post (Apple) post the code here.",
+  tags: ["Social"],
+  acceptsForm: true,
+  handler: ({ c, ctx, params, query, body }) => handleCallback(c, ctx, params.id, { ...(query as object), ...(body as object) }),
+});

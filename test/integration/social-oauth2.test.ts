@@ -1,0 +1,279 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Agent } from "../helpers/agent.ts";
+import { createTestContext, describeEachDialect, signUp, TEST_ORIGIN, type TestContext } from "../helpers/context.ts";
+
+// A plain OAuth 2.0 provider shaped like GitHub (token endpoint, /user, /user/emails, no ID token),
+// written here so each failure a provider can produce is one switch away.
+
+interface GitHubUser {
+  id: number;
+  login: string;
+  name: string | null;
+  email: string | null;
+  avatar_url?: string;
+}
+
+interface FakeGitHub {
+  url: string;
+  user: GitHubUser | Record<string, never>;
+  emails: { email: string; primary: boolean; verified: boolean }[];
+  /** What /user does: answer, fail with 500, or never answer. */
+  userMode: "ok" | "error" | "hang";
+  tokenRequests: URLSearchParams[];
+  close(): Promise<void>;
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let text = "";
+  for await (const chunk of req) text += chunk;
+  return new URLSearchParams(text);
+}
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+async function startFakeGitHub(): Promise<FakeGitHub> {
+  const codes = new Map<string, { challenge: string; redirectURI: string }>();
+  const accessTokens = new Set<string>();
+  const refreshTokens = new Set<string>();
+  const hanging = new Set<ServerResponse>();
+  const fake: FakeGitHub = {
+    url: "",
+    user: {},
+    emails: [],
+    userMode: "ok",
+    tokenRequests: [],
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const issueTokens = (res: ServerResponse) => {
+    const access = randomUUID();
+    const refresh = randomUUID();
+    accessTokens.add(access);
+    refreshTokens.add(refresh);
+    json(res, 200, { access_token: access, token_type: "bearer", scope: "read:user,user:email", expires_in: 28800, refresh_token: refresh, refresh_token_expires_in: 15_897_600 });
+  };
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", fake.url);
+    if (url.pathname === "/login/oauth/authorize") {
+      // No login page: the user "approves" at once and is sent back with a code bound to the PKCE challenge.
+      const code = randomUUID();
+      codes.set(code, { challenge: url.searchParams.get("code_challenge") ?? "", redirectURI: url.searchParams.get("redirect_uri") ?? "" });
+      const back = new URL(url.searchParams.get("redirect_uri")!);
+      back.searchParams.set("code", code);
+      back.searchParams.set("state", url.searchParams.get("state")!);
+      res.writeHead(302, { location: back.toString() }).end();
+      return;
+    }
+    if (url.pathname === "/login/oauth/access_token" && req.method === "POST") {
+      const form = await readForm(req);
+      fake.tokenRequests.push(form);
+      if (form.get("client_secret") !== "gh-secret") return json(res, 200, { error: "incorrect_client_credentials" });
+      if (form.get("grant_type") === "refresh_token") {
+        if (!refreshTokens.delete(form.get("refresh_token") ?? "")) return json(res, 200, { error: "bad_refresh_token" });
+        return issueTokens(res);
+      }
+      const grant = codes.get(form.get("code") ?? "");
+      codes.delete(form.get("code") ?? "");
+      const verifier = form.get("code_verifier") ?? "";
+      const challenge = createHash("sha256").update(verifier).digest("base64url");
+      // GitHub answers 200 with an error object for a bad code.
+      if (!grant || grant.challenge !== challenge || grant.redirectURI !== form.get("redirect_uri")) return json(res, 200, { error: "bad_verification_code" });
+      return issueTokens(res);
+    }
+    const token = req.headers.authorization?.replace(/^Bearer /, "") ?? "";
+    if (!accessTokens.has(token)) return json(res, 401, { message: "Bad credentials" });
+    if (url.pathname === "/user") {
+      if (fake.userMode === "hang") return void hanging.add(res);
+      if (fake.userMode === "error") return json(res, 500, { message: "Server Error" });
+      return json(res, 200, fake.user);
+    }
+    if (url.pathname === "/user/emails") return json(res, 200, fake.emails);
+    json(res, 404, { message: "Not Found" });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}
+
+function gitHubConfig(gh: FakeGitHub) {
+  return {
+    clientId: "gh-client",
+    clientSecret: "gh-secret",
+    authorizationEndpoint: `${gh.url}/login/oauth/authorize`,
+    tokenEndpoint: `${gh.url}/login/oauth/access_token`,
+    userInfoEndpoint: `${gh.url}/user`,
+    emailsEndpoint: `${gh.url}/user/emails`,
+    timeoutMs: 300,
+  };
+}
+
+describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-like)", (dialect) => {
+  let gh: FakeGitHub;
+  let t: TestContext;
+  beforeAll(async () => {
+    gh = await startFakeGitHub();
+    t = await createTestContext({ dialect, config: { social: { github: gitHubConfig(gh) } } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await gh.close();
+  });
+  beforeEach(() => {
+    gh.userMode = "ok";
+  });
+
+  /** sign-in/social, the provider's immediate redirect, then the daemon's callback. */
+  async function signInWithGitHub(agent: Agent, body: Record<string, unknown> = {}) {
+    const start = await agent.post("/sign-in/social", { provider: "github", callbackURL: "/home", errorCallbackURL: "/failed", ...body });
+    expect(start.status).toBe(200);
+    const authorize = await fetch(start.body.url, { redirect: "manual" });
+    const back = new URL(authorize.headers.get("location")!);
+    const callback = await agent.get(back.pathname + back.search);
+    return { start, callback, location: callback.headers.get("location") };
+  }
+  const usersWithEmail = (email: string) => t.ctx.db.selectFrom("user").selectAll().where("email", "=", email).execute();
+  const hasSessionCookie = (setCookies: string[]) => setCookies.some((c) => c.includes("session_token=") && !c.includes("Max-Age=0"));
+
+  it("signs up with the verified primary address from the emails endpoint", async () => {
+    gh.user = { id: 1001, login: "octocat", name: null, email: null, avatar_url: "https://avatars.example/1001" };
+    gh.emails = [
+      { email: "old@example.com", primary: false, verified: true },
+      { email: "Octo@Example.com", primary: true, verified: true },
+    ];
+    const agent = t.agent();
+    const { start, location } = await signInWithGitHub(agent);
+    const authURL = new URL(start.body.url);
+    expect(authURL.searchParams.get("scope")).toBe("read:user user:email");
+    expect(authURL.searchParams.get("client_id")).toBe("gh-client");
+    expect(location).toBe("/home");
+    const { user } = (await agent.get("/get-session")).body;
+    expect(user).toMatchObject({ email: "octo@example.com", name: "octocat", emailVerified: true, image: "https://avatars.example/1001" });
+    const account = await t.ctx.db.selectFrom("account").selectAll().where("userId", "=", user.id).executeTakeFirstOrThrow();
+    expect(account).toMatchObject({ providerId: "github", accountId: "1001", scope: "read:user,user:email" });
+    // The PKCE verifier sent with the code is 128 characters.
+    expect(gh.tokenRequests.at(-1)?.get("code_verifier")).toMatch(/^[A-Za-z0-9]{128}$/);
+  });
+
+  it("invalid_code when the token endpoint refuses the code", async () => {
+    const start = await t.agent().post("/sign-in/social", { provider: "github", callbackURL: "/home", errorCallbackURL: "/failed" });
+    const state = new URL(start.body.url).searchParams.get("state")!;
+    const res = await t.agent().get("/callback/github", { query: { state, code: "not-a-real-code" } });
+    expect(res.headers.get("location")).toBe("/failed?error=invalid_code");
+  });
+
+  it("unable_to_get_user_info, and no user, when the user endpoint fails or hangs", async () => {
+    gh.user = { id: 2002, login: "flaky", name: "Flaky", email: "flaky@example.com" };
+    gh.emails = [{ email: "flaky@example.com", primary: true, verified: true }];
+    for (const mode of ["error", "hang"] as const) {
+      gh.userMode = mode;
+      const { callback, location } = await signInWithGitHub(t.agent());
+      expect(location).toBe("/failed?error=unable_to_get_user_info");
+      expect(hasSessionCookie(callback.setCookies)).toBe(false);
+    }
+    expect(await usersWithEmail("flaky@example.com")).toHaveLength(0);
+  });
+
+  it("an empty profile never signs in or links an existing user", async () => {
+    const victim = await signUp(t, { email: "victim@example.com" });
+    gh.user = {};
+    gh.emails = [{ email: "victim@example.com", primary: true, verified: true }];
+    const { callback, location } = await signInWithGitHub(t.agent());
+    expect(location).toBe("/failed?error=unable_to_get_user_info");
+    expect(hasSessionCookie(callback.setCookies)).toBe(false);
+    const accounts = await t.ctx.db.selectFrom("account").select("providerId").where("userId", "=", victim.user.id).execute();
+    expect(accounts.map((a) => a.providerId)).toEqual(["credential"]);
+  });
+
+  it("email_not_found when the provider releases no address", async () => {
+    gh.user = { id: 3003, login: "private", name: "Private", email: null };
+    gh.emails = [];
+    expect((await signInWithGitHub(t.agent())).location).toBe("/failed?error=email_not_found");
+  });
+
+  it("account_not_linked when the address matches a user but is unverified at the provider", async () => {
+    const existing = await signUp(t, { email: "unverified@example.com" });
+    gh.user = { id: 4004, login: "claimer", name: "Claimer", email: "unverified@example.com" };
+    gh.emails = [{ email: "unverified@example.com", primary: true, verified: false }];
+    const { callback, location } = await signInWithGitHub(t.agent());
+    expect(location).toBe("/failed?error=account_not_linked");
+    expect(hasSessionCookie(callback.setCookies)).toBe(false);
+    expect(await t.ctx.db.selectFrom("account").select("id").where("userId", "=", existing.user.id).where("providerId", "=", "github").execute()).toHaveLength(0);
+  });
+
+  it("refreshes GitHub tokens with /refresh-token and get-access-token", async () => {
+    gh.user = { id: 5005, login: "refresher", name: "Refresher", email: "refresher@example.com" };
+    gh.emails = [{ email: "refresher@example.com", primary: true, verified: true }];
+    const agent = t.agent();
+    await signInWithGitHub(agent);
+    const before = await agent.post("/get-access-token", { providerId: "github" });
+    expect(before.body.scopes).toEqual(["read:user", "user:email"]);
+    const refreshed = await agent.post("/refresh-token", { providerId: "github" });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.accessToken).not.toBe(before.body.accessToken);
+    expect(refreshed.body.refreshToken).toBeTruthy();
+    t.clock.advance(28_800_000);
+    const again = await agent.post("/get-access-token", { providerId: "github" });
+    expect(again.body.accessToken).not.toBe(refreshed.body.accessToken);
+    const info = await agent.post("/account-info", { accountId: "5005" });
+    expect(info.body.user).toMatchObject({ id: "5005", email: "refresher@example.com", emailVerified: true });
+  });
+
+  it("answers the request-level refusals of sign-in/social", async () => {
+    const agent = t.agent();
+    const unknown = await agent.post("/sign-in/social", { provider: "myspace", callbackURL: "/home" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ code: "PROVIDER_NOT_FOUND", message: "Provider not found" });
+    const noCallback = await agent.post("/sign-in/social", { provider: "github" });
+    expect(noCallback.status).toBe(400);
+    expect(noCallback.body.message).toBe("callbackURL is required");
+    const untrusted = await agent.post("/sign-in/social", { provider: "github", callbackURL: "https://evil.example/steal" });
+    expect(untrusted.status).toBe(403);
+    expect(untrusted.body.code).toBe("INVALID_CALLBACKURL");
+    const idToken = await agent.post("/sign-in/social", { provider: "github", idToken: { token: "a.b.c" } });
+    expect(idToken.status).toBe(404);
+    expect(idToken.body).toEqual({ code: "ID_TOKEN_NOT_SUPPORTED", message: "id_token not supported" });
+    const noProvider = await agent.post("/sign-in/social", { callbackURL: "/home" });
+    expect(noProvider.status).toBe(400);
+    expect(noProvider.body.message).toBe("provider is required");
+    const disabled = await agent.post("/sign-in/social", { provider: "github", callbackURL: "/home", disableRedirect: true });
+    expect(disabled.body.redirect).toBe(false);
+  });
+});
+
+describe("social sign-up that cannot create the user or the session [sqlite]", () => {
+  let gh: FakeGitHub;
+  let t: TestContext;
+  beforeAll(async () => {
+    gh = await startFakeGitHub();
+    t = await createTestContext({
+      config: {
+        social: { github: gitHubConfig(gh) },
+        // A required extra field without a default: a provider profile cannot supply it.
+        userAdditionalFields: { company: { type: "string", required: true } },
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await gh.close();
+  });
+
+  it("unable_to_create_user, with no user left behind", async () => {
+    gh.user = { id: 6006, login: "newbie", name: "Newbie", email: "newbie@example.com" };
+    gh.emails = [{ email: "newbie@example.com", primary: true, verified: true }];
+    const agent = t.agent();
+    const start = await agent.post("/sign-in/social", { provider: "github", callbackURL: "/home" });
+    const back = new URL((await fetch(start.body.url, { redirect: "manual" })).headers.get("location")!);
+    const res = await agent.get(back.pathname + back.search);
+    expect(res.headers.get("location")).toBe(`${TEST_ORIGIN}/api/auth/error?error=unable_to_create_user`);
+    expect(await t.ctx.db.selectFrom("user").select("id").where("email", "=", "newbie@example.com").execute()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,67 @@
+import type { AuthResult, CallOptions, ClientFetch } from "./fetch.ts";
+import { type HttpMethod, ROUTE_METHODS } from "./routes.ts";
+
+// client.signIn.email(input) → POST /sign-in/email. Property names become path segments (camelCase →
+// kebab-case); calling the chain makes the request.
+
+export interface CallInput {
+  query?: Record<string, unknown>;
+  fetchOptions?: CallOptions;
+  [field: string]: unknown;
+}
+
+export function toRoutePath(segments: string[]): string {
+  return `/${segments.map((segment) => segment.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)).join("/")}`;
+}
+
+/** The known method of a path; otherwise POST when there is a body, else GET. */
+export function methodFor(path: string, body: Record<string, unknown>, requested?: HttpMethod): HttpMethod {
+  const known = (ROUTE_METHODS as Record<string, HttpMethod>)[path];
+  if (known) return known;
+  if (requested) return requested;
+  return Object.keys(body).length > 0 ? "POST" : "GET";
+}
+
+export interface PathCallHooks {
+  /** After a successful call, with the route path. */
+  afterSuccess(path: string): void;
+}
+
+export function callPath(clientFetch: ClientFetch, hooks: PathCallHooks, path: string, input: CallInput = {}, options: CallOptions = {}): Promise<AuthResult<unknown>> {
+  const { query, fetchOptions, ...fields } = input ?? {};
+  const merged: CallOptions = { ...options, ...fetchOptions };
+  const body = { ...fields, ...merged.body };
+  const method = methodFor(path, body, merged.method);
+  return clientFetch(path, {
+    ...merged,
+    method,
+    body: method === "GET" ? undefined : body,
+    // A GET has no body: fields given at the top level are sent as the query.
+    query: query ?? merged.query ?? (method === "GET" && Object.keys(body).length > 0 ? body : undefined),
+    onSuccess: async (context) => {
+      await merged.onSuccess?.(context);
+      hooks.afterSuccess(path);
+    },
+  });
+}
+
+/**
+ * A proxy whose every property is a deeper path and whose call is a request. Own properties of
+ * `members` ($fetch, useSession, …) win at the top level. "then" is never a path, so the client is not
+ * mistaken for a promise when returned from an async function.
+ */
+export function createPathProxy(members: Record<string, unknown>, call: (path: string, input?: CallInput, options?: CallOptions) => unknown): unknown {
+  const make = (segments: string[]): unknown =>
+    new Proxy(function pathCall() {}, {
+      get(_target, property) {
+        if (typeof property === "symbol" || property === "then") return undefined;
+        if (segments.length === 0 && Object.hasOwn(members, property)) return members[property];
+        if (property.startsWith("$")) return undefined;
+        return make([...segments, property]);
+      },
+      apply(_target, _self, args: [CallInput?, CallOptions?]) {
+        return call(toRoutePath(segments), args[0], args[1]);
+      },
+    });
+  return make([]);
+}

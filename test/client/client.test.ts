@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuthClient } from "../../src/client/index.ts";
+import { browserLikeFetch, eventually, type RunningAuthd, startAuthd, uniqueEmail } from "./helpers.ts";
+
+describe("authd/client against a running authd", () => {
+  let authd: RunningAuthd;
+  beforeAll(async () => {
+    authd = await startAuthd();
+  });
+  afterAll(async () => {
+    await authd?.close();
+  });
+
+  function newClient() {
+    const browser = browserLikeFetch();
+    const client = createAuthClient({ baseURL: authd.url, fetchOptions: { customFetchImpl: browser.fetch } });
+    return { client, browser };
+  }
+
+  it("signs up with email and password and returns the user with dates as Date objects", async () => {
+    const { client, browser } = newClient();
+    const email = uniqueEmail();
+    const { data, error } = await client.signUp.email({ name: "Ada", email, password: "correct-horse-battery" });
+    expect(error).toBeNull();
+    expect(data?.user.email).toBe(email);
+    expect(data?.user.createdAt).toBeInstanceOf(Date);
+    expect(typeof data?.token).toBe("string");
+    expect(browser.requests.at(-1)).toEqual({ method: "POST", url: `${authd.url}/api/auth/sign-up/email` });
+  });
+
+  it("signs in, then getSession returns the signed-in user", async () => {
+    const email = uniqueEmail();
+    await newClient().client.signUp.email({ name: "Grace", email, password: "correct-horse-battery" });
+    const { client, browser } = newClient();
+    const signedIn = await client.signIn.email({ email, password: "correct-horse-battery" });
+    expect(signedIn.error).toBeNull();
+    expect(signedIn.data?.redirect).toBe(false);
+    const session = await client.getSession();
+    expect(session.data?.user.email).toBe(email);
+    expect(session.data?.session.expiresAt).toBeInstanceOf(Date);
+    expect(browser.requests.at(-1)).toEqual({ method: "GET", url: `${authd.url}/api/auth/get-session` });
+  });
+
+  it("returns the server's code and message with the status when a call fails", async () => {
+    const { client } = newClient();
+    const { data, error } = await client.signIn.email({ email: uniqueEmail(), password: "wrong-password-123" });
+    expect(data).toBeNull();
+    expect(error).toMatchObject({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password", status: 401 });
+  });
+
+  it("sends query parameters for GET routes and validation errors come back as errors", async () => {
+    const { client, browser } = newClient();
+    const result = await client.getSession({ query: { disableCookieCache: true } });
+    expect(result).toEqual({ data: null, error: null });
+    expect(browser.requests.at(-1)?.url).toBe(`${authd.url}/api/auth/get-session?disableCookieCache=true`);
+    const invalid = await client.$fetch("/get-session", { query: { disableRefresh: "maybe" } });
+    expect(invalid.error).toMatchObject({ code: "VALIDATION_ERROR", status: 400 });
+  });
+
+  it("refreshes the session store after sign-out", async () => {
+    const { client } = newClient();
+    await client.signUp.email({ name: "Store", email: uniqueEmail(), password: "correct-horse-battery" });
+    const seen: Array<string | null> = [];
+    const stop = client.useSession.subscribe((state) => {
+      if (!state.isPending) seen.push(state.data?.user.name ?? null);
+    });
+    await eventually(() => client.useSession.get().data);
+    const signedOut = await client.signOut();
+    expect(signedOut.data).toEqual({ success: true });
+    await eventually(() => client.useSession.get().data === null && !client.useSession.get().isRefetching);
+    stop();
+    expect(seen[0]).toBe("Store");
+    expect(seen.at(-1)).toBeNull();
+  });
+
+  it("refreshes the session store after update-user", async () => {
+    const { client } = newClient();
+    await client.signUp.email({ name: "Before", email: uniqueEmail(), password: "correct-horse-battery" });
+    const stop = client.$session.subscribe(() => {});
+    await eventually(() => client.$session.get().data?.user.name === "Before");
+    const updated = await client.updateUser({ name: "After" });
+    expect(updated.data).toEqual({ status: true });
+    await eventually(() => client.$session.get().data?.user.name === "After");
+    stop();
+  });
+
+  it("retries a failed fetch and succeeds when the network comes back", async () => {
+    const browser = browserLikeFetch();
+    let failuresLeft = 2;
+    const flaky: typeof fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (failuresLeft-- > 0) throw new TypeError("fetch failed");
+      return browser.fetch(input, init);
+    }) as typeof fetch;
+    const retries: number[] = [];
+    const client = createAuthClient({
+      baseURL: authd.url,
+      fetchOptions: { customFetchImpl: flaky, retry: { type: "linear", attempts: 3, delay: 5 }, onRetry: (c) => void retries.push(c.request.retryAttempt) },
+    });
+    const { data, error } = await client.$fetch<{ ok: boolean }>("/ok");
+    expect(error).toBeNull();
+    expect(data).toEqual({ ok: true });
+    expect(retries).toEqual([0, 1]);
+  });
+
+  it("does not retry an answer that would come back the same (4xx)", async () => {
+    const { browser } = newClient();
+    const client = createAuthClient({ baseURL: authd.url, fetchOptions: { customFetchImpl: browser.fetch, retry: { type: "linear", attempts: 3, delay: 5 } } });
+    const { error } = await client.signIn.email({ email: uniqueEmail(), password: "wrong-password-123" });
+    expect(error?.status).toBe(401);
+    expect(browser.requests.filter((r) => r.url.endsWith("/sign-in/email"))).toHaveLength(1);
+  });
+
+  it("reports an unreachable server as a NETWORK_ERROR with status 0 after the retries", async () => {
+    let calls = 0;
+    const client = createAuthClient({
+      baseURL: "http://127.0.0.1:9",
+      fetchOptions: { retry: { type: "exponential", attempts: 2, baseDelay: 1, maxDelay: 4 }, onRequest: () => void calls++ },
+    });
+    const { data, error } = await client.getSession();
+    expect(data).toBeNull();
+    expect(error).toMatchObject({ code: "NETWORK_ERROR", status: 0 });
+    expect(calls).toBe(3);
+  });
+});

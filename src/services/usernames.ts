@@ -1,6 +1,8 @@
 import type { AuthContext } from "../context.ts";
 import { findUserByUsername } from "../db/repositories/users.ts";
+import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { iso } from "./users.ts";
 
 // Username rules: length bounds and allowed characters from configuration, compared lower-case.
 
@@ -24,4 +26,18 @@ export async function prepareUsernameForSignUp(
   const username = body.username.toLowerCase();
   if (await findUserByUsername(ctx.db, username)) throw new AuthError("USERNAME_IS_ALREADY_TAKEN");
   return { username, displayUsername: body.displayUsername ?? body.username };
+}
+
+/** The user as /sign-in/username answers it: a fixed, smaller set of fields than the full user object. */
+export function toUsernameSignInUser(user: UserRow) {
+  return {
+    id: user.id,
+    email: user.email,
+    emailVerified: Boolean(user.emailVerified),
+    username: user.username ?? null,
+    name: user.name,
+    image: user.image ?? null,
+    createdAt: iso(user.createdAt) as string,
+    updatedAt: iso(user.updatedAt) as string,
+  };
 }

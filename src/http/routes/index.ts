@@ -9,11 +9,13 @@ import { linkSocial, signInSocial } from "./social.ts";
 import { callbackGet, callbackPost } from "./social-callback.ts";
 import { signUpEmail } from "./sign-up.ts";
 import { updateUserRoute } from "./user.ts";
+import { signInUsername } from "./username.ts";
 
 /** Every route the configuration enables. The app mounts exactly these, and the OpenAPI document lists exactly these. */
 export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
   const routes: RouteDefinition[] = [...miscRoutes, ...sessionRoutes, signUpEmail, signInEmail, updateUserRoute];
   if (ctx.config.apiKey.enabled) routes.push(...apiKeyRoutes);
   routes.push(signInSocial, callbackGet, callbackPost, linkSocial, ...providerTokenRoutes);
+  if (ctx.config.username.enabled) routes.push(signInUsername);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -6,7 +6,8 @@ import { migrateToLatest } from "./db/migrator.ts";
 import type { Database } from "./db/schema.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMailer, type Mail, type Mailer } from "./mailer.ts";
-import { createDatabaseRateLimitStore, createMemoryRateLimitStore, type RateLimitStore } from "./services/rate-limit.ts";
+import { createDatabaseRateLimitStore, createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from "./services/rate-limit.ts";
+import { createRedisStorage } from "./services/secondary-storage.ts";
 import type { Kysely } from "kysely";
 
 // One context, built once, handed to the HTTP app, every CLI command, the terminal UI and the tests.
@@ -15,7 +16,13 @@ import type { Kysely } from "kysely";
 export interface SecondaryStorage {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  /** Set only when the key is absent; false when it already existed. */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /** Run a Lua script atomically on the server (rate-limit counters). */
+  evaluate(script: string, keys: string[], args: string[]): Promise<unknown>;
+  /** Whether a round trip succeeds now (readiness). */
+  ping(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -69,18 +76,30 @@ async function resolveSecret(config: Config, db: Kysely<Database>, logger: Logge
   return winner.value;
 }
 
+/** Unset storage means the secondary storage when there is one (as Better Auth does), memory otherwise. */
+function createRateLimitStore(config: Config, db: Kysely<Database>, secondary: SecondaryStorage | undefined, logger: Logger): RateLimitStore {
+  const storage = config.rateLimit.storage ?? (secondary ? "secondary" : "memory");
+  if (storage === "database") return createDatabaseRateLimitStore(db);
+  if (storage === "secondary") {
+    if (secondary) return createRedisRateLimitStore(secondary);
+    logger.warn("rate-limit storage is secondary but AUTH_REDIS_URL is not set: counting in memory");
+  }
+  return createMemoryRateLimitStore();
+}
+
 export async function createContext(config: Config, options: CreateContextOptions = {}): Promise<AuthContext> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const database = openDatabase(config.databaseURL, { poolSize: config.databasePoolSize });
   const { db } = database;
+  let secondaryStorage: SecondaryStorage | undefined;
   try {
     if (options.migrate) await migrateToLatest(db, (name) => logger.info("applied migration", { name }), database.schema);
     const secret = await resolveSecret(config, db, logger);
     const mailer = createMailer({ smtpURL: config.smtpURL, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs, logger });
     const baseURL = resolveBaseURL(config);
     const pending = new Set<Promise<unknown>>();
-    const secondaryStorage = options.secondaryStorage;
-    const rateLimitStore = config.rateLimit.storage === "database" ? createDatabaseRateLimitStore(db) : createMemoryRateLimitStore();
+    secondaryStorage = options.secondaryStorage ?? (config.redisURL ? createRedisStorage(config.redisURL, { keyPrefix: config.redisKeyPrefix }) : undefined);
+    const rateLimitStore = createRateLimitStore(config, db, secondaryStorage, logger);
 
     const background = (task: Promise<unknown>) => {
       const tracked = task.catch((error: unknown) => logger.error("background task failed", { error })).finally(() => pending.delete(tracked));
@@ -113,6 +132,7 @@ export async function createContext(config: Config, options: CreateContextOption
       },
     };
   } catch (error) {
+    await secondaryStorage?.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;
   }

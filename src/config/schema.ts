@@ -39,6 +39,7 @@ export const ConfigSchema = z
     databaseURL: z.string().min(1).default("sqlite://./authd.db").describe("sqlite://PATH, sqlite://:memory: or postgres://…"),
     databasePoolSize: z.number().int().min(1).max(1000).default(10).describe("Postgres connection pool size"),
     redisURL: z.string().regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL").optional().describe("secondary storage for sessions and rate-limit counters"),
+    redisKeyPrefix: z.string().default("authd:").describe("prefix of every Redis key (several deployments can share one Redis)"),
     smtpURL: z.string().regex(/^smtps?:\/\//, "expected an smtp:// or smtps:// URL").optional().describe("SMTP server; unset: mails are written to the log"),
     smtpTimeoutMs: z.number().int().min(100).default(10_000).describe("SMTP connection and command timeout"),
     mailFrom: z.string().min(3).default("authd@localhost").describe("sender address"),
@@ -119,7 +120,7 @@ export const ConfigSchema = z
         enabled: onOff.default(true),
         window: z.number().int().min(1).default(10).describe("window in seconds"),
         max: z.number().int().min(1).default(100).describe("requests per window and path"),
-        storage: z.enum(["memory", "database", "secondary"]).default("memory").describe("where counters live (secondary: Redis)"),
+        storage: z.enum(["memory", "database", "secondary"]).optional().describe("where counters live (secondary: Redis); unset: Redis when AUTH_REDIS_URL is set, else memory"),
         customRules: z
           .record(z.string(), z.union([z.literal(false), z.object({ window: z.number().int().min(1), max: z.number().int().min(1) })]))
           .default({})

@@ -8,9 +8,17 @@ import { constantTimeEqual } from "./random.ts";
 const PARAMS = { N: 16384, r: 16, p: 1, maxmem: 128 * 16384 * 16 * 2 };
 const KEY_LENGTH = 64;
 
+let inFlight = 0;
+
+/** Derivations queued or running on the thread pool now (the hash queue depth of /metrics). */
+export const passwordHashesInFlight = () => inFlight;
+
 function deriveKey(password: string, salt: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+  inFlight += 1;
+  return new Promise<Buffer>((resolve, reject) => {
     scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, PARAMS, (error, key) => (error ? reject(error) : resolve(key)));
+  }).finally(() => {
+    inFlight -= 1;
   });
 }
 

@@ -3,13 +3,15 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { AuthContext } from "../context.ts";
 import { AuthError, ERRORS } from "../errors.ts";
+import { metricsFor } from "../services/metrics.ts";
+import { metricsMiddleware } from "./middleware/metrics.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
 import { isTrustedURL } from "./request.ts";
 import { mountReference } from "./reference.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
 
-// Middleware order: errors → CORS → body limit → rate limit → routes. Unknown and disabled paths 404.
+// Middleware order: errors → metrics → CORS → body limit → rate limit → routes. Unknown and disabled paths 404.
 
 function errorResponse(error: AuthError): Response {
   const headers: Record<string, string> = { "content-type": "application/json", ...error.headers };
@@ -30,6 +32,11 @@ export function createApp(ctx: AuthContext): Hono {
     return errorResponse(new AuthError("INTERNAL_SERVER_ERROR"));
   });
   app.notFound(() => errorResponse(new AuthError("NOT_FOUND")));
+
+  if (ctx.config.metrics.enabled) {
+    app.use("*", metricsMiddleware(ctx));
+    app.get("/metrics", async (c) => c.body(await metricsFor(ctx).render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }));
+  }
 
   app.use(
     `${base}/*`,

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { generateId } from "../crypto/random.ts";
 import type { Database } from "../db/schema.ts";
+import type { SecondaryStorage } from "../context.ts";
 
 // Fixed-window counters per client key and path, as Better Auth counts them: the first request of a
 // window sets the count to 1, later ones increment it until the maximum, after that requests are refused
@@ -64,6 +65,38 @@ export function createDatabaseRateLimitStore(db: Kysely<Database>): RateLimitSto
         .executeTakeFirstOrThrow();
       if (Number(row.count) <= max) return { allowed: true, retryAfter: 0 };
       return { allowed: false, retryAfter: Math.max(1, Math.ceil((Number(row.lastRequest) + windowMs - now) / 1000)) };
+    },
+  };
+}
+
+// The same decision as decide(), taken inside Redis so concurrent daemons cannot both pass the last slot.
+// ARGV: now (ms), window (ms), max. Returns {allowed 0|1, retryAfter seconds}.
+const CONSUME_SCRIPT = `
+local current = redis.call('HMGET', KEYS[1], 'count', 'last')
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local max = tonumber(ARGV[3])
+local count = tonumber(current[1])
+local last = tonumber(current[2])
+if count == nil or last == nil or now - last > window then
+  redis.call('HSET', KEYS[1], 'count', 1, 'last', ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], window + 1000)
+  return {1, 0}
+end
+if count >= max then
+  return {0, math.max(1, math.ceil((last + window - now) / 1000))}
+end
+redis.call('HSET', KEYS[1], 'count', count + 1, 'last', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], window + 1000)
+return {1, 0}
+`;
+
+/** Counters in Redis (the secondary storage), shared by every daemon using it; expire with their window. */
+export function createRedisRateLimitStore(redis: Pick<SecondaryStorage, "evaluate">): RateLimitStore {
+  return {
+    async consume(key, windowSeconds, max, now) {
+      const reply = (await redis.evaluate(CONSUME_SCRIPT, [`rate-limit:${key}`], [String(now), String(windowSeconds * 1000), String(max)])) as [number, number];
+      return { allowed: Number(reply[0]) === 1, retryAfter: Number(reply[1]) };
     },
   };
 }

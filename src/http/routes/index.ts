@@ -3,6 +3,7 @@ import type { RouteDefinition } from "../route.ts";
 import { apiKeyRoutes } from "./api-key.ts";
 import { miscRoutes } from "./misc.ts";
 import { providerTokenRoutes } from "./provider-tokens.ts";
+import { ready } from "./ready.ts";
 import { sessionRoutes } from "./session.ts";
 import { signInEmail } from "./sign-in.ts";
 import { linkSocial, signInSocial } from "./social.ts";
@@ -13,7 +14,7 @@ import { signInUsername } from "./username.ts";
 
 /** Every route the configuration enables. The app mounts exactly these, and the OpenAPI document lists exactly these. */
 export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
-  const routes: RouteDefinition[] = [...miscRoutes, ...sessionRoutes, signUpEmail, signInEmail, updateUserRoute];
+  const routes: RouteDefinition[] = [...miscRoutes, ready, ...sessionRoutes, signUpEmail, signInEmail, updateUserRoute];
   if (ctx.config.apiKey.enabled) routes.push(...apiKeyRoutes);
   routes.push(signInSocial, callbackGet, callbackPost, linkSocial, ...providerTokenRoutes);
   if (ctx.config.username.enabled) routes.push(signInUsername);

@@ -1,0 +1,100 @@
+import type { AuthContext } from "../context.ts";
+import { passwordHashesInFlight } from "../crypto/password.ts";
+
+// Counters and histograms kept in memory per context, rendered in the Prometheus text format (0.0.4).
+// Labels are bounded: routes are the registered patterns (unknown paths share one label), never raw URLs.
+
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export type SignInOutcome = "success" | "failure" | "rate_limited" | "error";
+
+interface Histogram {
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+export interface Metrics {
+  observeRequest(route: string, method: string, status: number, seconds: number): void;
+  countSignIn(outcome: SignInOutcome): void;
+  render(): Promise<string>;
+}
+
+const registry = new WeakMap<AuthContext, Metrics>();
+
+/** The metrics of a context (created on first use). */
+export function metricsFor(ctx: AuthContext): Metrics {
+  let metrics = registry.get(ctx);
+  if (!metrics) {
+    metrics = createMetrics(ctx);
+    registry.set(ctx, metrics);
+  }
+  return metrics;
+}
+
+const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+const labels = (pairs: Record<string, string | number>) =>
+  `{${Object.entries(pairs)
+    .map(([name, value]) => `${name}="${escapeLabel(String(value))}"`)
+    .join(",")}}`;
+
+function createMetrics(ctx: AuthContext): Metrics {
+  const requests = new Map<string, number>();
+  const durations = new Map<string, Histogram>();
+  const signIns = new Map<SignInOutcome, number>();
+
+  const renderHistograms = (lines: string[]) => {
+    for (const [route, histogram] of durations) {
+      DURATION_BUCKETS.forEach((bound, index) => {
+        lines.push(`authd_http_request_duration_seconds_bucket${labels({ route, le: bound })} ${histogram.counts[index]}`);
+      });
+      lines.push(`authd_http_request_duration_seconds_bucket${labels({ route, le: "+Inf" })} ${histogram.count}`);
+      lines.push(`authd_http_request_duration_seconds_sum${labels({ route })} ${histogram.sum}`);
+      lines.push(`authd_http_request_duration_seconds_count${labels({ route })} ${histogram.count}`);
+    }
+  };
+
+  return {
+    observeRequest(route, method, status, seconds) {
+      const key = labels({ route, method, status });
+      requests.set(key, (requests.get(key) ?? 0) + 1);
+      let histogram = durations.get(route);
+      if (!histogram) {
+        histogram = { counts: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 };
+        durations.set(route, histogram);
+      }
+      // Cumulative buckets: each bound counts every observation at or below it.
+      DURATION_BUCKETS.forEach((bound, index) => {
+        if (seconds <= bound) histogram.counts[index] += 1;
+      });
+      histogram.sum += seconds;
+      histogram.count += 1;
+    },
+    countSignIn(outcome) {
+      signIns.set(outcome, (signIns.get(outcome) ?? 0) + 1);
+    },
+    async render() {
+      const lines: string[] = [];
+      lines.push("# HELP authd_http_requests_total HTTP requests by route, method and status.", "# TYPE authd_http_requests_total counter");
+      for (const [key, value] of requests) lines.push(`authd_http_requests_total${key} ${value}`);
+      lines.push("# HELP authd_http_request_duration_seconds Time to answer, by route.", "# TYPE authd_http_request_duration_seconds histogram");
+      renderHistograms(lines);
+      lines.push("# HELP authd_sign_in_total Sign-in attempts by outcome.", "# TYPE authd_sign_in_total counter");
+      for (const outcome of ["success", "failure", "rate_limited", "error"] as const) {
+        lines.push(`authd_sign_in_total${labels({ outcome })} ${signIns.get(outcome) ?? 0}`);
+      }
+      lines.push("# HELP authd_password_hash_queue_depth Password hashes and verifications waiting or running.", "# TYPE authd_password_hash_queue_depth gauge");
+      lines.push(`authd_password_hash_queue_depth ${passwordHashesInFlight()}`);
+      const pool = ctx.database.poolStats();
+      lines.push("# HELP authd_db_pool_connections Database connections by state.", "# TYPE authd_db_pool_connections gauge");
+      lines.push(`authd_db_pool_connections${labels({ state: "total" })} ${pool.total}`);
+      lines.push(`authd_db_pool_connections${labels({ state: "idle" })} ${pool.idle}`);
+      lines.push(`authd_db_pool_connections${labels({ state: "in_use" })} ${pool.total - pool.idle}`);
+      lines.push("# HELP authd_db_pool_waiting Requests waiting for a database connection.", "# TYPE authd_db_pool_waiting gauge");
+      lines.push(`authd_db_pool_waiting ${pool.waiting}`);
+      lines.push("# HELP authd_db_pool_max Configured database pool size.", "# TYPE authd_db_pool_max gauge");
+      lines.push(`authd_db_pool_max ${ctx.database.dialect === "postgres" ? ctx.config.databasePoolSize : 1}`);
+      return `${lines.join("\n")}\n`;
+    },
+  };
+}

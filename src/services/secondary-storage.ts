@@ -1,0 +1,71 @@
+import { RedisClient } from "bun";
+import type { SecondaryStorage } from "../context.ts";
+
+// Redis as the secondary storage of sessions and rate-limit counters, through Bun's built-in client.
+// Commands fail fast while Redis is away (no offline queue: a request must not hang on a dead Redis, it
+// answers 5xx), and the next command after an outage reconnects, so no daemon restart is needed.
+
+export type RedisStorage = SecondaryStorage;
+
+export interface RedisStorageOptions {
+  /** Prepended to every key, so several deployments (or test runs) can share one Redis. */
+  keyPrefix?: string;
+  connectionTimeoutMs?: number;
+}
+
+export function createRedisStorage(url: string, options: RedisStorageOptions = {}): RedisStorage {
+  const prefix = options.keyPrefix ?? "";
+  const client = new RedisClient(url, {
+    connectionTimeout: options.connectionTimeoutMs ?? 2000,
+    enableOfflineQueue: false,
+    autoReconnect: true,
+    maxRetries: 5,
+  });
+  let connecting: Promise<void> | undefined;
+  let closed = false;
+
+  // Bun's client gives up after its retries; reconnect on demand, one attempt at a time.
+  const ready = async (): Promise<RedisClient> => {
+    if (closed) throw new Error("redis storage is closed");
+    if (!client.connected) {
+      connecting ??= client.connect().finally(() => {
+        connecting = undefined;
+      });
+      await connecting;
+    }
+    return client;
+  };
+  const key = (name: string) => prefix + name;
+
+  return {
+    async get(name) {
+      return (await ready()).get(key(name));
+    },
+    async set(name, value, ttlSeconds) {
+      const redis = await ready();
+      if (ttlSeconds !== undefined) await redis.set(key(name), value, "EX", Math.max(1, Math.ceil(ttlSeconds)));
+      else await redis.set(key(name), value);
+    },
+    async setIfAbsent(name, value, ttlSeconds) {
+      const reply = await (await ready()).send("SET", [key(name), value, "EX", String(Math.max(1, Math.ceil(ttlSeconds))), "NX"]);
+      return reply === "OK";
+    },
+    async delete(name) {
+      await (await ready()).del(key(name));
+    },
+    async evaluate(script, keys, args) {
+      return (await ready()).send("EVAL", [script, String(keys.length), ...keys.map(key), ...args]);
+    },
+    async ping() {
+      try {
+        return (await (await ready()).send("PING", [])) === "PONG";
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      closed = true;
+      client.close();
+    },
+  };
+}

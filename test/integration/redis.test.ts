@@ -1,0 +1,120 @@
+import type { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AuthContext, createContext } from "../../src/context.ts";
+import { createApp } from "../../src/http/app.ts";
+import { silentLogger } from "../../src/logger.ts";
+import { findSession, revokeSession } from "../../src/services/sessions.ts";
+import { Agent } from "../helpers/agent.ts";
+import { createTestContext, type Dialect, DIALECTS, signUp, TEST_ORIGIN, type TestContext } from "../helpers/context.ts";
+import { postgresUnavailableReason } from "../helpers/postgres.ts";
+import { redisEnv, redisSkipped } from "../helpers/redis.ts";
+
+// Redis as secondary storage: sessions are cached per token and shared by every daemon of a deployment,
+// rate-limit counters live in Redis, and the database stays the record.
+
+const postgresSkipped = (await postgresUnavailableReason()) !== null;
+
+/** A second daemon (context + app) on the same database and Redis as the test context, on its clock. */
+async function secondDaemon(t: TestContext): Promise<{ ctx: AuthContext; app: Hono; agent(): Agent }> {
+  const ctx = await createContext(t.ctx.config, { logger: silentLogger, now: () => t.clock.now });
+  const app = createApp(ctx);
+  return { ctx, app, agent: () => new Agent(app, ctx.config.basePath, TEST_ORIGIN) };
+}
+
+function copyCookies(from: Agent, to: Agent): Agent {
+  for (const [name, value] of from.jar) to.jar.set(name, value);
+  return to;
+}
+
+for (const dialect of DIALECTS as Dialect[]) {
+  describe.skipIf(redisSkipped || (dialect === "postgres" && postgresSkipped))(`Redis secondary storage [${dialect}]`, () => {
+    let t: TestContext;
+    let other: Awaited<ReturnType<typeof secondDaemon>>;
+    beforeAll(async () => {
+      t = await createTestContext({ dialect, env: { ...redisEnv(), AUTH_RATE_LIMIT: "on" }, config: { rateLimit: { customRules: { "/sign-up/email": false } } } });
+      other = await secondDaemon(t);
+    });
+    afterAll(async () => {
+      await other.ctx.close();
+      await t.close();
+    });
+
+    it("caches a new session in Redis and serves it with the cookie cache off", async () => {
+      const { agent, token, email } = await signUp(t, { email: `cache.${dialect}@example.com` });
+      const cached = await t.ctx.secondaryStorage!.get(`session:${token}`);
+      expect(JSON.parse(cached!)).toMatchObject({ session: { token }, user: { email } });
+      const res = await agent.get("/get-session", { query: { disableCookieCache: true } });
+      expect(res.status).toBe(200);
+      expect(res.body.user.email).toBe(email);
+    });
+
+    it("shows a session signed in on one daemon to another, and a sign-out on the second ends it on the first", async () => {
+      const { agent, token } = await signUp(t);
+      const elsewhere = copyCookies(agent, other.agent());
+      expect((await elsewhere.get("/get-session", { query: { disableCookieCache: true } })).body.session.token).toBe(token);
+      expect((await elsewhere.post("/sign-out", {})).status).toBe(200);
+      expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).body).toBeNull();
+      expect(await t.ctx.secondaryStorage!.get(`session:${token}`)).toBe("revoked");
+    });
+
+    it("fills Redis from the database on a miss, and a revoked session is not filled back", async () => {
+      const token = (await signUp(t)).token!;
+      await t.ctx.secondaryStorage!.delete(`session:${token}`);
+      expect((await findSession(other.ctx, token))?.session.token).toBe(token);
+      expect(await t.ctx.secondaryStorage!.get(`session:${token}`)).not.toBeNull();
+      expect(await revokeSession(t.ctx, token)).toBe(true);
+      expect(await findSession(other.ctx, token)).toBeNull();
+      expect(await t.ctx.secondaryStorage!.get(`session:${token}`)).toBe("revoked");
+    });
+
+    it("revokes every other session of a user in Redis too", async () => {
+      const first = await signUp(t);
+      const second = await first.agent.post("/sign-in/email", { email: first.email, password: first.password }, { headers: { "x-forwarded-for": "10.9.0.1" } });
+      expect(second.status).toBe(200);
+      const other1 = copyCookies(first.agent, other.agent());
+      expect((await other1.get("/get-session", { query: { disableCookieCache: true } })).body).not.toBeNull();
+      // first.agent now holds the second session; revoke all others (the sign-up session among them).
+      expect((await first.agent.post("/revoke-other-sessions", {})).status).toBe(200);
+      expect(await findSession(other.ctx, first.token!)).toBeNull();
+      expect((await findSession(other.ctx, second.body.token))?.session.token).toBe(second.body.token);
+    });
+
+    it("drops an expired cached session and deletes its row", async () => {
+      const token = (await signUp(t)).token!;
+      t.clock.advance(8 * 86_400_000);
+      try {
+        expect(await findSession(t.ctx, token)).toBeNull();
+        const row = await t.ctx.db.selectFrom("session").select("id").where("token", "=", token).executeTakeFirst();
+        expect(row).toBeUndefined();
+      } finally {
+        t.clock.advance(-8 * 86_400_000);
+      }
+    });
+
+    it("counts sign-in attempts across daemons in Redis: the fourth on another daemon is refused", async () => {
+      const ip = { "x-forwarded-for": "10.1.1.1" };
+      const body = { email: "nobody@example.com", password: "wrong-password-1" };
+      for (let i = 0; i < 3; i += 1) expect((await t.agent().post("/sign-in/email", body, { headers: ip })).status).toBe(401);
+      const refused = await other.agent().post("/sign-in/email", body, { headers: ip });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("x-retry-after"))).toBeGreaterThanOrEqual(1);
+      t.clock.advance(11_000);
+      expect((await other.agent().post("/sign-in/email", body, { headers: ip })).status).toBe(401);
+    });
+
+    it("lets exactly the limit through when requests race on two daemons", async () => {
+      const ip = { "x-forwarded-for": "10.2.2.2" };
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? t : other).agent().post("/sign-in/email", { email: "race@example.com", password: "wrong-password-1" }, { headers: ip })),
+      );
+      expect(results.filter((r) => r.status === 401)).toHaveLength(3);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(9);
+    });
+
+    it("reports ready while the database and Redis answer", async () => {
+      const res = await t.agent().get("/ready");
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ready: true, database: true, secondaryStorage: true });
+    });
+  });
+}

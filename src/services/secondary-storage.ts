@@ -1,4 +1,3 @@
-import { RedisClient } from "bun";
 import type { SecondaryStorage } from "../context.ts";
 
 // Redis as the secondary storage of sessions and rate-limit counters, through Bun's built-in client.
@@ -15,7 +14,7 @@ export interface RedisStorageOptions {
 
 export function createRedisStorage(url: string, options: RedisStorageOptions = {}): RedisStorage {
   const prefix = options.keyPrefix ?? "";
-  const client = new RedisClient(url, {
+  const client = new Bun.RedisClient(url, {
     connectionTimeout: options.connectionTimeoutMs ?? 2000,
     enableOfflineQueue: false,
     autoReconnect: true,
@@ -25,7 +24,7 @@ export function createRedisStorage(url: string, options: RedisStorageOptions = {
   let closed = false;
 
   // Bun's client gives up after its retries; reconnect on demand, one attempt at a time.
-  const ready = async (): Promise<RedisClient> => {
+  const ready = async (): Promise<Bun.RedisClient> => {
     if (closed) throw new Error("redis storage is closed");
     if (!client.connected) {
       connecting ??= client.connect().finally(() => {

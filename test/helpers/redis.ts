@@ -1,4 +1,3 @@
-import { RedisClient } from "bun";
 import { generateRandomString, LOWER_ALPHANUMERIC } from "../../src/crypto/random.ts";
 
 // Redis for tests: every context gets a key prefix of its own on the machine's Redis. When no server
@@ -11,7 +10,7 @@ let availability: Promise<string | null> | undefined;
 /** null when Redis answers; otherwise why not. */
 export function redisUnavailableReason(): Promise<string | null> {
   availability ??= (async () => {
-    const client = new RedisClient(REDIS_URL, { connectionTimeout: 2000, autoReconnect: false, enableOfflineQueue: false });
+    const client = new Bun.RedisClient(REDIS_URL, { connectionTimeout: 2000, autoReconnect: false, enableOfflineQueue: false });
     try {
       await client.connect();
       const reply = await client.send("PING", []);

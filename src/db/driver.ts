@@ -63,6 +63,9 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   });
   // An idle client that loses its server (Postgres restart) must not crash the daemon.
   pool.on("error", () => {});
+  // A client checked out when its server goes away emits "error" with no pool listener attached: the query
+  // in flight already fails (5xx), and an unhandled "error" event would kill the whole daemon.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

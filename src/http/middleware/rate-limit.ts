@@ -21,7 +21,8 @@ export function rateLimitMiddleware(ctx: AuthContext): MiddlewareHandler {
   return async (c, next) => {
     if (!ctx.config.rateLimit.enabled || c.req.method === "OPTIONS") return next();
     const path = c.req.path.slice(ctx.config.basePath.length) || "/";
-    const rule = ruleFor(ctx, path);
+    // Readiness probes must not depend on (or fill) the counter store they partly check.
+    const rule = path === "/ready" ? null : ruleFor(ctx, path);
     if (!rule) return next();
     const decision = await ctx.rateLimitStore.consume(`${rateLimitClientKey(c, ctx)}${path}`, rule.window, rule.max, ctx.now());
     if (!decision.allowed) throw new AuthError("TOO_MANY_REQUESTS", { headers: { "X-Retry-After": String(decision.retryAfter) } });

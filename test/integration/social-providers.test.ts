@@ -86,5 +86,7 @@ describe("built-in social providers configured by environment [sqlite]", () => {
     const input = (claims: Record<string, unknown>) => ({ tokens: { idToken: unsignedIdToken(claims), scopes: [] }, endpoints: microsoft.endpoints, config: microsoft.config });
     expect((await readMicrosoftProfile(input({ sub: "m1", email: "ceo@victim.example", name: "X" })))?.emailVerified).toBe(false);
     expect((await readMicrosoftProfile(input({ sub: "m1", email: "ceo@victim.example", xms_edov: true })))?.emailVerified).toBe(true);
+    const fallback = await readMicrosoftProfile(input({ sub: "m1", preferred_username: "ceo@victim.example", xms_edov: true }));
+    expect(fallback).toMatchObject({ email: "ceo@victim.example", emailVerified: false });
   });
 });

@@ -46,7 +46,8 @@ export async function readOpenIdProfile(input: ProfileInput): Promise<ProviderPr
 export async function readMicrosoftProfile(input: ProfileInput): Promise<ProviderProfile | null> {
   const claims = await readOpenIdClaims(input);
   if (!claims) return null;
-  const verified = truthy(claims.email_verified) || truthy(claims.xms_edov);
+  // preferred_username is a sign-in name, not an address anyone checked: never verified.
+  const verified = text(claims.email) !== null && (truthy(claims.email_verified) || truthy(claims.xms_edov));
   return profile(claims.sub, { email: claims.email ?? claims.preferred_username, emailVerified: verified, name: claims.name, image: claims.picture }, claims);
 }
 

@@ -4,6 +4,7 @@ import { apiKeyRoutes } from "./api-key.ts";
 import { miscRoutes } from "./misc.ts";
 import { providerTokenRoutes } from "./provider-tokens.ts";
 import { ready } from "./ready.ts";
+import { organizationRoutes } from "./organization/index.ts";
 import { sessionRoutes } from "./session.ts";
 import { signInEmail } from "./sign-in.ts";
 import { linkSocial, signInSocial } from "./social.ts";
@@ -18,5 +19,6 @@ export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
   if (ctx.config.apiKey.enabled) routes.push(...apiKeyRoutes);
   routes.push(signInSocial, callbackGet, callbackPost, linkSocial, ...providerTokenRoutes);
   if (ctx.config.username.enabled) routes.push(signInUsername);
+  routes.push(...organizationRoutes(ctx));
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -1,0 +1,39 @@
+import type { AuthContext } from "../../context.ts";
+import { findMember } from "../../db/repositories/organizations.ts";
+import type { MemberRow, SessionRow, UserRow } from "../../db/schema.ts";
+import { AuthError, type ErrorKey } from "../../errors.ts";
+import { updateSession } from "../sessions.ts";
+
+// The caller of an organization operation: a signed-in user with their session, or (server calls) a user
+// named by id with no session. Session changes are recorded so the route can rewrite the session cookie.
+
+export interface Actor {
+  user: UserRow;
+  session: SessionRow | null;
+  sessionChanged: boolean;
+}
+
+export function actorFrom(user: UserRow, session: SessionRow | null): Actor {
+  return { user, session, sessionChanged: false };
+}
+
+/** The organization a call is about: the one named, else the session's active one. */
+export function targetOrganizationId(actor: Actor | null, given: string | null | undefined): string | null {
+  return given || actor?.session?.activeOrganizationId || null;
+}
+
+export async function changeActiveSession(ctx: AuthContext, actor: Actor, changes: Pick<Partial<SessionRow>, "activeOrganizationId" | "activeTeamId">): Promise<void> {
+  if (!actor.session) return;
+  const updated = await updateSession(ctx, actor.session.token, changes);
+  if (updated) {
+    actor.session = updated;
+    actor.sessionChanged = true;
+  }
+}
+
+/** The actor's membership of the organization, or the given refusal. */
+export async function requireMembership(ctx: AuthContext, organizationId: string, userId: string, refusal: ErrorKey): Promise<MemberRow> {
+  const member = await findMember(ctx.db, organizationId, userId);
+  if (!member) throw new AuthError(refusal);
+  return member;
+}

@@ -1,0 +1,191 @@
+import type { AuthContext } from "../../context.ts";
+import { generateId } from "../../crypto/random.ts";
+import { isUniqueViolationOn } from "../../db/errors.ts";
+import * as invitations from "../../db/repositories/invitations.ts";
+import * as orgs from "../../db/repositories/organizations.ts";
+import { countTeamMembers, findTeamById, findTeamMember, insertTeamMember } from "../../db/repositories/teams.ts";
+import { findUserById } from "../../db/repositories/users.ts";
+import type { InvitationRow, OrganizationRow, UserRow } from "../../db/schema.ts";
+import { AuthError } from "../../errors.ts";
+import { iso } from "../users.ts";
+import { type Actor, changeActiveSession, requireMembership, targetOrganizationId } from "./actor.ts";
+import { withOrganizationLock } from "./members.ts";
+import { creatorRole, hasOrganizationPermission, holdsCreatorRole, joinRoles, splitRoles } from "./permissions.ts";
+import { toInvitationWire, toMemberWire } from "./wire.ts";
+
+export interface InviteInput {
+  email: string;
+  role: string | string[];
+  organizationId?: string;
+  resend?: boolean;
+  teamId?: string | string[];
+}
+
+function teamIdsOf(value: string | string[] | null | undefined): string[] {
+  if (!value) return [];
+  return (Array.isArray(value) ? value : value.split(",")).filter((id) => id !== "");
+}
+
+export function invitationLink(ctx: AuthContext, id: string): string {
+  const template = ctx.config.organization.invitationAcceptURL;
+  return template ? template.replaceAll("{id}", encodeURIComponent(id)) : `${ctx.baseURL}/accept-invitation/${encodeURIComponent(id)}`;
+}
+
+function sendInvitationMail(ctx: AuthContext, invitation: InvitationRow, organization: OrganizationRow, inviter: UserRow): void {
+  const link = invitationLink(ctx, invitation.id);
+  ctx.sendMail({
+    to: invitation.email,
+    subject: `You are invited to join ${organization.name}`,
+    text: [
+      `${inviter.name} (${inviter.email}) invited you to join ${organization.name} as ${invitation.role}.`,
+      "",
+      `Accept the invitation: ${link}`,
+      "",
+      `Invitation id: ${invitation.id}. It expires at ${iso(invitation.expiresAt)}.`,
+    ].join("\n"),
+  });
+}
+
+async function assertTeamsCanTakeInvitee(ctx: AuthContext, organizationId: string, teamIds: string[]): Promise<void> {
+  const maximum = ctx.config.organization.teams.maximumMembersPerTeam;
+  for (const teamId of teamIds) {
+    if (!(await findTeamById(ctx.db, teamId, organizationId))) throw new AuthError("TEAM_NOT_FOUND");
+    if (maximum !== undefined && (await countTeamMembers(ctx.db, teamId)) >= maximum) throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+  }
+}
+
+/** Creates a pending invitation and mails its accept link to the invitee. */
+export async function inviteMember(ctx: AuthContext, actor: Actor, input: InviteInput) {
+  const organizationId = targetOrganizationId(actor, input.organizationId);
+  if (!organizationId) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  const member = await requireMembership(ctx, organizationId, actor.user.id, "MEMBER_NOT_FOUND");
+  if (!hasOrganizationPermission(ctx, member.role, { invitation: ["create"] })) throw new AuthError("NOT_ALLOWED_TO_INVITE");
+  const role = joinRoles(input.role);
+  if (!holdsCreatorRole(ctx, member.role) && splitRoles(role).includes(creatorRole(ctx))) throw new AuthError("NOT_ALLOWED_TO_INVITE_WITH_ROLE");
+  const email = input.email.trim().toLowerCase();
+  if (await orgs.findMemberByEmail(ctx.db, organizationId, email)) throw new AuthError("ALREADY_A_MEMBER");
+  const now = ctx.now();
+  const pendingForEmail = await invitations.listPendingInvitations(ctx.db, organizationId, now, email);
+  if (pendingForEmail.length > 0 && !input.resend) throw new AuthError("ALREADY_INVITED");
+  if (pendingForEmail.length > 0 && ctx.config.organization.cancelPendingInvitationsOnReInvite) {
+    for (const old of pendingForEmail) await invitations.cancelInvitation(ctx.db, old.id);
+  }
+  const organization = await orgs.findOrganizationById(ctx.db, organizationId);
+  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  if ((await invitations.listPendingInvitations(ctx.db, organizationId, now)).length >= ctx.config.organization.invitationLimit) throw new AuthError("INVITATION_LIMIT_REACHED");
+  const teamIds = ctx.config.organization.teams.enabled ? teamIdsOf(input.teamId) : [];
+  await assertTeamsCanTakeInvitee(ctx, organizationId, teamIds);
+  const invitation = await invitations.insertInvitation(ctx.db, {
+    id: generateId(),
+    organizationId,
+    email,
+    role,
+    status: "pending",
+    teamId: teamIds.length > 0 ? teamIds.join(",") : null,
+    inviterId: actor.user.id,
+    expiresAt: now + ctx.config.organization.invitationExpiresIn * 1000,
+    createdAt: now,
+  });
+  sendInvitationMail(ctx, invitation, organization, actor.user);
+  return toInvitationWire(ctx, invitation);
+}
+
+/** The invitation if it is still pending and addressed to the actor; refusals otherwise. */
+async function pendingInvitationFor(ctx: AuthContext, actor: Actor, invitationId: string): Promise<InvitationRow> {
+  const invitation = await invitations.findInvitationById(ctx.db, invitationId);
+  if (!invitation || invitation.status !== "pending" || Number(invitation.expiresAt) <= ctx.now()) throw new AuthError("INVITATION_NOT_FOUND");
+  if (invitation.email.toLowerCase() !== actor.user.email.toLowerCase()) throw new AuthError("NOT_THE_RECIPIENT");
+  return invitation;
+}
+
+function assertVerifiedIfRequired(ctx: AuthContext, actor: Actor): void {
+  if (ctx.config.organization.requireEmailVerificationOnInvitation && !actor.user.emailVerified) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+}
+
+async function joinInvitedTeams(ctx: AuthContext, trx: Parameters<Parameters<typeof withOrganizationLock>[2]>[0], invitation: InvitationRow, userId: string, now: number): Promise<string[]> {
+  if (!ctx.config.organization.teams.enabled) return [];
+  const maximum = ctx.config.organization.teams.maximumMembersPerTeam;
+  const joined: string[] = [];
+  for (const teamId of teamIdsOf(invitation.teamId)) {
+    if (!(await findTeamById(trx, teamId, invitation.organizationId))) continue;
+    if (await findTeamMember(trx, teamId, userId)) continue;
+    if (maximum !== undefined && (await countTeamMembers(trx, teamId)) >= maximum) throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    await insertTeamMember(trx, { id: generateId(), teamId, userId, createdAt: now });
+    joined.push(teamId);
+  }
+  return joined;
+}
+
+/**
+ * Accepts an invitation: the pending → accepted transition is a conditional UPDATE inside the
+ * organization's lock, so of many concurrent accepts exactly one creates the member.
+ */
+export async function acceptInvitation(ctx: AuthContext, actor: Actor, invitationId: string) {
+  const invitation = await pendingInvitationFor(ctx, actor, invitationId);
+  assertVerifiedIfRequired(ctx, actor);
+  const now = ctx.now();
+  let outcome;
+  try {
+    outcome = await withOrganizationLock(ctx, invitation.organizationId, async (trx) => {
+      if ((await orgs.countMembers(trx, invitation.organizationId)) >= ctx.config.organization.membershipLimit) throw new AuthError("MEMBERSHIP_LIMIT_REACHED");
+      const accepted = await invitations.settlePendingInvitation(trx, invitation.id, "accepted", now);
+      if (!accepted) throw new AuthError("INVITATION_NOT_FOUND");
+      if (await orgs.findMember(trx, invitation.organizationId, actor.user.id)) throw new AuthError("ALREADY_A_MEMBER");
+      const teamIds = await joinInvitedTeams(ctx, trx, accepted, actor.user.id, now);
+      const member = await orgs.insertMember(trx, {
+        id: generateId(),
+        organizationId: accepted.organizationId,
+        userId: actor.user.id,
+        role: accepted.role,
+        teamId: teamIds[0] ?? null,
+        createdAt: now,
+      });
+      return { accepted, member, teamIds };
+    });
+  } catch (error) {
+    if (isUniqueViolationOn(error, "userId") || isUniqueViolationOn(error, "member")) throw new AuthError("ALREADY_A_MEMBER");
+    throw error;
+  }
+  await changeActiveSession(ctx, actor, { activeOrganizationId: invitation.organizationId, activeTeamId: outcome.teamIds.length === 1 ? outcome.teamIds[0] : null });
+  return { invitation: toInvitationWire(ctx, outcome.accepted), member: toMemberWire(ctx, outcome.member) };
+}
+
+export async function rejectInvitation(ctx: AuthContext, actor: Actor, invitationId: string) {
+  await pendingInvitationFor(ctx, actor, invitationId);
+  assertVerifiedIfRequired(ctx, actor);
+  const rejected = await invitations.settlePendingInvitation(ctx.db, invitationId, "rejected", ctx.now());
+  if (!rejected) throw new AuthError("INVITATION_NOT_FOUND");
+  return { invitation: toInvitationWire(ctx, rejected), member: null };
+}
+
+export async function cancelInvitation(ctx: AuthContext, actor: Actor, invitationId: string) {
+  const invitation = await invitations.findInvitationById(ctx.db, invitationId);
+  if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
+  const member = await requireMembership(ctx, invitation.organizationId, actor.user.id, "MEMBER_NOT_FOUND");
+  if (!hasOrganizationPermission(ctx, member.role, { invitation: ["cancel"] })) throw new AuthError("NOT_ALLOWED_TO_CANCEL_INVITATION");
+  const canceled = await invitations.settlePendingInvitation(ctx.db, invitationId, "canceled", ctx.now());
+  if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
+  return toInvitationWire(ctx, canceled);
+}
+
+/** The invitee's view of a pending invitation, with the organization's name and slug and the inviter's email. */
+export async function getInvitation(ctx: AuthContext, actor: Actor, invitationId: string) {
+  const invitation = await pendingInvitationFor(ctx, actor, invitationId);
+  const organization = await orgs.findOrganizationById(ctx.db, invitation.organizationId);
+  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+  const inviterMember = await orgs.findMember(ctx.db, invitation.organizationId, invitation.inviterId);
+  const inviter = inviterMember ? await findUserById(ctx.db, invitation.inviterId) : undefined;
+  if (!inviter) throw new AuthError("INVITER_IS_NO_LONGER_A_MEMBER");
+  return { ...toInvitationWire(ctx, invitation), organizationName: organization.name, organizationSlug: organization.slug, inviterEmail: inviter.email };
+}
+
+export async function listInvitations(ctx: AuthContext, actor: Actor, organizationId: string | undefined) {
+  const id = targetOrganizationId(actor, organizationId);
+  if (!id) throw new AuthError("ORGANIZATION_ID_REQUIRED");
+  await requireMembership(ctx, id, actor.user.id, "NOT_A_MEMBER_OF_ORGANIZATION");
+  return (await invitations.listInvitationsOfOrganization(ctx.db, id)).map((i) => toInvitationWire(ctx, i));
+}
+
+export async function listUserInvitations(ctx: AuthContext, email: string) {
+  return (await invitations.listInvitationsForEmail(ctx.db, email)).map((i) => toInvitationWire(ctx, i));
+}

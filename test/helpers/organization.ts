@@ -14,6 +14,7 @@ export function uniqueSlug(prefix = "org"): string {
 /** Signs up an owner and creates an organization for them; the organization is active in their session. */
 export async function ownerWithOrganization(t: TestContext, name = "Acme") {
   const owner = await signUp(t);
+  t.clock.advance(1); // distinct createdAt values keep listing order deterministic
   const res = await owner.agent.post("/organization/create", { name, slug: uniqueSlug() });
   expect(res.status, res.text).toBe(200);
   return { ...owner, organization: res.body as { id: string; name: string; slug: string; members: { id: string }[] } };
@@ -22,6 +23,7 @@ export async function ownerWithOrganization(t: TestContext, name = "Acme") {
 /** Signs up a user and adds them to the organization with the given role through the server call. */
 export async function memberOf(t: TestContext, organizationId: string, role: string | string[] = "member") {
   const user = await signUp(t);
+  t.clock.advance(1);
   const res = await t.server().post("/organization/add-member", { userId: user.user.id, role, organizationId });
   expect(res.status, res.text).toBe(200);
   await user.agent.post("/organization/set-active", { organizationId });

@@ -146,12 +146,11 @@ export async function removeMember(ctx: AuthContext, actor: Actor, input: { memb
     if (!self) throw new AuthError("MEMBER_NOT_FOUND");
     const byEmail = input.memberIdOrEmail.includes("@");
     const target = byEmail ? await orgs.findMemberByEmail(trx, organizationId, input.memberIdOrEmail) : await orgs.findMemberById(trx, input.memberIdOrEmail);
-    if (!target) throw new AuthError("MEMBER_NOT_FOUND");
+    if (!target || target.organizationId !== organizationId) throw new AuthError("MEMBER_NOT_FOUND");
     if (holdsCreatorRole(ctx, target.role)) {
       if (!holdsCreatorRole(ctx, self.role) || (await countOwners(ctx, trx, organizationId)) <= 1) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
     }
     if (!hasOrganizationPermission(ctx, self.role, { member: ["delete"] })) throw new AuthError("NOT_ALLOWED_TO_DELETE_MEMBER");
-    if (target.organizationId !== organizationId) throw new AuthError("MEMBER_NOT_FOUND");
     await dropMembership(trx, target);
     return target;
   });

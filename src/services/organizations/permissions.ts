@@ -1,11 +1,13 @@
 import type { AuthContext } from "../../context.ts";
+import { type RoleMap, defineRole, roleAllows, splitRoles } from "../access-control.ts";
 
-// Who may do what inside an organization. Roles map resources to allowed actions; a member's role field
-// may hold several comma-separated roles and is granted a request when any one role grants all of it.
-// Kept behind these few functions so a shared access-control engine can replace the body later.
+// Who may do what inside an organization, on the shared access-control engine. A member's role field may
+// hold several comma-separated roles; a request is granted when any one role grants all of it.
 
 export type PermissionRequest = Record<string, string[]>;
 export type RoleDefinition = Record<string, string[]>;
+
+export { splitRoles };
 
 const DEFAULT_ROLES: Record<string, RoleDefinition> = {
   owner: {
@@ -23,17 +25,17 @@ const DEFAULT_ROLES: Record<string, RoleDefinition> = {
   member: { organization: [], member: [], invitation: [], team: [] },
 };
 
-/** The role table in force: the configured roles replace the defaults when given. */
-export function organizationRoles(ctx: AuthContext): Record<string, RoleDefinition> {
-  return ctx.config.organization.roles ?? DEFAULT_ROLES;
-}
+const roleMaps = new WeakMap<AuthContext, RoleMap>();
 
-/** "admin, owner" → ["admin", "owner"]. */
-export function splitRoles(role: string): string[] {
-  return role
-    .split(",")
-    .map((r) => r.trim())
-    .filter((r) => r !== "");
+/** The role table in force: the configured roles replace the defaults when given. */
+export function organizationRoles(ctx: AuthContext): RoleMap {
+  let roles = roleMaps.get(ctx);
+  if (!roles) {
+    const definitions = ctx.config.organization.roles ?? DEFAULT_ROLES;
+    roles = Object.fromEntries(Object.entries(definitions).map(([name, statements]) => [name, defineRole(statements)]));
+    roleMaps.set(ctx, roles);
+  }
+  return roles;
 }
 
 /** A role body value (one role or a list) as the stored comma-separated string. */
@@ -50,17 +52,7 @@ export function holdsCreatorRole(ctx: AuthContext, role: string): boolean {
   return splitRoles(role).includes(creatorRole(ctx));
 }
 
-function roleGrants(definition: RoleDefinition | undefined, request: PermissionRequest): boolean {
-  if (!definition) return false;
-  return Object.entries(request).every(([resource, actions]) => {
-    const allowed = definition[resource];
-    return allowed !== undefined && actions.every((action) => allowed.includes(action));
-  });
-}
-
 /** True when any of the member's roles grants every action of the request. An empty request grants nothing. */
 export function hasOrganizationPermission(ctx: AuthContext, role: string, request: PermissionRequest): boolean {
-  if (Object.keys(request).length === 0) return false;
-  const roles = organizationRoles(ctx);
-  return splitRoles(role).some((name) => Object.hasOwn(roles, name) && roleGrants(roles[name], request));
+  return roleAllows(organizationRoles(ctx), role, request).allowed;
 }

@@ -27,9 +27,16 @@ export class MigrationError extends Error {
 }
 
 /** Apply every pending migration; returns the names applied, in order. */
+// Kysely's introspection scans the catalog of every schema; a schema another process drops during the scan
+// fails it with "schema … does not exist" (3F000) before any migration ran. Such a failure is worth a retry.
+function isCatalogRace(error: unknown, results: readonly MigrationResult[] | undefined): boolean {
+  return (results ?? []).length === 0 && (error as { code?: string } | null)?.code === "3F000";
+}
+
 export async function migrateToLatest(db: Kysely<Database>, onProgress?: (name: string) => void, schema?: string): Promise<string[]> {
   const migrator = createMigrator(db, schema);
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  for (let attempt = 1; attempt < 4 && error && isCatalogRace(error, results); attempt++) ({ error, results } = await migrator.migrateToLatest());
   const applied = (results ?? []).filter((r: MigrationResult) => r.status === "Success").map((r) => r.migrationName);
   for (const name of applied) onProgress?.(name);
   if (error) {

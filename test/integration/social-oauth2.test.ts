@@ -1,119 +1,10 @@
-import { createHash, randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Agent } from "../helpers/agent.ts";
 import { createTestContext, describeEachDialect, signUp, TEST_ORIGIN, type TestContext } from "../helpers/context.ts";
+import { type FakeGitHub, gitHubConfig, startFakeGitHub } from "../helpers/fake-github.ts";
 
-// A plain OAuth 2.0 provider shaped like GitHub (token endpoint, /user, /user/emails, no ID token),
-// written here so each failure a provider can produce is one switch away.
-
-interface GitHubUser {
-  id: number;
-  login: string;
-  name: string | null;
-  email: string | null;
-  avatar_url?: string;
-}
-
-interface FakeGitHub {
-  url: string;
-  user: GitHubUser | Record<string, never>;
-  emails: { email: string; primary: boolean; verified: boolean }[];
-  /** What /user does: answer, fail with 500, or never answer. */
-  userMode: "ok" | "error" | "hang";
-  tokenRequests: URLSearchParams[];
-  close(): Promise<void>;
-}
-
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  let text = "";
-  for await (const chunk of req) text += chunk;
-  return new URLSearchParams(text);
-}
-
-function json(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
-}
-
-async function startFakeGitHub(): Promise<FakeGitHub> {
-  const codes = new Map<string, { challenge: string; redirectURI: string }>();
-  const accessTokens = new Set<string>();
-  const refreshTokens = new Set<string>();
-  const hanging = new Set<ServerResponse>();
-  const fake: FakeGitHub = {
-    url: "",
-    user: {},
-    emails: [],
-    userMode: "ok",
-    tokenRequests: [],
-    close: async () => {
-      for (const res of hanging) res.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  const issueTokens = (res: ServerResponse) => {
-    const access = randomUUID();
-    const refresh = randomUUID();
-    accessTokens.add(access);
-    refreshTokens.add(refresh);
-    json(res, 200, { access_token: access, token_type: "bearer", scope: "read:user,user:email", expires_in: 28800, refresh_token: refresh, refresh_token_expires_in: 15_897_600 });
-  };
-  const server: Server = createServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", fake.url);
-    if (url.pathname === "/login/oauth/authorize") {
-      // No login page: the user "approves" at once and is sent back with a code bound to the PKCE challenge.
-      const code = randomUUID();
-      codes.set(code, { challenge: url.searchParams.get("code_challenge") ?? "", redirectURI: url.searchParams.get("redirect_uri") ?? "" });
-      const back = new URL(url.searchParams.get("redirect_uri")!);
-      back.searchParams.set("code", code);
-      back.searchParams.set("state", url.searchParams.get("state")!);
-      res.writeHead(302, { location: back.toString() }).end();
-      return;
-    }
-    if (url.pathname === "/login/oauth/access_token" && req.method === "POST") {
-      const form = await readForm(req);
-      fake.tokenRequests.push(form);
-      if (form.get("client_secret") !== "gh-secret") return json(res, 200, { error: "incorrect_client_credentials" });
-      if (form.get("grant_type") === "refresh_token") {
-        if (!refreshTokens.delete(form.get("refresh_token") ?? "")) return json(res, 200, { error: "bad_refresh_token" });
-        return issueTokens(res);
-      }
-      const grant = codes.get(form.get("code") ?? "");
-      codes.delete(form.get("code") ?? "");
-      const verifier = form.get("code_verifier") ?? "";
-      const challenge = createHash("sha256").update(verifier).digest("base64url");
-      // GitHub answers 200 with an error object for a bad code.
-      if (!grant || grant.challenge !== challenge || grant.redirectURI !== form.get("redirect_uri")) return json(res, 200, { error: "bad_verification_code" });
-      return issueTokens(res);
-    }
-    const token = req.headers.authorization?.replace(/^Bearer /, "") ?? "";
-    if (!accessTokens.has(token)) return json(res, 401, { message: "Bad credentials" });
-    if (url.pathname === "/user") {
-      if (fake.userMode === "hang") return void hanging.add(res);
-      if (fake.userMode === "error") return json(res, 500, { message: "Server Error" });
-      return json(res, 200, fake.user);
-    }
-    if (url.pathname === "/user/emails") return json(res, 200, fake.emails);
-    json(res, 404, { message: "Not Found" });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return fake;
-}
-
-function gitHubConfig(gh: FakeGitHub) {
-  return {
-    clientId: "gh-client",
-    clientSecret: "gh-secret",
-    authorizationEndpoint: `${gh.url}/login/oauth/authorize`,
-    tokenEndpoint: `${gh.url}/login/oauth/access_token`,
-    userInfoEndpoint: `${gh.url}/user`,
-    emailsEndpoint: `${gh.url}/user/emails`,
-    timeoutMs: 300,
-  };
-}
+// Social sign-in through a plain OAuth 2.0 provider shaped like GitHub (token endpoint, /user,
+// /user/emails, no ID token), a small server in test/helpers so each failure is one switch away.
 
 describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-like)", (dialect) => {
   let gh: FakeGitHub;
@@ -248,7 +139,7 @@ describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-l
   });
 });
 
-describe("social sign-up that cannot create the user or the session [sqlite]", () => {
+describe("social sign-in that cannot create the user or the session [sqlite]", () => {
   let gh: FakeGitHub;
   let t: TestContext;
   beforeAll(async () => {
@@ -275,5 +166,20 @@ describe("social sign-up that cannot create the user or the session [sqlite]", (
     const res = await agent.get(back.pathname + back.search);
     expect(res.headers.get("location")).toBe(`${TEST_ORIGIN}/api/auth/error?error=unable_to_create_user`);
     expect(await t.ctx.db.selectFrom("user").select("id").where("email", "=", "newbie@example.com").execute()).toHaveLength(0);
+  });
+
+  it("a banned user is sent to the error URL with no session", async () => {
+    const banned = await signUp(t, { email: "banned@example.com", company: "ACME" });
+    await t.ctx.db.updateTable("user").set({ banned: true, banReason: "spam" }).where("id", "=", banned.user.id).execute();
+    await t.ctx.db.deleteFrom("session").where("userId", "=", banned.user.id).execute();
+    gh.user = { id: 6007, login: "banned", name: "Banned", email: "banned@example.com" };
+    gh.emails = [{ email: "banned@example.com", primary: true, verified: true }];
+    const agent = t.agent();
+    const start = await agent.post("/sign-in/social", { provider: "github", callbackURL: "/home", errorCallbackURL: "/failed" });
+    const back = new URL((await fetch(start.body.url, { redirect: "manual" })).headers.get("location")!);
+    const res = await agent.get(back.pathname + back.search);
+    expect(res.headers.get("location")).toMatch(/^\/failed\?error=banned&error_description=/);
+    expect(res.setCookies.some((c) => c.includes("session_token="))).toBe(false);
+    expect(await t.ctx.db.selectFrom("session").select("id").where("userId", "=", banned.user.id).execute()).toHaveLength(0);
   });
 });

@@ -165,6 +165,21 @@ describeEachDialect("social sign-in through an OpenID Connect provider", (dialec
       expect((await agent.get("/get-session")).body.user.email).toBe("frank@example.com");
     });
 
+    it("links through an ID token to the signed-in user with the same email, not to another", async () => {
+      const owner = await signUp(t, { email: "pat@example.com" });
+      op.accounts.set("pat", { email: "pat@example.com", email_verified: true });
+      const linked = await owner.agent.post("/link-social", { provider: "oidc", idToken: { token: await obtainIdToken("pat", "nonce-pat"), nonce: "nonce-pat" } });
+      expect(linked.status).toBe(200);
+      expect(linked.body).toEqual({ redirect: false, url: "", status: true });
+      expect((await accountsOf(owner.user.id)).map((a) => a.providerId).sort()).toEqual(["credential", "oidc"]);
+
+      const other = await signUp(t, { email: "quinn@example.com" });
+      op.accounts.set("not-quinn", { email: "someone@example.com", email_verified: true });
+      const refused = await other.agent.post("/link-social", { provider: "oidc", idToken: { token: await obtainIdToken("not-quinn", "n") } });
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({ code: "ACCOUNT_NOT_LINKED__DIFFERENT_EMAILS_NOT_ALLOWED", message: "Account not linked - different emails not allowed" });
+    });
+
     it("refuses an ID token with the wrong nonce or a forged signature (401 invalid token)", async () => {
       op.accounts.set("grace", { email: "grace@example.com", email_verified: true });
       const idToken = await obtainIdToken("grace", "nonce-grace");

@@ -1,0 +1,193 @@
+// bench/run: load a running compiled daemon on loopback with autocannon and print req/s, p50 and p99.
+//
+//   bun bench/run.ts                         # SQLite, 1,000 seeded users, 10 s per scenario
+//   bun bench/run.ts --db postgres --redis   # Postgres (127.0.0.1:5432/test, a fresh schema) + Redis
+//   bun bench/run.ts --users 100000 --duration 5 --only get-session
+//   bun bench/run.ts --database-url sqlite:///tmp/bench-1m.db --users 1000000 --only get-session
+//
+// It builds dist/authd when missing (`--no-build` uses it as is), seeds the database (bench/seed.ts),
+// starts the daemon with rate limiting off, and runs each scenario in its own autocannon process.
+
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { scrypt } from "node:crypto";
+import pg from "pg";
+import { seedDatabase, SEED_PASSWORD, seedEmail } from "./seed.ts";
+
+const root = new URL("..", import.meta.url).pathname;
+const { values: args } = parseArgs({
+  options: {
+    db: { type: "string", default: "sqlite" },
+    redis: { type: "boolean", default: false },
+    users: { type: "string", default: "1000" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "16" },
+    only: { type: "string" },
+    "no-build": { type: "boolean", default: false },
+    "pool-size": { type: "string", default: "10" },
+    "database-url": { type: "string" },
+  },
+});
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+const SERVER_TOKEN = "bench-server-token-0123456789abcdef";
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+
+interface Figures {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** One autocannon run in its own process, so the load generator never shares the daemon's event loop. */
+function autocannon(name: string, url: string, options: { method?: string; headers?: Record<string, string>; body?: unknown; connections?: number; seconds?: number }): Promise<Figures> {
+  const cli = [join(root, "node_modules/autocannon/autocannon.js"), "--json", "-c", String(options.connections ?? connections), "-d", String(options.seconds ?? duration)];
+  if (options.method) cli.push("-m", options.method);
+  for (const [header, value] of Object.entries(options.headers ?? {})) cli.push("-H", `${header}=${value}`);
+  if (options.body !== undefined) cli.push("-H", "content-type=application/json", "-b", JSON.stringify(options.body));
+  cli.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn("node", cli, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.on("error", reject);
+    child.on("close", () => {
+      try {
+        const result = JSON.parse(out);
+        resolve({ name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
+      } catch (error) {
+        reject(new Error(`autocannon gave no JSON for ${name}: ${out.slice(0, 300)} (${(error as Error).message})`));
+      }
+    });
+  });
+}
+
+/** Median time of one scrypt (the parameters of src/crypto/password.ts), in seconds. */
+async function scryptSeconds(): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 7; i += 1) {
+    const started = performance.now();
+    await new Promise((resolve, reject) => scrypt("bench", "0123456789abcdef0123456789abcdef", 64, { N: 16384, r: 16, p: 1, maxmem: 128 * 16384 * 16 * 2 }, (e, k) => (e ? reject(e) : resolve(k))));
+    times.push((performance.now() - started) / 1000);
+  }
+  return times.sort((a, b) => a - b)[3];
+}
+
+async function freePort(): Promise<number> {
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = server.port as number;
+  server.stop(true);
+  return port;
+}
+
+async function prepareDatabase(): Promise<{ url: string; cleanup: () => Promise<void> }> {
+  // A database seeded beforehand (bench/seed.ts) is used as is and kept.
+  if (args["database-url"]) return { url: args["database-url"], cleanup: async () => {} };
+  if (args.db === "postgres") {
+    const schema = `bench_${Date.now().toString(36)}`;
+    const admin = async (query: string) => {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(query).finally(() => client.end());
+    };
+    await admin(`create schema ${schema}`);
+    return { url: `${POSTGRES_URL}?schema=${schema}`, cleanup: () => admin(`drop schema ${schema} cascade`) };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "authd-bench-"));
+  return { url: `sqlite://${join(dir, "bench.db")}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function startDaemon(databaseURL: string) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    AUTH_HOST: "127.0.0.1", AUTH_PORT: String(port), AUTH_BASE_URL: url, AUTH_DATABASE_URL: databaseURL,
+    AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123", AUTH_SERVER_TOKEN: SERVER_TOKEN, AUTH_RATE_LIMIT: "off",
+    AUTH_LOG_LEVEL: "error", AUTH_DATABASE_POOL_SIZE: args["pool-size"],
+  };
+  if (args.redis) Object.assign(env, { AUTH_REDIS_URL: REDIS_URL, AUTH_REDIS_KEY_PREFIX: `bench:${port}:` });
+  const child = spawn(join(root, "dist/authd"), ["serve"], { env, stdio: ["ignore", "inherit", "inherit"] });
+  for (let i = 0; i < 200; i += 1) {
+    try {
+      if ((await fetch(`${url}/api/auth/ok`)).ok) return { url, stop: () => child.kill("SIGTERM") };
+    } catch {}
+    await Bun.sleep(100);
+  }
+  child.kill("SIGKILL");
+  throw new Error("daemon did not start");
+}
+
+function cookiesOf(response: Response): string {
+  return response.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+}
+
+const format = (f: Figures) =>
+  `${f.name.padEnd(44)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${f.non2xx || f.errors ? `   (non-2xx ${f.non2xx}, errors ${f.errors})` : ""}`;
+
+async function main() {
+  if (!args["no-build"] || !existsSync(join(root, "dist/authd"))) {
+    const build = spawnSync(process.execPath, ["scripts/build.ts"], { cwd: root, stdio: "inherit" });
+    if (build.status !== 0) throw new Error("build failed");
+  }
+  const users = Number(args.users);
+  const database = await prepareDatabase();
+  const seedSeconds = await seedDatabase(database.url, users, console.log);
+  const daemon = await startDaemon(database.url);
+  const wanted = (name: string) => !args.only || name.startsWith(args.only);
+  const results: Figures[] = [];
+  try {
+    const api = `${daemon.url}/api/auth`;
+    const origin = { origin: daemon.url };
+    const signIn = await fetch(`${api}/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", ...origin }, body: JSON.stringify({ email: seedEmail(1), password: SEED_PASSWORD }) });
+    if (!signIn.ok) throw new Error(`bench sign-in failed: ${signIn.status}`);
+    const cookie = cookiesOf(signIn);
+    const userId = ((await signIn.json()) as { user: { id: string } }).user.id;
+    const keyResponse = await fetch(`${api}/api-key/create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}` },
+      body: JSON.stringify({ userId, rateLimitEnabled: false }),
+    });
+    const key = ((await keyResponse.json()) as { key: string }).key;
+    for (let i = 0; i < 5; i += 1) await fetch(`${api}/api-key/create`, { method: "POST", headers: { "content-type": "application/json", cookie, ...origin }, body: "{}" });
+    const signInBody = { email: seedEmail(2), password: SEED_PASSWORD };
+
+    console.log(`\nauthd bench: ${args.db}${args.redis ? " + redis" : ""}, ${users} users (seeded in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${duration} s each, ${cpus().length} cores (${cpus()[0]?.model.trim()})\n`);
+    if (wanted("get-session")) {
+      results.push(await autocannon("get-session (cookie cache)", `${api}/get-session`, { headers: { cookie } }));
+      results.push(await autocannon("get-session (cookie cache off)", `${api}/get-session?disableCookieCache=true`, { headers: { cookie } }));
+    }
+    if (wanted("api-key")) {
+      results.push(await autocannon("POST /api-key/verify", `${api}/api-key/verify`, { method: "POST", headers: { authorization: `Bearer ${SERVER_TOKEN}` }, body: { key } }));
+      results.push(await autocannon("GET /api-key/list", `${api}/api-key/list`, { headers: { cookie } }));
+    }
+    if (wanted("sign-in")) {
+      const hash = await scryptSeconds();
+      const bound = cpus().length / hash;
+      const signIns = await autocannon("sign-in/email", `${api}/sign-in/email`, { method: "POST", headers: origin, body: signInBody, connections: 8 });
+      results.push(signIns);
+      console.log(format(signIns));
+      console.log(`  scrypt: ${(hash * 1000).toFixed(1)} ms per hash → bound ${bound.toFixed(1)} sign-ins/s on ${cpus().length} cores; sign-in reaches ${((signIns.rps / bound) * 100).toFixed(0)}% of it`);
+      const [underLoad] = await Promise.all([
+        autocannon("get-session (cache off) while sign-ins saturate", `${api}/get-session?disableCookieCache=true`, { headers: { cookie }, connections: 2 }),
+        autocannon("sign-in/email (background load)", `${api}/sign-in/email`, { method: "POST", headers: origin, body: signInBody, connections: 8 }),
+      ]);
+      results.push(underLoad);
+    }
+    console.log("");
+    for (const figures of results) console.log(format(figures));
+  } finally {
+    daemon.stop();
+    await Bun.sleep(300);
+    await database.cleanup();
+  }
+}
+
+await main();

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
 import type { AuthClient } from "./client-types.ts";
-import { type AuthClientOptions, createClientCore } from "./index.ts";
+import { type AuthClientOptions, createClientCore } from "./core.ts";
 import type { SessionState } from "./session.ts";
 import type { ReadableStore } from "./store.ts";
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthClient } from "../../src/client/index.ts";
+import { SERVER_TOKEN } from "../helpers/context.ts";
 import { browserLikeFetch, eventually, type RunningAuthd, startAuthd, uniqueEmail } from "./helpers.ts";
 
 describe("authd/client against a running authd", () => {
@@ -120,5 +121,55 @@ describe("authd/client against a running authd", () => {
     expect(data).toBeNull();
     expect(error).toMatchObject({ code: "NETWORK_ERROR", status: 0 });
     expect(calls).toBe(3);
+  });
+});
+
+describe("authd/client API-key calls", () => {
+  let authd: RunningAuthd;
+  beforeAll(async () => {
+    authd = await startAuthd();
+  });
+  afterAll(async () => {
+    await authd?.close();
+  });
+
+  it("creates, lists and reads a key, and the key alone authenticates as its owner", async () => {
+    const browser = browserLikeFetch();
+    const client = createAuthClient({ baseURL: authd.url, fetchOptions: { customFetchImpl: browser.fetch } });
+    const email = uniqueEmail("keys");
+    await client.signUp.email({ name: "Key Owner", email, password: "correct-horse-battery" });
+
+    const created = await client.apiKey.create({ name: "ci", prefix: "ci_" });
+    expect(created.error).toBeNull();
+    expect(created.data?.key.startsWith("ci_")).toBe(true);
+    expect(created.data?.createdAt).toBeInstanceOf(Date);
+
+    const listed = await client.apiKey.list();
+    expect(listed.data?.map((key) => key.id)).toEqual([created.data?.id]);
+    expect(browser.requests.at(-1)).toEqual({ method: "GET", url: `${authd.url}/api/auth/api-key/list` });
+    const fetched = await client.apiKey.get({ query: { id: created.data!.id } });
+    expect(fetched.data).toMatchObject({ id: created.data?.id, name: "ci" });
+    expect(fetched.data).not.toHaveProperty("key");
+
+    // A back end without cookies, sending only the key.
+    const backEnd = createAuthClient({ baseURL: authd.url, fetchOptions: { headers: { "x-api-key": created.data!.key } } });
+    const session = await backEnd.getSession();
+    expect(session.data?.user.email).toBe(email);
+  });
+
+  it("verifies a key as the server, and a foreign key cannot be read", async () => {
+    const owner = createAuthClient({ baseURL: authd.url, fetchOptions: { customFetchImpl: browserLikeFetch().fetch } });
+    await owner.signUp.email({ name: "Owner", email: uniqueEmail("owner"), password: "correct-horse-battery" });
+    const { data: key } = await owner.apiKey.create({ name: "mine" });
+
+    const server = createAuthClient({ baseURL: authd.url, fetchOptions: { headers: { authorization: `Bearer ${SERVER_TOKEN}` } } });
+    const verified = await server.apiKey.verify({ key: key!.key });
+    expect(verified.data).toMatchObject({ valid: true, error: null, key: { id: key!.id } });
+
+    const stranger = createAuthClient({ baseURL: authd.url, fetchOptions: { customFetchImpl: browserLikeFetch().fetch } });
+    await stranger.signUp.email({ name: "Stranger", email: uniqueEmail("stranger"), password: "correct-horse-battery" });
+    const foreign = await stranger.apiKey.get({ query: { id: key!.id } });
+    expect(foreign.data).toBeNull();
+    expect(foreign.error).toMatchObject({ code: "KEY_NOT_FOUND", status: 404 });
   });
 });

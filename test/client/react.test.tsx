@@ -3,7 +3,8 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuthClient, type ReactAuthClient } from "../../src/client/react.ts";
-import { type SpawnedAuthd, spawnAuthd, uniqueEmail } from "./helpers.ts";
+import { type Daemon, startDaemon } from "../helpers/daemon.ts";
+import { uniqueEmail } from "./helpers.ts";
 
 // useSession() rendered by react-dom in a DOM (happy-dom), against a real authd in a child process. The
 // page is http://localhost:3000 (happy-dom's default) and calls authd on another port with happy-dom's own
@@ -20,14 +21,24 @@ function SessionView({ client, onRender }: { client: ReactAuthClient; onRender?:
 }
 
 describe("useSession with react-dom", () => {
-  let authd: SpawnedAuthd;
+  let daemon: Daemon;
+  let baseURL: string;
   let container: HTMLElement;
   let root: Root;
   beforeAll(async () => {
-    authd = await spawnAuthd({ AUTH_TRUSTED_ORIGINS: window.location.origin });
+    // Cookies are per host, not per port: the page (localhost:3000) and authd (localhost:PORT) are one site.
+    // The readiness probe uses the runtime's fetch: happy-dom's would log every refused connection.
+    const pageFetch = globalThis.fetch;
+    globalThis.fetch = Bun.fetch;
+    try {
+      daemon = await startDaemon(["node_modules/.bin/bun", "bin/authd.ts"], { AUTH_TRUSTED_ORIGINS: window.location.origin, AUTH_RATE_LIMIT: "off" });
+    } finally {
+      globalThis.fetch = pageFetch;
+    }
+    baseURL = `http://localhost:${daemon.port}`;
   });
   afterAll(async () => {
-    await authd?.close();
+    await daemon?.stop();
   });
 
   async function render(client: ReactAuthClient, onRender?: (refetch: () => Promise<void>) => void) {
@@ -47,7 +58,7 @@ describe("useSession with react-dom", () => {
   }
 
   it("shows pending, then signed out, then the user after sign-up, then signed out after sign-out", async () => {
-    const client = createAuthClient({ baseURL: authd.url });
+    const client = createAuthClient({ baseURL });
     await render(client);
     expect(["loading", "signed out"]).toContain(container.textContent);
     await textEventually("signed out");
@@ -65,14 +76,14 @@ describe("useSession with react-dom", () => {
   });
 
   it("refetch() picks up a session created elsewhere with the same cookies", async () => {
-    const client = createAuthClient({ baseURL: authd.url });
+    const client = createAuthClient({ baseURL });
     let refetch: (() => Promise<void>) | undefined;
     await render(client, (fn) => {
       refetch = fn;
     });
     await textEventually("signed out");
     // Another client sharing the cookie jar (another tab) signs in; this one learns of it on refetch.
-    const otherTab = createAuthClient({ baseURL: authd.url });
+    const otherTab = createAuthClient({ baseURL });
     await otherTab.signUp.email({ name: "Other Tab", email: uniqueEmail("tab"), password: "correct-horse-battery" });
     expect(container.textContent).toBe("signed out");
     await act(async () => {
@@ -83,7 +94,7 @@ describe("useSession with react-dom", () => {
   });
 
   it("sends the browser to the url of an answer that says redirect", async () => {
-    const client = createAuthClient({ baseURL: authd.url });
+    const client = createAuthClient({ baseURL });
     const email = uniqueEmail("redirect");
     await client.signUp.email({ name: "Redirected", email, password: "correct-horse-battery" });
     const target = `${window.location.origin}/dashboard`;

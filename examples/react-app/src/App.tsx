@@ -1,0 +1,76 @@
+import { type FormEvent, useState } from "react";
+import { authClient } from "./auth-client.ts";
+
+// One page: sign up (or in) with email and password, see the session useSession() holds, sign out.
+
+export function App() {
+  const { data, error, isPending } = authClient.useSession();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function run(call: () => Promise<{ error: { message?: string } | null }>) {
+    setBusy(true);
+    setProblem(null);
+    const result = await call();
+    setBusy(false);
+    if (result.error) setProblem(result.error.message ?? "Something went wrong");
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get("email"));
+    const password = String(form.get("password"));
+    const mode = (event.nativeEvent as SubmitEvent).submitter?.getAttribute("value");
+    if (mode === "sign-in") return run(() => authClient.signIn.email({ email, password }));
+    return run(() => authClient.signUp.email({ name: String(form.get("name")), email, password }));
+  }
+
+  if (isPending) return <p data-testid="status">Loading…</p>;
+
+  return (
+    <main style={{ fontFamily: "system-ui, sans-serif", maxWidth: 420, margin: "3rem auto" }}>
+      <h1>authd example</h1>
+      {error && <p role="alert">Session unavailable: {error.message ?? error.status}</p>}
+      {data ? (
+        <section>
+          <p data-testid="status">
+            Signed in as <strong data-testid="user-email">{data.user.email}</strong>
+          </p>
+          <dl>
+            <dt>Name</dt>
+            <dd data-testid="user-name">{data.user.name}</dd>
+            <dt>Session expires</dt>
+            <dd data-testid="session-expires">{data.session.expiresAt.toLocaleString()}</dd>
+          </dl>
+          <button type="button" disabled={busy} onClick={() => run(() => authClient.signOut())}>
+            Sign out
+          </button>
+        </section>
+      ) : (
+        <form onSubmit={submit}>
+          <p data-testid="status">Signed out</p>
+          <label>
+            Name <input name="name" autoComplete="name" />
+          </label>
+          <br />
+          <label>
+            Email <input name="email" type="email" required autoComplete="email" />
+          </label>
+          <br />
+          <label>
+            Password <input name="password" type="password" required minLength={8} autoComplete="new-password" />
+          </label>
+          <br />
+          <button type="submit" value="sign-up" disabled={busy}>
+            Sign up
+          </button>{" "}
+          <button type="submit" value="sign-in" disabled={busy}>
+            Sign in
+          </button>
+        </form>
+      )}
+      {problem && <p role="alert">{problem}</p>}
+    </main>
+  );
+}

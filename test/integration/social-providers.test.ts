@@ -23,6 +23,9 @@ describe("built-in social providers configured by environment [sqlite]", () => {
     }
     env.AUTH_SOCIAL_GITLAB_ISSUER = "https://gitlab.example.com/";
     env.AUTH_SOCIAL_GITHUB_TRUSTED = "on";
+    // A generic OpenID Connect provider whose issuer does not answer (nothing listens on port 9).
+    env.AUTH_SOCIAL_DOWN_CLIENT_ID = "down-client";
+    env.AUTH_SOCIAL_DOWN_ISSUER = "http://127.0.0.1:9";
     t = await createTestContext({ env });
   });
   afterAll(() => t.close());
@@ -61,6 +64,12 @@ describe("built-in social providers configured by environment [sqlite]", () => {
     expect(isTrustedProvider(t.ctx, "github")).toBe(true);
     expect(isTrustedProvider(t.ctx, "google")).toBe(false);
     expect(await resolveProvider(t.ctx, "myspace")).toBeNull();
+  });
+
+  it("answers 503 when a generic provider's discovery document cannot be fetched", async () => {
+    const res = await t.agent().post("/sign-in/social", { provider: "down", callbackURL: "/" });
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe("THE_PROVIDER_COULD_NOT_BE_REACHED");
   });
 
   it("stores the state for 10 minutes as a verification record holding the verifier and targets", async () => {

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Agent } from "../helpers/agent.ts";
 import { createTestContext, describeEachDialect, signUp, TEST_ORIGIN, type TestContext } from "../helpers/context.ts";
@@ -181,5 +182,18 @@ describe("social sign-in that cannot create the user or the session [sqlite]", (
     expect(res.headers.get("location")).toMatch(/^\/failed\?error=banned&error_description=/);
     expect(res.setCookies.some((c) => c.includes("session_token="))).toBe(false);
     expect(await t.ctx.db.selectFrom("session").select("id").where("userId", "=", banned.user.id).execute()).toHaveLength(0);
+  });
+
+  // Last in this block: it breaks the database on purpose.
+  it("a database fault mid-callback ends on the error URL, not on a JSON 500", async () => {
+    gh.user = { id: 6008, login: "unlucky", name: "Unlucky", email: "unlucky@example.com" };
+    gh.emails = [{ email: "unlucky@example.com", primary: true, verified: true }];
+    const agent = t.agent();
+    const start = await agent.post("/sign-in/social", { provider: "github", callbackURL: "/home", errorCallbackURL: "/failed" });
+    await sql`drop table account`.execute(t.ctx.db);
+    const back = new URL((await fetch(start.body.url, { redirect: "manual" })).headers.get("location")!);
+    const res = await agent.get(back.pathname + back.search);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/failed?error=internal_server_error");
   });
 });

@@ -110,8 +110,10 @@ async function handleCallback(c: Context, ctx: AuthContext, providerId: string, 
   try {
     return c.redirect(await completeCallback(c, ctx, providerId, state, input), 302);
   } catch (error) {
-    if (!(error instanceof CallbackFailure)) throw error;
-    return c.redirect(withParams(state.errorCallbackURL ?? errorPage, { error: error.code, error_description: error.description }), 302);
+    // The browser is mid-redirect: even a database fault ends on a page, not on a JSON body.
+    const failure = error instanceof CallbackFailure ? error : new CallbackFailure("internal_server_error");
+    if (!(error instanceof CallbackFailure)) ctx.logger.error("social callback failed", { provider: providerId, error });
+    return c.redirect(withParams(state.errorCallbackURL ?? errorPage, { error: failure.code, error_description: failure.description }), 302);
   }
 }
 

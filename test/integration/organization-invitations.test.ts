@@ -167,7 +167,7 @@ describeEachDialect("organization invitations", (dialect) => {
       expect(refused.status).toBe(403);
       expect(refused.body.code).toBe("YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
       expect((await outsider.agent.get("/organization/list-invitations")).body).toEqual({ code: "ORGANIZATION_ID_IS_REQUIRED", message: "Organization ID is required" });
-      expect((await t.agent().get("/organization/list-invitations")).body.code).toBe("NOT_AUTHENTICATED");
+      expect((await t.agent().get("/organization/list-invitations")).status).toBe(401);
 
       const mine = await invitee.agent.get("/organization/list-user-invitations");
       expect(mine.status).toBe(200);

@@ -24,7 +24,7 @@ describeEachDialect("organization teams", (dialect) => {
     const teams = await agent.get("/organization/list-teams");
     expect(teams.status).toBe(200);
     expect(teams.body).toHaveLength(1);
-    expect(teams.body[0]).toMatchObject({ name: "Initech", organizationId: organization.id });
+    expect(teams.body[0]).toMatchObject({ name: "Initech", organizationId: organization.id, updatedAt: null });
     expect(await activeTeamId(agent)).toBe(teams.body[0].id);
     const members = await agent.get("/organization/list-team-members");
     expect(members.body.map((m: { userId: string }) => m.userId)).toEqual([user.id]);
@@ -131,6 +131,8 @@ describeEachDialect("organization teams", (dialect) => {
     expect(accepted.body.member).toMatchObject({ organizationId: organization.id, teamId: team.id });
     expect(await activeTeamId(invitee.agent)).toBe(team.id);
     expect((await invitee.agent.get("/organization/list-team-members")).body.map((m: { userId: string }) => m.userId)).toContain(invitee.user.id);
+    const plain = await agent.post("/organization/invite-member", { email: "no-team@example.com", role: "member" });
+    expect(plain.body.teamId).toBe("");
     const missingTeam = await agent.post("/organization/invite-member", { email: "x@example.com", role: "member", teamId: "nope" });
     expect(missingTeam.body.code).toBe("TEAM_NOT_FOUND");
   });

@@ -107,7 +107,7 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
       expect(none.body).toBeNull();
       const { organization } = await ownerWithOrganization(t);
       const refused = await outsider.agent.get("/organization/get-full-organization", { query: { organizationId: organization.id } });
-      expect(refused.status).toBe(400);
+      expect(refused.status).toBe(403);
       expect(refused.body.message).toBe("User is not a member of the organization");
       const unknown = await outsider.agent.get("/organization/get-full-organization", { query: { organizationId: "nope" } });
       expect(unknown.body).toEqual({ code: "ORGANIZATION_NOT_FOUND", message: "Organization not found" });
@@ -131,7 +131,7 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
 
       const other = await ownerWithOrganization(t);
       const refused = await agent.post("/organization/set-active", { organizationId: other.organization.id });
-      expect(refused.status).toBe(400);
+      expect(refused.status).toBe(403);
       expect(refused.body.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
       const unknown = await agent.post("/organization/set-active", { organizationId: "missing" });
       expect(unknown.body.code).toBe("ORGANIZATION_NOT_FOUND");

@@ -43,7 +43,7 @@ export async function createOrganization(ctx: AuthContext, actor: Actor, input: 
         metadata: input.metadata ? JSON.stringify(input.metadata) : null,
         createdAt: now,
       });
-      const team = teamsOn ? await insertTeam(trx, { id: generateId(), name: organization.name, organizationId: organization.id, createdAt: now, updatedAt: now }) : null;
+      const team = teamsOn ? await insertTeam(trx, { id: generateId(), name: organization.name, organizationId: organization.id, createdAt: now, updatedAt: null }) : null;
       const member = await orgs.insertMember(trx, {
         id: generateId(),
         organizationId: organization.id,
@@ -87,7 +87,7 @@ export async function getFullOrganization(ctx: AuthContext, actor: Actor, query:
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
   if (!(await orgs.findMember(ctx.db, organization.id, actor.user.id))) {
     if (actor.session?.activeOrganizationId === organization.id) await changeActiveSession(ctx, actor, { activeOrganizationId: null, activeTeamId: null });
-    throw new AuthError("USER_IS_NOT_A_MEMBER");
+    throw new AuthError("USER_IS_NOT_A_MEMBER", { status: 403 });
   }
   const limit = query.membersLimit ?? ctx.config.organization.membershipLimit;
   const [{ members }, invitations, teams] = await Promise.all([
@@ -119,7 +119,7 @@ export async function setActiveOrganization(ctx: AuthContext, actor: Actor, inpu
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
   if (!(await orgs.findMember(ctx.db, organization.id, actor.user.id))) {
     if (actor.session?.activeOrganizationId) await changeActiveSession(ctx, actor, { activeOrganizationId: null, activeTeamId: null });
-    throw new AuthError("USER_IS_NOT_A_MEMBER");
+    throw new AuthError("USER_IS_NOT_A_MEMBER", { status: 403 });
   }
   if (actor.session?.activeOrganizationId !== organization.id) await changeActiveSession(ctx, actor, { activeOrganizationId: organization.id, activeTeamId: null });
   return toOrganizationWire(organization);

@@ -40,7 +40,8 @@ export function toInvitationWire(ctx: AuthContext, row: InvitationRow) {
     inviterId: row.inviterId,
     expiresAt: iso(row.expiresAt),
   };
-  if (ctx.config.organization.teams.enabled) wire.teamId = row.teamId ?? null;
+  // Better Auth stores the invited teams comma-joined, so an invitation without a team carries "".
+  if (ctx.config.organization.teams.enabled) wire.teamId = row.teamId ?? "";
   return wire;
 }
 

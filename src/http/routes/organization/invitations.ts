@@ -70,12 +70,9 @@ export const listInvitationsRoute = defineRoute({
   path: "/organization/list-invitations",
   summary: "Invitations of an organization (the active one by default), for its members",
   tags,
-  auth: "optional-session",
+  auth: "session",
   query: z.object({ organizationId: z.string().optional() }),
-  handler: ({ c, ctx, query, session }) => {
-    if (!session) throw new AuthError("NOT_AUTHENTICATED");
-    return asActor(c, ctx, session, (actor) => service.listInvitations(ctx, actor, query.organizationId));
-  },
+  handler: ({ c, ctx, query, session }) => asActor(c, ctx, session!, (actor) => service.listInvitations(ctx, actor, query.organizationId)),
 });
 
 export const listUserInvitationsRoute = defineRoute({

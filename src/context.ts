@@ -8,6 +8,8 @@ import { createLogger, type Logger } from "./logger.ts";
 import { createMailer, type Mail, type Mailer } from "./mailer.ts";
 import { createDatabaseRateLimitStore, createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from "./services/rate-limit.ts";
 import { createRedisStorage } from "./services/secondary-storage.ts";
+import { sessionCacheInvalidationPlugin } from "./services/session-cache-invalidation.ts";
+import { bumpSessionCacheGeneration } from "./services/session-cache.ts";
 import type { Kysely } from "kysely";
 
 // One context, built once, handed to the HTTP app, every CLI command, the terminal UI and the tests.
@@ -18,6 +20,10 @@ export interface SecondaryStorage {
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
   /** Set only when the key is absent; false when it already existed. */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /** Several keys in one round trip (null for each absent key). */
+  getMany(keys: string[]): Promise<(string | null)[]>;
+  /** Add one to a counter (created at 0), returning the new value. */
+  increment(key: string): Promise<number>;
   delete(key: string): Promise<void>;
   /** Run a Lua script atomically on the server (rate-limit counters). */
   evaluate(script: string, keys: string[], args: string[]): Promise<unknown>;
@@ -100,6 +106,9 @@ export async function createContext(config: Config, options: CreateContextOption
     const pending = new Set<Promise<unknown>>();
     secondaryStorage = options.secondaryStorage ?? (config.redisURL ? createRedisStorage(config.redisURL, { keyPrefix: config.redisKeyPrefix }) : undefined);
     const rateLimitStore = createRateLimitStore(config, db, secondaryStorage, logger);
+    const storage = secondaryStorage;
+    // Writes to users and sessions made anywhere but the sessions service disown cached sessions.
+    const appDb = storage ? db.withPlugin(sessionCacheInvalidationPlugin(() => bumpSessionCacheGeneration(storage))) : db;
 
     const background = (task: Promise<unknown>) => {
       const tracked = task.catch((error: unknown) => logger.error("background task failed", { error })).finally(() => pending.delete(tracked));
@@ -115,7 +124,7 @@ export async function createContext(config: Config, options: CreateContextOption
       apiURL: `${baseURL}${config.basePath}`,
       secret,
       database,
-      db,
+      db: appDb,
       logger,
       mailer,
       rateLimitStore,

@@ -49,6 +49,13 @@ export function createRedisStorage(url: string, options: RedisStorageOptions = {
       const reply = await (await ready()).send("SET", [key(name), value, "EX", String(Math.max(1, Math.ceil(ttlSeconds))), "NX"]);
       return reply === "OK";
     },
+    async getMany(names) {
+      if (names.length === 0) return [];
+      return (await (await ready()).send("MGET", names.map(key))) as (string | null)[];
+    },
+    async increment(name) {
+      return Number(await (await ready()).send("INCR", [key(name)]));
+    },
     async delete(name) {
       await (await ready()).del(key(name));
     },

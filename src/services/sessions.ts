@@ -3,50 +3,14 @@ import { generateId, generateRandomString } from "../crypto/random.ts";
 import * as sessions from "../db/repositories/sessions.ts";
 import type { SessionRow, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { fillSessionCache, forgetCachedSessions, readCachedSession } from "./session-cache.ts";
 import { iso, isBanned } from "./users.ts";
 
 // Sessions: every read and write of a session goes through here, so a secondary storage (Redis) can be
-// layered in one place.
-//
-// With a secondary storage the database stays the record (lists, cascades, the CLI read it) and Redis
-// holds {session, user} per token: written when a session is created, filled on a miss, dropped when the
-// session changes. An entry lives at most CACHE_MAX_AGE_SECONDS, which bounds how stale the cached user
-// can be when it is changed elsewhere (the cookie cache already accepts 300 s). Revoking writes a
-// tombstone instead of deleting, and fills use SET NX, so a read racing a revocation on another daemon
-// cannot put the revoked session back.
+// layered in one place (session-cache.ts). Its own writes go through the database handle without the
+// cache-invalidation plugin: it keeps the cache right itself, entry by entry.
 
-const CACHE_MAX_AGE_SECONDS = 60;
-const REVOKED = "revoked";
-const cacheKey = (token: string) => `session:${token}`;
-
-function cacheTTL(ctx: AuthContext, session: SessionRow): number {
-  return Math.min(CACHE_MAX_AGE_SECONDS, Math.ceil((Number(session.expiresAt) - ctx.now()) / 1000));
-}
-
-async function cacheSession(ctx: AuthContext, found: SessionWithUser, onlyIfAbsent: boolean): Promise<void> {
-  const storage = ctx.secondaryStorage;
-  const ttl = cacheTTL(ctx, found.session);
-  if (!storage || ttl <= 0) return;
-  const value = JSON.stringify(found);
-  if (onlyIfAbsent) await storage.setIfAbsent(cacheKey(found.session.token), value, ttl);
-  else await storage.set(cacheKey(found.session.token), value, ttl);
-}
-
-async function forgetSessions(ctx: AuthContext, tokens: string[], mode: "revoked" | "changed"): Promise<void> {
-  const storage = ctx.secondaryStorage;
-  if (!storage || tokens.length === 0) return;
-  if (mode === "changed") await Promise.all(tokens.map((token) => storage.delete(cacheKey(token))));
-  else await Promise.all(tokens.map((token) => storage.set(cacheKey(token), REVOKED, CACHE_MAX_AGE_SECONDS)));
-}
-
-/** undefined: not cached (ask the database); null: known to be gone. */
-async function readCachedSession(ctx: AuthContext, token: string): Promise<SessionWithUser | null | undefined> {
-  if (!ctx.secondaryStorage) return undefined;
-  const cached = await ctx.secondaryStorage.get(cacheKey(token));
-  if (cached === null) return undefined;
-  if (cached === REVOKED) return null;
-  return JSON.parse(cached) as SessionWithUser;
-}
+const recordDb = (ctx: AuthContext) => ctx.database.db;
 
 export interface SessionWithUser {
   session: SessionRow;
@@ -98,9 +62,8 @@ export async function createSession(ctx: AuthContext, user: UserRow, options: Cr
   const now = ctx.now();
   if (ctx.config.admin.enabled && isBanned(user, now)) throw new AuthError("BANNED_USER", { message: ctx.config.admin.bannedUserMessage });
   const lifetime = options.expiresIn ?? (options.rememberMe === false ? ctx.config.session.rememberMeOffExpiresIn : ctx.config.session.expiresIn);
-  let created: SessionRow;
   try {
-    created = await sessions.insertSession(ctx.db, {
+    return await sessions.insertSession(recordDb(ctx), {
       id: generateId(),
       token: generateRandomString(32),
       userId: user.id,
@@ -116,21 +79,19 @@ export async function createSession(ctx: AuthContext, user: UserRow, options: Cr
   } catch (error) {
     throw new AuthError("FAILED_TO_CREATE_SESSION", { cause: error });
   }
-  await cacheSession(ctx, { session: created, user }, false);
-  return created;
 }
 
 /** The live session for a token with its user, or null. An expired session is deleted when found. */
 export async function findSession(ctx: AuthContext, token: string): Promise<SessionWithUser | null> {
   const cached = await readCachedSession(ctx, token);
-  if (cached === null) return null;
-  const found = cached ?? (await sessions.findSessionWithUserByToken(ctx.db, token));
+  if (cached.kind === "revoked") return null;
+  const found = cached.kind === "hit" ? { session: cached.session, user: cached.user } : await sessions.findSessionWithUserByToken(recordDb(ctx), token);
   if (!found) return null;
   if (Number(found.session.expiresAt) <= ctx.now()) {
     await revokeSession(ctx, token);
     return null;
   }
-  if (cached === undefined) await cacheSession(ctx, found, true);
+  if (cached.kind === "miss") await fillSessionCache(ctx, found, cached.generation);
   return found;
 }
 
@@ -143,31 +104,31 @@ export function isRefreshDue(ctx: AuthContext, session: SessionRow): boolean {
 
 export async function refreshSession(ctx: AuthContext, session: SessionRow): Promise<SessionRow> {
   const now = ctx.now();
-  const updated = await sessions.updateSessionByToken(ctx.db, session.token, { expiresAt: now + ctx.config.session.expiresIn * 1000, updatedAt: now });
-  await forgetSessions(ctx, [session.token], "changed");
+  const updated = await sessions.updateSessionByToken(recordDb(ctx), session.token, { expiresAt: now + ctx.config.session.expiresIn * 1000, updatedAt: now });
+  await forgetCachedSessions(ctx, [session.token], "changed");
   return updated ?? session;
 }
 
 export async function updateSession(ctx: AuthContext, token: string, changes: Partial<Omit<SessionRow, "id" | "token">>): Promise<SessionRow | undefined> {
-  const updated = await sessions.updateSessionByToken(ctx.db, token, { ...changes, updatedAt: ctx.now() });
-  await forgetSessions(ctx, [token], "changed");
+  const updated = await sessions.updateSessionByToken(recordDb(ctx), token, { ...changes, updatedAt: ctx.now() });
+  await forgetCachedSessions(ctx, [token], "changed");
   return updated;
 }
 
 export function listUserSessions(ctx: AuthContext, userId: string): Promise<SessionRow[]> {
-  return sessions.listSessionsByUserId(ctx.db, userId);
+  return sessions.listSessionsByUserId(recordDb(ctx), userId);
 }
 
 export async function revokeSession(ctx: AuthContext, token: string): Promise<boolean> {
-  const deleted = await sessions.deleteSessionByToken(ctx.db, token);
-  await forgetSessions(ctx, [token], "revoked");
+  const deleted = await sessions.deleteSessionByToken(recordDb(ctx), token);
+  await forgetCachedSessions(ctx, [token], "revoked");
   return deleted > 0;
 }
 
 /** Revoke all of a user's sessions, except `keepToken` when given; returns how many went. */
 export async function revokeUserSessions(ctx: AuthContext, userId: string, keepToken?: string): Promise<number> {
-  const tokens = await sessions.deleteSessionsByUserId(ctx.db, userId, keepToken);
-  await forgetSessions(ctx, tokens, "revoked");
+  const tokens = await sessions.deleteSessionsByUserId(recordDb(ctx), userId, keepToken);
+  await forgetCachedSessions(ctx, tokens, "revoked");
   return tokens.length;
 }
 

@@ -39,13 +39,27 @@ for (const dialect of DIALECTS as Dialect[]) {
       await t.close();
     });
 
-    it("caches a new session in Redis and serves it with the cookie cache off", async () => {
+    it("fills Redis on the first read and serves later reads from it", async () => {
       const { agent, token, email } = await signUp(t, { email: `cache.${dialect}@example.com` });
-      const cached = await t.ctx.secondaryStorage!.get(`session:${token}`);
-      expect(JSON.parse(cached!)).toMatchObject({ session: { token }, user: { email } });
       const res = await agent.get("/get-session", { query: { disableCookieCache: true } });
       expect(res.status).toBe(200);
       expect(res.body.user.email).toBe(email);
+      const cached = await t.ctx.secondaryStorage!.get(`session:${token}`);
+      expect(JSON.parse(cached!)).toMatchObject({ session: { token }, user: { email } });
+      // Served from Redis: the row is gone from the database, the cached entry still answers.
+      await t.ctx.database.db.deleteFrom("session").where("token", "=", token!).execute();
+      expect((await findSession(other.ctx, token!))?.user.email).toBe(email);
+    });
+
+    it("shows a user changed on one daemon at once on another, though the session was cached", async () => {
+      const { agent, token } = await signUp(t, { name: "Before" });
+      const elsewhere = copyCookies(agent, other.agent());
+      expect((await elsewhere.get("/get-session", { query: { disableCookieCache: true } })).body.user.name).toBe("Before");
+      expect((await agent.post("/update-user", { name: "After" })).status).toBe(200);
+      expect((await elsewhere.get("/get-session", { query: { disableCookieCache: true } })).body.user.name).toBe("After");
+      // Writes that bypass the sessions service (here: straight through the app's Kysely) disown entries too.
+      await t.ctx.db.updateTable("session").set({ activeOrganizationId: "org-x" }).where("token", "=", token!).execute();
+      expect((await findSession(other.ctx, token!))?.session.activeOrganizationId).toBe("org-x");
     });
 
     it("shows a session signed in on one daemon to another, and a sign-out on the second ends it on the first", async () => {

@@ -1,8 +1,9 @@
-// Where calls go: the base URL, plus the base path (/api/auth by default) unless the URL already has a path.
+// Where calls go: a base URL that already has a path is used as it is; otherwise the base path
+// (/api/auth by default) is appended to its origin.
 
 export const DEFAULT_BASE_PATH = "/api/auth";
 
-export function resolveApiURL(baseURL: string | undefined, basePath: string | undefined): string {
+export function resolveApiURL(baseURL: string | undefined, basePath: string = DEFAULT_BASE_PATH): string {
   const location = (globalThis as { window?: { location?: { origin: string } } }).window?.location;
   const base = baseURL ?? location?.origin;
   if (!base) throw new Error("authd client: baseURL is required outside a browser");
@@ -12,7 +13,6 @@ export function resolveApiURL(baseURL: string | undefined, basePath: string | un
   } catch {
     throw new Error(`authd client: invalid baseURL ${JSON.stringify(base)}`);
   }
-  const origin = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-  if (basePath !== undefined) return `${url.origin}${basePath.startsWith("/") ? "" : "/"}${basePath.replace(/\/+$/, "")}`;
-  return url.pathname === "/" ? `${url.origin}${DEFAULT_BASE_PATH}` : origin;
+  if (url.pathname !== "/") return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  return `${url.origin}${basePath.startsWith("/") ? "" : "/"}${basePath.replace(/\/+$/, "")}`;
 }

@@ -1,6 +1,6 @@
 import { parseBody, toQueryString } from "./json.ts";
 import { isRetryable, type RetryOption, retryAttempts, retryDelay, serverRetryAfterMs } from "./retry.ts";
-import type { HttpMethod } from "./routes.ts";
+import { type HttpMethod, methodFor } from "./routes.ts";
 
 // One request to authd: URL under the base path, JSON in and out, cookies included, hooks, retries, and
 // a `{ data, error }` result instead of exceptions for answers the server gives.
@@ -109,7 +109,7 @@ function buildRequest(config: ClientFetchConfig, path: string, options: CallOpti
 export function createClientFetch(config: ClientFetchConfig): ClientFetch {
   const defaults = config.defaults;
   return async function clientFetch<T>(path: string, options: CallOptions = {}): Promise<AuthResult<T>> {
-    const method = options.method ?? (options.body ? "POST" : "GET");
+    const method = methodFor(path, options.body ?? {}, options.method);
     const retry = options.retry ?? defaults.retry;
     const attempts = retryAttempts(retry);
     const fetchImpl = options.customFetchImpl ?? defaults.customFetchImpl ?? fetch;

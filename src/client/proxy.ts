@@ -1,5 +1,5 @@
 import type { AuthResult, CallOptions, ClientFetch } from "./fetch.ts";
-import { type HttpMethod, ROUTE_METHODS } from "./routes.ts";
+import { methodFor } from "./routes.ts";
 
 // client.signIn.email(input) → POST /sign-in/email. Property names become path segments (camelCase →
 // kebab-case); calling the chain makes the request.
@@ -12,14 +12,6 @@ export interface CallInput {
 
 export function toRoutePath(segments: string[]): string {
   return `/${segments.map((segment) => segment.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)).join("/")}`;
-}
-
-/** The known method of a path; otherwise POST when there is a body, else GET. */
-export function methodFor(path: string, body: Record<string, unknown>, requested?: HttpMethod): HttpMethod {
-  const known = (ROUTE_METHODS as Record<string, HttpMethod>)[path];
-  if (known) return known;
-  if (requested) return requested;
-  return Object.keys(body).length > 0 ? "POST" : "GET";
 }
 
 export interface PathCallHooks {

@@ -239,3 +239,11 @@ export function changesSession(path: string): boolean {
     path === "/verify-email"
   );
 }
+
+/** The known method of a path; otherwise POST when there is a body, else GET. */
+export function methodFor(path: string, body: Record<string, unknown>, requested?: HttpMethod): HttpMethod {
+  const known = (ROUTE_METHODS as Record<string, HttpMethod>)[path];
+  if (known) return known;
+  if (requested) return requested;
+  return Object.keys(body).length > 0 ? "POST" : "GET";
+}

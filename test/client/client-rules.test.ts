@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ClientFetch } from "../../src/client/fetch.ts";
 import { createAuthClient } from "../../src/client/index.ts";
-import { methodFor, toRoutePath } from "../../src/client/proxy.ts";
+import { resolveApiURL } from "../../src/client/base-url.ts";
+import { toRoutePath } from "../../src/client/proxy.ts";
+import { methodFor } from "../../src/client/routes.ts";
 import { retryDelay } from "../../src/client/retry.ts";
 import { createSessionStore } from "../../src/client/session.ts";
 
@@ -105,5 +107,14 @@ describe("call paths and methods", () => {
     expect(retryDelay({ type: "linear", attempts: 3 }, 2)).toBe(1000);
     const exponential = { type: "exponential", attempts: 5, baseDelay: 100, maxDelay: 500 } as const;
     expect([0, 1, 2, 3].map((attempt) => retryDelay(exponential, attempt))).toEqual([100, 200, 400, 500]);
+  });
+});
+
+describe("base URL", () => {
+  it("appends the base path to an origin and keeps a URL that already has a path", () => {
+    expect(resolveApiURL("https://auth.example.com", undefined)).toBe("https://auth.example.com/api/auth");
+    expect(resolveApiURL("https://auth.example.com/", "auth/")).toBe("https://auth.example.com/auth");
+    expect(resolveApiURL("https://example.com/identity/api", "/ignored")).toBe("https://example.com/identity/api");
+    expect(() => resolveApiURL("not a url", undefined)).toThrow(/invalid baseURL/);
   });
 });

@@ -53,6 +53,7 @@ type PermissionCheck = { permissions?: Permissions; permission?: Permissions };
 
 export interface AuthRoutes {
   "/ok": Get<None, { ok: boolean }>;
+  "/ready": Get<None, { ready: boolean; database: boolean; secondaryStorage?: boolean }>;
   // session
   "/get-session": Get<{ disableCookieCache?: boolean; disableRefresh?: boolean }, SessionWithUser | null>;
   "/list-sessions": Get<None, Session[]>;
@@ -103,6 +104,7 @@ export interface AuthRoutes {
   "/organization/remove-member": Post<{ memberIdOrEmail: string } & OrganizationScope, { member: Member }>;
   "/organization/update-member-role": Post<{ memberId: string; role: string | string[] } & OrganizationScope, Member>;
   "/organization/get-active-member": Get<None, Member>;
+  "/organization/get-active-member-role": Get<{ userId?: string } & OrganizationScope, { role: string }>;
   "/organization/leave": Post<{ organizationId: string }, Member>;
   "/organization/list-members": Get<{ limit?: number; offset?: number } & OrganizationScope, { members: Member[]; total: number }>;
   "/organization/has-permission": Post<PermissionCheck & OrganizationScope, { success: boolean; error: string | null }>;
@@ -149,6 +151,7 @@ const POST = "POST";
 /** The method of every known path; unknown paths: POST with a body, GET without (see proxy.ts). */
 export const ROUTE_METHODS = {
   "/ok": GET,
+  "/ready": GET,
   "/get-session": GET,
   "/list-sessions": GET,
   "/revoke-session": POST,
@@ -193,6 +196,7 @@ export const ROUTE_METHODS = {
   "/organization/remove-member": POST,
   "/organization/update-member-role": POST,
   "/organization/get-active-member": GET,
+  "/organization/get-active-member-role": GET,
   "/organization/leave": POST,
   "/organization/list-members": GET,
   "/organization/has-permission": POST,

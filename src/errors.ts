@@ -104,11 +104,12 @@ const entries = {
   UNAUTHORIZED_TO_ACCESS_RESOURCE: { message: "unauthorized to access resource", status: 403 },
   YOU_CANNOT_BAN_YOURSELF: { message: "You cannot ban yourself", status: 400 },
   USER_IS_BANNED: { message: "User is banned", status: 403 },
-  BANNED_USER: { message: "You have been banned from this application", status: 403 },
+  BANNED_USER: { message: "You have been banned from this application", status: 403, code: "BANNED_USER" },
   YOU_CANNOT_REMOVE_YOURSELF: { message: "You cannot remove yourself", status: 400 },
   YOU_CANNOT_IMPERSONATE_ADMINS: { message: "You cannot impersonate admins", status: 403 },
   NOT_IMPERSONATING: { message: "You are not impersonating anyone", status: 400 },
   FAILED_TO_FIND_ADMIN_SESSION: { message: "Failed to find admin session", status: 400 },
+  INVALID_PERMISSION_CHECK: { message: "invalid permission check. no permission(s) were passed.", status: 400 },
 
   // Organization
   INVITATION_NOT_FOUND: { message: "Invitation not found", status: 400 },

@@ -109,6 +109,26 @@ export function readSessionDataCookie(c: Context, ctx: AuthContext, token: strin
   }
 }
 
+/** A cookie of authd's own beside the session cookies (same prefix and attributes), e.g. "admin_session". */
+export function authCookieName(ctx: AuthContext, suffix: string): string {
+  return `${isSecureContext(ctx) ? "__Secure-" : ""}${ctx.config.cookies.prefix}.${suffix}`;
+}
+
+/** Write a signed cookie; without maxAge it lasts for the browser session. */
+export function setSignedCookie(c: Context, ctx: AuthContext, name: string, value: string, maxAge?: number): void {
+  write(c, ctx, name, signValue(ctx.secret, value), maxAge);
+}
+
+/** The value of a signed cookie, or null when missing or forged. */
+export function readSignedCookie(c: Context, ctx: AuthContext, name: string): string | null {
+  const raw = getCookie(c, name);
+  return raw ? unsignValue(ctx.secret, raw) : null;
+}
+
+export function clearCookie(c: Context, ctx: AuthContext, name: string): void {
+  write(c, ctx, name, "", 0);
+}
+
 export function clearSessionCookies(c: Context, ctx: AuthContext): void {
   const names = cookieNames(ctx);
   for (const name of [names.sessionToken, names.sessionData, names.dontRemember]) write(c, ctx, name, "", 0);

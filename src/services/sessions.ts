@@ -4,6 +4,7 @@ import * as sessions from "../db/repositories/sessions.ts";
 import type { SessionRow, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import { fillSessionCache, forgetCachedSessions, readCachedSession } from "./session-cache.ts";
+import { liftExpiredBan } from "./admin.ts";
 import { iso, isBanned } from "./users.ts";
 
 // Sessions: every read and write of a session goes through here, so a secondary storage (Redis) can be
@@ -61,6 +62,7 @@ export interface CreateSessionOptions {
 export async function createSession(ctx: AuthContext, user: UserRow, options: CreateSessionOptions = {}): Promise<SessionRow> {
   const now = ctx.now();
   if (ctx.config.admin.enabled && isBanned(user, now)) throw new AuthError("BANNED_USER", { message: ctx.config.admin.bannedUserMessage });
+  if (ctx.config.admin.enabled && user.banned) await liftExpiredBan(ctx, user.id);
   const lifetime = options.expiresIn ?? (options.rememberMe === false ? ctx.config.session.rememberMeOffExpiresIn : ctx.config.session.expiresIn);
   try {
     return await sessions.insertSession(recordDb(ctx), {

@@ -3,7 +3,7 @@ import type { AuthContext } from "../context.ts";
 import { hashPassword } from "../crypto/password.ts";
 import { generateId } from "../crypto/random.ts";
 import { isUniqueViolationOn } from "../db/errors.ts";
-import { CREDENTIAL_PROVIDER_ID, insertAccount } from "../db/repositories/accounts.ts";
+import { insertAccount, insertCredentialAccount } from "../db/repositories/accounts.ts";
 import { insertUser } from "../db/repositories/users.ts";
 import type { Database, NewAccountRow, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
@@ -128,17 +128,7 @@ export async function createUser(ctx: AuthContext, input: NewUserInput): Promise
         additionalFields: input.additional && Object.keys(input.additional).length > 0 ? JSON.stringify(input.additional) : null,
       });
       if (passwordHash !== undefined) {
-        await insertAccount(trx, {
-          id: generateId(),
-          accountId: user.id,
-          providerId: CREDENTIAL_PROVIDER_ID,
-          userId: user.id,
-          password: passwordHash,
-          accessToken: null, refreshToken: null, idToken: null,
-          accessTokenExpiresAt: null, refreshTokenExpiresAt: null, scope: null,
-          createdAt: now,
-          updatedAt: now,
-        });
+        await insertCredentialAccount(trx, { id: generateId(), userId: user.id, password: passwordHash, now });
       }
       if (input.linkedAccount) {
         await insertAccount(trx, { ...input.linkedAccount, id: generateId(), userId: user.id, password: null, createdAt: now, updatedAt: now });

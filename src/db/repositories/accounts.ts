@@ -21,6 +21,21 @@ export function insertAccount(db: Db, row: NewAccountRow): Promise<AccountRow> {
   return db.insertInto("account").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/** The password account of a user (providerId "credential", accountId = the user id). */
+export function insertCredentialAccount(db: Db, row: { id: string; userId: string; password: string; now: number }): Promise<AccountRow> {
+  return insertAccount(db, {
+    id: row.id,
+    accountId: row.userId,
+    providerId: CREDENTIAL_PROVIDER_ID,
+    userId: row.userId,
+    password: row.password,
+    accessToken: null, refreshToken: null, idToken: null,
+    accessTokenExpiresAt: null, refreshTokenExpiresAt: null, scope: null,
+    createdAt: row.now,
+    updatedAt: row.now,
+  });
+}
+
 export function updateAccount(db: Db, id: string, changes: Partial<Omit<AccountRow, "id">>): Promise<AccountRow | undefined> {
   return db.updateTable("account").set(changes).where("id", "=", id).returningAll().executeTakeFirst();
 }

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import type { RouteDefinition } from "../route.ts";
+import { adminRoutes } from "./admin/index.ts";
 import { apiKeyRoutes } from "./api-key.ts";
 import { miscRoutes } from "./misc.ts";
 import { providerTokenRoutes } from "./provider-tokens.ts";
@@ -20,5 +21,6 @@ export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
   routes.push(signInSocial, callbackGet, callbackPost, linkSocial, ...providerTokenRoutes);
   if (ctx.config.username.enabled) routes.push(signInUsername);
   routes.push(...organizationRoutes(ctx));
+  if (ctx.config.admin.enabled) routes.push(...adminRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

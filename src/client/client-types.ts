@@ -1,3 +1,4 @@
+import type { SignalStore } from "./core.ts";
 import type { AuthResult, CallOptions, ClientFetch } from "./fetch.ts";
 import type { AuthRoutes } from "./routes.ts";
 import type { SessionStore } from "./session.ts";
@@ -32,6 +33,8 @@ export interface ClientMembers {
   $fetch: ClientFetch;
   /** The session store behind useSession. */
   $session: SessionStore;
+  /** Better Auth's signal store: `$store.notify("$sessionSignal")` makes the session store refetch. */
+  $store: SignalStore;
 }
 
 /** The framework-free client: `useSession` is the session store (subscribe / get / refetch). */

@@ -2,7 +2,7 @@ import { resolveApiURL } from "./base-url.ts";
 import { type ClientFetch, createClientFetch, type FetchOptions } from "./fetch.ts";
 import { callPath, createPathProxy } from "./proxy.ts";
 import { changesSession } from "./routes.ts";
-import { createSessionStore, type SessionStore } from "./session.ts";
+import { createSessionStore, type SessionState, type SessionStore } from "./session.ts";
 
 // What authd/client and authd/react share: options, the fetch, the session store and the path proxy.
 
@@ -15,6 +15,12 @@ export interface AuthClientOptions {
   fetchOptions?: FetchOptions;
   /** Do not send the browser to `url` when an answer says `{ url, redirect: true }`. */
   disableRedirect?: boolean;
+}
+
+export interface SignalStore {
+  notify(signal: "$sessionSignal"): void;
+  listen(signal: "$sessionSignal", listener: (state: SessionState) => void): () => void;
+  atoms: { session: SessionStore };
 }
 
 export interface ClientParts {
@@ -35,6 +41,14 @@ export function createClientCore(options: AuthClientOptions, extend: (parts: Cli
       if (changesSession(path)) $session.notify();
     },
   };
-  const members = { $fetch, $session, useSession: $session, ...extend({ $fetch, $session }) };
+  // $store mirrors Better Auth's: apps call $store.notify("$sessionSignal") to make useSession refetch.
+  const $store: SignalStore = {
+    notify: (signal) => {
+      if (signal === "$sessionSignal") $session.notify();
+    },
+    listen: (signal, listener) => (signal === "$sessionSignal" ? $session.listen(listener) : () => {}),
+    atoms: { session: $session },
+  };
+  const members = { $fetch, $session, $store, useSession: $session, ...extend({ $fetch, $session }) };
   return createPathProxy(members, (path, input, callOptions) => callPath($fetch, hooks, path, input, callOptions));
 }

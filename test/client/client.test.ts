@@ -85,6 +85,20 @@ describe("authd/client against a running authd", () => {
     stop();
   });
 
+  it("refetches the session when told through $store.notify, as Better Auth apps do", async () => {
+    const browser = browserLikeFetch();
+    const client = createAuthClient({ baseURL: authd.url, fetchOptions: { customFetchImpl: browser.fetch } });
+    const stop = client.useSession.subscribe(() => {});
+    await eventually(() => !client.useSession.get().isPending);
+    expect(client.useSession.get().data).toBeNull();
+    // Another client on the same cookie jar (another tab) signs in; this one hears of it only when told.
+    const otherTab = createAuthClient({ baseURL: authd.url, fetchOptions: { customFetchImpl: browser.fetch } });
+    await otherTab.signUp.email({ name: "Tab", email: uniqueEmail("tab"), password: "correct-horse-battery" });
+    client.$store.notify("$sessionSignal");
+    await eventually(() => client.useSession.get().data?.user.name === "Tab");
+    stop();
+  });
+
   it("retries a failed fetch and succeeds when the network comes back", async () => {
     const browser = browserLikeFetch();
     let failuresLeft = 2;

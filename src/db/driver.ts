@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.ts";
+import { createStatementNamer, preparePooledClient } from "./prepared-statements.ts";
 import { BunSqliteDialect } from "./sqlite-dialect.ts";
 
 // The only module that picks a dialect or imports bun:sqlite.
@@ -65,7 +66,13 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   pool.on("error", () => {});
   // A client checked out when its server goes away emits "error" with no pool listener attached: the query
   // in flight already fails (5xx), and an unhandled "error" event would kill the whole daemon.
-  pool.on("connect", (client) => client.on("error", () => {}));
+  const namer = createStatementNamer();
+  const never = new Set<string>();
+  const nameFor = (text: string) => (never.has(text) ? undefined : namer(text));
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+    preparePooledClient(client, nameFor, (text) => never.add(text));
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

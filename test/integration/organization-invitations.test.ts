@@ -146,6 +146,14 @@ describeEachDialect("organization invitations", (dialect) => {
       expect((await owner.agent.post("/organization/cancel-invitation", { invitationId: "nope" })).body.code).toBe("INVITATION_NOT_FOUND");
     });
 
+    it("inviting the same address from 8 concurrent requests creates one pending invitation", async () => {
+      const owner = await ownerWithOrganization(t);
+      const results = await Promise.all(Array.from({ length: 8 }, () => owner.agent.post("/organization/invite-member", { email: "crowd@example.com", role: "member" })));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 400).every((r) => r.body.code === "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION")).toBe(true);
+      expect((await owner.agent.get("/organization/list-invitations")).body).toHaveLength(1);
+    });
+
     it("accepting one invitation from 10 concurrent requests creates exactly one member", async () => {
       const { owner, invitee, linkId } = await invited();
       const results = await Promise.all(Array.from({ length: 10 }, () => invitee.agent.post("/organization/accept-invitation", { invitationId: linkId })));

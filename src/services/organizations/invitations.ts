@@ -1,3 +1,4 @@
+import type { Transaction } from "kysely";
 import type { AuthContext } from "../../context.ts";
 import { generateId } from "../../crypto/random.ts";
 import { isUniqueViolationOn } from "../../db/errors.ts";
@@ -5,13 +6,15 @@ import * as invitations from "../../db/repositories/invitations.ts";
 import * as orgs from "../../db/repositories/organizations.ts";
 import { countTeamMembers, findTeamById, findTeamMember, insertTeamMember } from "../../db/repositories/teams.ts";
 import { findUserById } from "../../db/repositories/users.ts";
-import type { InvitationRow, OrganizationRow, UserRow } from "../../db/schema.ts";
+import type { Database, InvitationRow, OrganizationRow, UserRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { iso } from "../users.ts";
 import { type Actor, changeActiveSession, requireMembership, targetOrganizationId } from "./actor.ts";
 import { withOrganizationLock } from "./members.ts";
 import { creatorRole, hasOrganizationPermission, holdsCreatorRole, joinRoles, splitRoles } from "./permissions.ts";
 import { toInvitationWire, toMemberWire } from "./wire.ts";
+
+type Trx = Transaction<Database>;
 
 export interface InviteInput {
   email: string;
@@ -46,11 +49,11 @@ function sendInvitationMail(ctx: AuthContext, invitation: InvitationRow, organiz
   });
 }
 
-async function assertTeamsCanTakeInvitee(ctx: AuthContext, organizationId: string, teamIds: string[]): Promise<void> {
+async function assertTeamsCanTakeInvitee(ctx: AuthContext, db: Trx, organizationId: string, teamIds: string[]): Promise<void> {
   const maximum = ctx.config.organization.teams.maximumMembersPerTeam;
   for (const teamId of teamIds) {
-    if (!(await findTeamById(ctx.db, teamId, organizationId))) throw new AuthError("TEAM_NOT_FOUND");
-    if (maximum !== undefined && (await countTeamMembers(ctx.db, teamId)) >= maximum) throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    if (!(await findTeamById(db, teamId, organizationId))) throw new AuthError("TEAM_NOT_FOUND");
+    if (maximum !== undefined && (await countTeamMembers(db, teamId)) >= maximum) throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
   }
 }
 
@@ -63,28 +66,32 @@ export async function inviteMember(ctx: AuthContext, actor: Actor, input: Invite
   const role = joinRoles(input.role);
   if (!holdsCreatorRole(ctx, member.role) && splitRoles(role).includes(creatorRole(ctx))) throw new AuthError("NOT_ALLOWED_TO_INVITE_WITH_ROLE");
   const email = input.email.trim().toLowerCase();
-  if (await orgs.findMemberByEmail(ctx.db, organizationId, email)) throw new AuthError("ALREADY_A_MEMBER");
-  const now = ctx.now();
-  const pendingForEmail = await invitations.listPendingInvitations(ctx.db, organizationId, now, email);
-  if (pendingForEmail.length > 0 && !input.resend) throw new AuthError("ALREADY_INVITED");
-  if (pendingForEmail.length > 0 && ctx.config.organization.cancelPendingInvitationsOnReInvite) {
-    for (const old of pendingForEmail) await invitations.cancelInvitation(ctx.db, old.id);
-  }
-  const organization = await orgs.findOrganizationById(ctx.db, organizationId);
-  if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  if ((await invitations.listPendingInvitations(ctx.db, organizationId, now)).length >= ctx.config.organization.invitationLimit) throw new AuthError("INVITATION_LIMIT_REACHED");
   const teamIds = ctx.config.organization.teams.enabled ? teamIdsOf(input.teamId) : [];
-  await assertTeamsCanTakeInvitee(ctx, organizationId, teamIds);
-  const invitation = await invitations.insertInvitation(ctx.db, {
-    id: generateId(),
-    organizationId,
-    email,
-    role,
-    status: "pending",
-    teamId: teamIds.length > 0 ? teamIds.join(",") : null,
-    inviterId: actor.user.id,
-    expiresAt: now + ctx.config.organization.invitationExpiresIn * 1000,
-    createdAt: now,
+  const now = ctx.now();
+  // Under the organization's lock, so concurrent invites cannot both pass the duplicate and limit checks.
+  const { invitation, organization } = await withOrganizationLock(ctx, organizationId, async (trx) => {
+    const organization = await orgs.findOrganizationById(trx, organizationId);
+    if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
+    if (await orgs.findMemberByEmail(trx, organizationId, email)) throw new AuthError("ALREADY_A_MEMBER");
+    const pendingForEmail = await invitations.listPendingInvitations(trx, organizationId, now, email);
+    if (pendingForEmail.length > 0 && !input.resend) throw new AuthError("ALREADY_INVITED");
+    if (pendingForEmail.length > 0 && ctx.config.organization.cancelPendingInvitationsOnReInvite) {
+      for (const old of pendingForEmail) await invitations.cancelInvitation(trx, old.id);
+    }
+    if ((await invitations.listPendingInvitations(trx, organizationId, now)).length >= ctx.config.organization.invitationLimit) throw new AuthError("INVITATION_LIMIT_REACHED");
+    await assertTeamsCanTakeInvitee(ctx, trx, organizationId, teamIds);
+    const invitation = await invitations.insertInvitation(trx, {
+      id: generateId(),
+      organizationId,
+      email,
+      role,
+      status: "pending",
+      teamId: teamIds.length > 0 ? teamIds.join(",") : null,
+      inviterId: actor.user.id,
+      expiresAt: now + ctx.config.organization.invitationExpiresIn * 1000,
+      createdAt: now,
+    });
+    return { invitation, organization };
   });
   sendInvitationMail(ctx, invitation, organization, actor.user);
   return toInvitationWire(ctx, invitation);
@@ -102,7 +109,7 @@ function assertVerifiedIfRequired(ctx: AuthContext, actor: Actor): void {
   if (ctx.config.organization.requireEmailVerificationOnInvitation && !actor.user.emailVerified) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
 }
 
-async function joinInvitedTeams(ctx: AuthContext, trx: Parameters<Parameters<typeof withOrganizationLock>[2]>[0], invitation: InvitationRow, userId: string, now: number): Promise<string[]> {
+async function joinInvitedTeams(ctx: AuthContext, trx: Trx, invitation: InvitationRow, userId: string, now: number): Promise<string[]> {
   if (!ctx.config.organization.teams.enabled) return [];
   const maximum = ctx.config.organization.teams.maximumMembersPerTeam;
   const joined: string[] = [];

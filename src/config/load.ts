@@ -46,6 +46,7 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_SERVER_TOKEN", "serverToken"),
   binding("AUTH_TRUSTED_ORIGINS", "trustedOrigins", "list"),
   binding("AUTH_TRUSTED_PROXY_HEADERS", "trustedProxyHeaders", "list"),
+  binding("AUTH_SESSION_COOKIE_CACHE", "session.cookieCache.enabled", "on-off"),
   binding("AUTH_RATE_LIMIT", "rateLimit.enabled", "on-off"),
   binding("AUTH_RATE_LIMIT_STORAGE", "rateLimit.storage"),
   binding("AUTH_REQUIRE_EMAIL_VERIFICATION", "emailAndPassword.requireEmailVerification", "on-off"),

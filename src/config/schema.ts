@@ -102,7 +102,7 @@ export const ConfigSchema = z
         rememberMeOffExpiresIn: seconds(86_400, "lifetime of a session created with rememberMe false"),
         cookieCache: z
           .object({
-            enabled: onOff.default(true).describe("cache the session in a signed cookie"),
+            enabled: onOff.default(false).describe("cache the session in a signed session_data cookie (get-session answers from it without a database read; a revoked session can then look alive until it expires)"),
             maxAge: seconds(300, "lifetime of the cached session cookie"),
           })
           .prefault({}),

@@ -4,7 +4,7 @@ import { createTestContext, describeEachDialect, signUp, type TestContext } from
 describeEachDialect("email + password accounts and sessions", (dialect) => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext({ dialect });
+    t = await createTestContext({ dialect, env: { AUTH_SESSION_COOKIE_CACHE: "on" } });
   });
   afterAll(() => t.close());
 
@@ -239,5 +239,20 @@ describe("configured extra user fields", () => {
     expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).body.user.company).toBe("Globex");
     const refused = await agent.post("/update-user", { plan: "enterprise" });
     expect(refused.status).toBe(400);
+  });
+});
+
+describe("session cookie cache off (the default)", () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext();
+  });
+  afterAll(() => t.close());
+
+  it("sets no session_data cookie and always reads the database", async () => {
+    const { agent, user, setCookies } = await signUp(t).then(async (s) => ({ ...s, setCookies: (await s.agent.get("/get-session")).setCookies }));
+    expect(setCookies.some((c) => c.includes("session_data"))).toBe(false);
+    await t.ctx.db.updateTable("user").set({ name: "Changed Elsewhere" }).where("id", "=", user.id).execute();
+    expect((await agent.get("/get-session")).body.user.name).toBe("Changed Elsewhere");
   });
 });

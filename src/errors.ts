@@ -109,7 +109,6 @@ const entries = {
   YOU_CANNOT_IMPERSONATE_ADMINS: { message: "You cannot impersonate admins", status: 403 },
   NOT_IMPERSONATING: { message: "You are not impersonating anyone", status: 400 },
   FAILED_TO_FIND_ADMIN_SESSION: { message: "Failed to find admin session", status: 400 },
-  INVALID_PERMISSION_CHECK: { message: "invalid permission check. no permission(s) were passed.", status: 400 },
 
   // Organization
   INVITATION_NOT_FOUND: { message: "Invitation not found", status: 400 },

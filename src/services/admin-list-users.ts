@@ -82,7 +82,7 @@ function filterExpression(ctx: AuthContext, eb: Eb, field: ListableUserField, ra
   return eb(ref, op[operator], value as never);
 }
 
-export async function listUsers(ctx: AuthContext, query: ListUsersQuery): Promise<{ users: UserRow[]; total: number; limit: number; offset: number }> {
+export async function listUsers(ctx: AuthContext, query: ListUsersQuery): Promise<{ users: UserRow[]; total: number; limit?: number; offset?: number }> {
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
   const offset = query.offset ?? 0;
   const where = (eb: Eb): Expression<SqlBool> => {
@@ -108,5 +108,6 @@ export async function listUsers(ctx: AuthContext, query: ListUsersQuery): Promis
     select.limit(limit).offset(offset).execute(),
     ctx.db.selectFrom("user").select((eb) => eb.fn.countAll<string | number>().as("total")).where(where).executeTakeFirstOrThrow(),
   ]);
-  return { users, total: Number(count.total), limit, offset };
+  // limit and offset are echoed only when the caller gave them, as Better Auth does.
+  return { users, total: Number(count.total), limit: query.limit, offset: query.offset };
 }

@@ -52,7 +52,8 @@ export const listSessions = defineRoute({
   handler: async ({ ctx, session }) => {
     const rows = await listUserSessions(ctx, session!.user.id);
     const now = ctx.now();
-    return rows.filter((row) => Number(row.expiresAt) > now).map((row) => toSessionWire(ctx, row));
+    // Sessions an admin opened by impersonation are the admin's, not the user's to see (as Better Auth does).
+    return rows.filter((row) => Number(row.expiresAt) > now && !row.impersonatedBy).map((row) => toSessionWire(ctx, row));
   },
 });
 

@@ -46,7 +46,7 @@ export const adminImpersonateUser = defineRoute({
       userAgent: c.req.header("user-agent") ?? "",
     });
     const adminDontRemember = hasDontRememberCookie(c, ctx);
-    setSignedCookie(c, ctx, adminSessionCookie(ctx), `${current.session.token}:${adminDontRemember ? "true" : ""}`);
+    setSignedCookie(c, ctx, adminSessionCookie(ctx), `${current.session.token}:${adminDontRemember ? "true" : ""}`, ctx.config.session.expiresIn);
     setSessionCookies(c, ctx, { session: impersonation, user: target }, { dontRemember: true });
     return { session: toSessionWire(ctx, impersonation), user: toUserWire(ctx, target) };
   },

@@ -34,7 +34,7 @@ export const adminHasPermission = defineRoute({
   response: z.object({ error: z.null(), success: z.boolean() }),
   handler: async ({ ctx, body, session, isServer }) => {
     const request = body.permissions ?? body.permission;
-    if (!request || Object.keys(request).length === 0) throw new AuthError("INVALID_PERMISSION_CHECK");
+    if (!request || Object.keys(request).length === 0) throw new AuthError("VALIDATION_ERROR", { message: "Invalid body parameters" });
     const subject = await subjectFor(ctx, { isServer, sessionUser: session?.user, userId: body.userId, role: body.role });
     return { error: null, success: decideAdminPermission(ctx, subject, request).allowed };
   },

@@ -38,7 +38,9 @@ export const adminCreateUser = defineRoute({
       username: typeof data.username === "string" ? data.username : undefined,
       displayUsername: typeof data.displayUsername === "string" ? data.displayUsername : undefined,
     });
-    if (await findUserByEmail(ctx.db, email)) throw new AuthError("USER_ALREADY_EXISTS");
+    // The admin plugin answers a taken email with 400, where sign-up answers 422.
+    const taken = () => new AuthError("USER_ALREADY_EXISTS", { status: 400 });
+    if (await findUserByEmail(ctx.db, email)) throw taken();
     const user = await createUser(ctx, {
       email,
       name: body.name,
@@ -48,6 +50,8 @@ export const adminCreateUser = defineRoute({
       role: body.role === undefined ? undefined : [body.role].flat().join(","),
       ...username,
       additional: pickAdditionalFields(ctx, data, "create"),
+    }).catch((error: unknown) => {
+      throw error instanceof AuthError && error.key === "USER_ALREADY_EXISTS" ? taken() : error;
     });
     return { user: toUserWire(ctx, user) };
   },
@@ -60,7 +64,7 @@ export const adminListUsers = defineRoute({
   method: "GET",
   path: "/admin/list-users",
   summary: "List users with search, filter, sort and paging (admin)",
-  description: `Defaults: limit 100, offset 0, search on email with contains, filter on email with eq. Fields: ${LISTABLE_USER_FIELDS.join(", ")}.`,
+  description: `limit and offset are echoed when given. Defaults: limit 100, offset 0, search on email with contains, filter on email with eq. Fields: ${LISTABLE_USER_FIELDS.join(", ")}.`,
   tags: ["Admin"],
   auth: "session-or-server",
   query: z.object({
@@ -75,7 +79,7 @@ export const adminListUsers = defineRoute({
     filterValue: z.string().optional(),
     filterOperator: z.enum(["eq", "ne", "lt", "lte", "gt", "gte", "contains"]).optional(),
   }),
-  response: z.object({ users: z.array(UserSchema), total: z.number(), limit: z.number(), offset: z.number() }),
+  response: z.object({ users: z.array(UserSchema), total: z.number(), limit: z.number().optional(), offset: z.number().optional() }),
   handler: async ({ ctx, query, session, isServer }) => {
     assertAdminPermission(ctx, actorFor(isServer, session?.user), { user: ["list"] });
     const page = await listUsers(ctx, query);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,9 +41,10 @@ describe("the example React app in headless Chromium", () => {
   let authd: RunningAuthd;
   let site: { server: Server; origin: string };
   let browser: Browser;
+  let work: string;
 
   beforeAll(async () => {
-    const work = mkdtempSync(join(tmpdir(), "authd-example-"));
+    work = mkdtempSync(join(tmpdir(), "authd-example-"));
     site = await serveStatic(join(work, "site"));
     authd = await startAuthd({ env: { AUTH_TRUSTED_ORIGINS: site.origin } });
     run(process.execPath, ["scripts/build-client.ts", "--outdir", join(work, "client")]);
@@ -94,6 +95,19 @@ describe("the example React app in headless Chromium", () => {
     await page.screenshot({ path: join(ARTIFACTS_DIR, "example-app-signed-out.png") });
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it("type-checks against the shipped declarations (dist/client/*.d.ts), not the sources", () => {
+    const tsconfig = join(work, "tsconfig.json");
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        extends: join(root, "examples/react-app/tsconfig.json"),
+        compilerOptions: { paths: { "authd/client": [join(work, "client/index.d.ts")], "authd/react": [join(work, "client/react.d.ts")] } },
+        include: [join(root, "examples/react-app/src")],
+      }),
+    );
+    expect(() => run(join(root, "node_modules/.bin/tsc"), ["-p", tsconfig])).not.toThrow();
   });
 
   it("shows the server's message when sign-in fails", async () => {

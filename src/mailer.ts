@@ -1,4 +1,5 @@
 import nodemailer from "nodemailer";
+import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { Logger } from "./logger.ts";
 
 export interface Mail {
@@ -18,12 +19,55 @@ export interface MailerOptions {
   from: string;
   timeoutMs: number;
   logger: Logger;
+  /** Attempts per mail for transient failures (connection errors, 4xx replies). */
+  attempts?: number;
+}
+
+/**
+ * SMTP transport options from an smtp:// or smtps:// URL:
+ * - smtps://host[:465]: TLS from the first byte.
+ * - smtp://host[:587]: STARTTLS when the server offers it; `?tls=required` refuses to send in clear,
+ *   `?tls=off` never upgrades (a local relay or a test capture).
+ * - user:pass@ (percent-encoded) for AUTH; `?insecure=on` accepts self-signed certificates.
+ */
+export function smtpTransportOptions(smtpURL: string, timeoutMs: number): SMTPTransport.Options {
+  let url: URL;
+  try {
+    url = new URL(smtpURL);
+  } catch {
+    throw new Error("AUTH_SMTP_URL: not a valid URL");
+  }
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") throw new Error("AUTH_SMTP_URL: expected smtp:// or smtps://");
+  if (!url.hostname) throw new Error("AUTH_SMTP_URL: the URL names no host");
+  const secure = url.protocol === "smtps:";
+  const tls = url.searchParams.get("tls");
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ""),
+    port: Number(url.port) || (secure ? 465 : 587),
+    secure,
+    requireTLS: !secure && tls === "required",
+    ignoreTLS: !secure && tls === "off",
+    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+    tls: url.searchParams.get("insecure") === "on" ? { rejectUnauthorized: false } : undefined,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    dnsTimeout: timeoutMs,
+  };
+}
+
+function isTransient(error: unknown): boolean {
+  const responseCode = (error as { responseCode?: number }).responseCode;
+  if (typeof responseCode === "number") return responseCode >= 400 && responseCode < 500;
+  // No SMTP reply at all: the connection failed or timed out, worth one more try.
+  return true;
 }
 
 /**
  * SMTP when configured, the log otherwise (so a developer sees the links). Sending never throws to the
  * caller: a failing SMTP server is logged, and the caller's answer must not depend on delivery (that
- * would tell whether an address exists).
+ * would tell whether an address exists). Every wait is bounded by the timeout, so a stalled server
+ * cannot pile up work or hold shutdown for long.
  */
 export function createMailer(options: MailerOptions): Mailer {
   const { logger } = options;
@@ -35,24 +79,24 @@ export function createMailer(options: MailerOptions): Mailer {
       close() {},
     };
   }
-  const url = new URL(options.smtpURL);
-  const transport = nodemailer.createTransport({
-    host: url.hostname,
-    port: Number(url.port) || (url.protocol === "smtps:" ? 465 : 587),
-    secure: url.protocol === "smtps:",
-    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
-    connectionTimeout: options.timeoutMs,
-    greetingTimeout: options.timeoutMs,
-    socketTimeout: options.timeoutMs,
-    ignoreTLS: url.searchParams.get("tls") === "off",
-  });
+  const transport = nodemailer.createTransport(smtpTransportOptions(options.smtpURL, options.timeoutMs));
+  const attempts = Math.max(1, options.attempts ?? 2);
   return {
     async send(mail) {
-      try {
-        await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-        logger.debug("mail sent", { to: mail.to, subject: mail.subject });
-      } catch (error) {
-        logger.error("mail delivery failed", { to: mail.to, subject: mail.subject, error: (error as Error).message });
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+          logger.debug("mail sent", { to: mail.to, subject: mail.subject });
+          return;
+        } catch (error) {
+          if (attempt < attempts && isTransient(error)) {
+            await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+            continue;
+          }
+          // The message only: SMTP errors can echo the command, never the body (which holds the link).
+          logger.error("mail delivery failed", { to: mail.to, subject: mail.subject, attempts: attempt, error: (error as Error).message });
+          return;
+        }
       }
     },
     close: () => transport.close(),

@@ -212,6 +212,7 @@ function crossFieldProblems(config: Config): string[] {
   if (!/^(sqlite:\/\/.+|postgres(ql)?:\/\/.+)$/.test(config.databaseURL)) {
     problems.push("AUTH_DATABASE_URL: expected sqlite://PATH, sqlite://:memory: or postgres://…");
   }
+  if (config.smtpURL && !URL.canParse(config.smtpURL)) problems.push("AUTH_SMTP_URL: not a valid URL (smtp://[user:pass@]host:port or smtps://…)");
   for (const origin of config.trustedOrigins) {
     if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]+$/i.test(origin) && !origin.includes("*")) {
       problems.push(`AUTH_TRUSTED_ORIGINS: "${origin}" is not an origin (scheme://host[:port])`);

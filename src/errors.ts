@@ -89,6 +89,13 @@ const entries = {
   FAILED_TO_REFRESH_ACCESS_TOKEN: { message: "Failed to refresh access token", status: 400 },
   ACCESS_TOKEN_NOT_FOUND: { message: "Access token not found", status: 400 },
   PROVIDER_UNAVAILABLE: { message: "The provider could not be reached", status: 503 },
+  // Account lifecycle: verify-email's error codes (answered as 401 when there is no callbackURL to redirect to)
+  VERIFY_TOKEN_EXPIRED: { message: "token_expired", status: 401 },
+  VERIFY_INVALID_TOKEN: { message: "invalid_token", status: 401 },
+  VERIFY_USER_NOT_FOUND: { message: "user_not_found", status: 401 },
+  VERIFY_UNAUTHORIZED: { message: "unauthorized", status: 401 },
+  VERIFICATION_EMAIL_ALREADY_VERIFIED: { message: "You can only send a verification email to an unverified email", status: 400 },
+  VERIFICATION_EMAIL_NOT_YOURS: { message: "You can only send a verification email to your own email", status: 400 },
 
   // Username
   INVALID_USERNAME_OR_PASSWORD: { message: "invalid username or password", status: 401 },

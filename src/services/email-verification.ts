@@ -1,5 +1,6 @@
 import type { AuthContext } from "../context.ts";
-import { signHS256 } from "../crypto/jwt.ts";
+import * as z from "zod";
+import { signHS256, verifyHS256 } from "../crypto/jwt.ts";
 import type { UserRow } from "../db/schema.ts";
 
 // Verification tokens are HS256 JWTs holding the email (and, for an email change, the new address);
@@ -28,4 +29,35 @@ export async function sendVerificationEmail(ctx: AuthContext, user: Pick<UserRow
     subject: "Verify your email address",
     text: `Hello ${user.name},\n\nConfirm your email address by opening this link:\n\n${url}\n\nThe link expires in ${Math.round(ctx.config.emailVerification.expiresIn / 60)} minutes. If you did not sign up, ignore this mail.\n`,
   });
+}
+
+/** The verify-email error codes of the spec, redirected to the callback or answered as 401. */
+export type VerifyEmailFailure = "token_expired" | "invalid_token" | "user_not_found" | "unauthorized";
+
+export type ReadVerificationResult = { ok: true; claims: VerificationClaims } | { ok: false; failure: VerifyEmailFailure };
+
+const EMAIL = z.email();
+
+/** Check a verification token's signature, expiry and payload (which must hold a valid email). */
+export async function readEmailVerificationToken(ctx: AuthContext, token: string): Promise<ReadVerificationResult> {
+  const verified = await verifyHS256<Record<string, unknown>>(ctx.secret, token);
+  if (!verified.ok) return { ok: false, failure: verified.reason === "expired" ? "token_expired" : "invalid_token" };
+  const { email, updateTo } = verified.payload;
+  if (typeof email !== "string" || !EMAIL.safeParse(email).success) return { ok: false, failure: "invalid_token" };
+  if (updateTo !== undefined && (typeof updateTo !== "string" || !EMAIL.safeParse(updateTo).success)) return { ok: false, failure: "invalid_token" };
+  return { ok: true, claims: { email, updateTo } };
+}
+
+/**
+ * Mark the address verified. True only for the call that flips it from false to true, so a verification
+ * link signs its user in (with auto sign-in) at most once, however often it is replayed.
+ */
+export async function markEmailVerified(ctx: AuthContext, userId: string): Promise<boolean> {
+  const result = await ctx.db
+    .updateTable("user")
+    .set({ emailVerified: true, updatedAt: ctx.now() })
+    .where("id", "=", userId)
+    .where("emailVerified", "=", false)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

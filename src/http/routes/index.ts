@@ -2,6 +2,8 @@ import type { AuthContext } from "../../context.ts";
 import type { RouteDefinition } from "../route.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { apiKeyRoutes } from "./api-key.ts";
+import { changeEmailRoute } from "./change-email.ts";
+import { emailVerificationRoutes } from "./email-verification.ts";
 import { miscRoutes } from "./misc.ts";
 import { providerTokenRoutes } from "./provider-tokens.ts";
 import { ready } from "./ready.ts";
@@ -22,5 +24,6 @@ export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
   if (ctx.config.username.enabled) routes.push(signInUsername);
   routes.push(...organizationRoutes(ctx));
   if (ctx.config.admin.enabled) routes.push(...adminRoutes);
+  routes.push(...emailVerificationRoutes, changeEmailRoute);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -1,0 +1,22 @@
+import * as z from "zod";
+import { requestEmailChange } from "../../services/email-change.ts";
+import { setSessionDataCookie } from "../cookies.ts";
+import { defineRoute } from "../route.ts";
+import { StatusSchema } from "./schemas.ts";
+
+export const changeEmailRoute = defineRoute({
+  method: "POST",
+  path: "/change-email",
+  summary: "Change the caller's email address",
+  description:
+    "An unverified address changes at once and the new one receives a verification mail. A verified address changes only after the link mailed to it is followed while signed in; the new address then starts unverified and receives its own verification mail.",
+  tags: ["User"],
+  auth: "session",
+  body: z.object({ newEmail: z.email(), callbackURL: z.string().optional() }),
+  response: StatusSchema,
+  handler: async ({ c, ctx, body, session }) => {
+    const outcome = await requestEmailChange(ctx, session!.user, body.newEmail, body.callbackURL);
+    if ("changed" in outcome) setSessionDataCookie(c, ctx, { session: session!.session, user: outcome.changed });
+    return { status: true };
+  },
+});

@@ -1,0 +1,122 @@
+import type { Context } from "hono";
+import * as z from "zod";
+import type { AuthContext } from "../../context.ts";
+import { findUserByEmail } from "../../db/repositories/users.ts";
+import type { UserRow } from "../../db/schema.ts";
+import { AuthError, type ErrorKey } from "../../errors.ts";
+import { applyEmailChange } from "../../services/email-change.ts";
+import { markEmailVerified, readEmailVerificationToken, sendVerificationEmail, type VerifyEmailFailure } from "../../services/email-verification.ts";
+import { iso } from "../../services/users.ts";
+import { hasDontRememberCookie, setSessionDataCookie } from "../cookies.ts";
+import type { ResolvedSession } from "../session.ts";
+import { defineRoute } from "../route.ts";
+import { signInUser } from "./sign-in.ts";
+import { StatusSchema, UserSchema } from "./schemas.ts";
+
+const tags = ["Email verification"];
+
+/** `url` with `name=value` appended, keeping a relative URL relative (the callback decides where it lands). */
+export function withQueryParam(url: string, name: string, value: string): string {
+  const hashAt = url.indexOf("#");
+  const [path, hash] = hashAt === -1 ? [url, ""] : [url.slice(0, hashAt), url.slice(hashAt)];
+  const separator = path.includes("?") ? (path.endsWith("?") || path.endsWith("&") ? "" : "&") : "?";
+  return `${path}${separator}${encodeURIComponent(name)}=${encodeURIComponent(value)}${hash}`;
+}
+
+const FAILURE_KEYS: Record<VerifyEmailFailure, ErrorKey> = {
+  token_expired: "VERIFY_TOKEN_EXPIRED",
+  invalid_token: "VERIFY_INVALID_TOKEN",
+  user_not_found: "VERIFY_USER_NOT_FOUND",
+  unauthorized: "VERIFY_UNAUTHORIZED",
+};
+
+/** A failed verification: back to the app with ?error=code, or 401 with the code as message when there is no callback. */
+function verifyFailure(c: Context, callbackURL: string | undefined, failure: VerifyEmailFailure | string, key?: ErrorKey): Response {
+  if (callbackURL) return c.redirect(withQueryParam(callbackURL, "error", failure), 302);
+  throw new AuthError(key ?? FAILURE_KEYS[failure as VerifyEmailFailure]);
+}
+
+export const sendVerificationEmailRoute = defineRoute({
+  method: "POST",
+  path: "/send-verification-email",
+  summary: "Mail a verification link",
+  description: "Without a session the answer is the same whether or not the address exists; the mail goes out in the background.",
+  tags,
+  auth: "optional-session",
+  body: z.object({ email: z.email(), callbackURL: z.string().optional() }),
+  response: StatusSchema,
+  handler: async ({ ctx, body, session }) => {
+    if (session) {
+      if (session.user.emailVerified) throw new AuthError("VERIFICATION_EMAIL_ALREADY_VERIFIED");
+      if (session.user.email !== body.email.toLowerCase()) throw new AuthError("VERIFICATION_EMAIL_NOT_YOURS");
+      await sendVerificationEmail(ctx, session.user, body.callbackURL);
+      return { status: true };
+    }
+    ctx.background(
+      (async () => {
+        const user = await findUserByEmail(ctx.db, body.email);
+        if (user && !user.emailVerified) await sendVerificationEmail(ctx, user, body.callbackURL);
+      })(),
+    );
+    return { status: true };
+  },
+});
+
+/** With auto sign-in: a session for the user who just verified (or the current one, updated). */
+async function signInAfterVerification(c: Context, ctx: AuthContext, user: UserRow, session: ResolvedSession | null): Promise<void> {
+  const verifiedUser = { ...user, emailVerified: true };
+  if (session && session.user.id === user.id) {
+    setSessionDataCookie(c, ctx, { session: session.session, user: verifiedUser });
+    return;
+  }
+  await signInUser(c, ctx, verifiedUser, hasDontRememberCookie(c, ctx) ? false : undefined);
+}
+
+export const verifyEmailRoute = defineRoute({
+  method: "GET",
+  path: "/verify-email",
+  summary: "Follow a verification (or email-change) link",
+  description: "Redirects to callbackURL, with ?error=token_expired|invalid_token|user_not_found|unauthorized on failure; JSON without a callbackURL.",
+  tags,
+  auth: "optional-session",
+  query: z.object({ token: z.string(), callbackURL: z.string().optional() }),
+  response: z.object({ status: z.boolean(), user: UserSchema.nullable() }),
+  handler: async ({ c, ctx, query, session }) => {
+    const { callbackURL } = query;
+    const read = await readEmailVerificationToken(ctx, query.token);
+    if (!read.ok) return verifyFailure(c, callbackURL, read.failure);
+    const user = await findUserByEmail(ctx.db, read.claims.email);
+    if (!user) return verifyFailure(c, callbackURL, "user_not_found");
+
+    if (read.claims.updateTo) {
+      // An email change is confirmed by the signed-in owner of the current address only.
+      if (!session || session.user.id !== user.id) return verifyFailure(c, callbackURL, "unauthorized");
+      const changed = await applyEmailChange(ctx, user, read.claims.updateTo, callbackURL);
+      if (!changed) return verifyFailure(c, callbackURL, "COULDNT_UPDATE_YOUR_EMAIL", "COULDNT_UPDATE_EMAIL");
+      setSessionDataCookie(c, ctx, { session: session.session, user: changed });
+      if (callbackURL) return c.redirect(callbackURL, 302);
+      return { status: true, user: publicUser(changed) };
+    }
+
+    const flipped = await markEmailVerified(ctx, user.id);
+    if (flipped && ctx.config.emailVerification.autoSignInAfterVerification) await signInAfterVerification(c, ctx, user, session);
+    else if (session && session.user.id === user.id) setSessionDataCookie(c, ctx, { session: session.session, user: { ...session.user, emailVerified: true } });
+    if (callbackURL) return c.redirect(callbackURL, 302);
+    return { status: true, user: null };
+  },
+});
+
+/** The user fields Better Auth answers with on verify-email and change-password. */
+export function publicUser(user: UserRow) {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    image: user.image ?? null,
+    emailVerified: Boolean(user.emailVerified),
+    createdAt: iso(user.createdAt),
+    updatedAt: iso(user.updatedAt),
+  };
+}
+
+export const emailVerificationRoutes = [sendVerificationEmailRoute, verifyEmailRoute];

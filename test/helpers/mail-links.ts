@@ -1,0 +1,46 @@
+import { afterAll, beforeAll } from "vitest";
+import { createTestContext, type TestContext, type TestContextOptions } from "./context.ts";
+import { type Mailbox, startMailbox } from "./mailbox.ts";
+
+// Links as the daemon mails them, read from the real SMTP capture.
+
+export const LINK = {
+  verify: /https?:\/\/\S+\/verify-email\?token=\S+/,
+  reset: /https?:\/\/\S+\/reset-password\/\S+/,
+  delete: /https?:\/\/\S+\/delete-user\/callback\?token=\S+/,
+} as const;
+
+/** How many mails `to` has received so far: pass it as `skip` to wait for a newer one. Settle the context first. */
+export const mailCount = (mailbox: Mailbox, to: string): number => mailbox.to(to).length;
+
+/** The newest link of a kind among the mails to `to` after the first `skip` (waiting up to 5 s for one). */
+export async function mailedLink(mailbox: Mailbox, to: string, kind: keyof typeof LINK, skip = 0): Promise<URL> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const matching = mailbox.to(to).slice(skip).filter((m) => LINK[kind].test(m.text));
+    if (matching.length > 0) return new URL((matching[matching.length - 1].text.match(LINK[kind]) as RegExpMatchArray)[0]);
+    if (Date.now() > deadline) throw new Error(`no ${kind} link mailed to ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Path and query of a mailed link, for the test agent. */
+export const pathOf = (url: URL): string => `${url.pathname}${url.search}`;
+
+/**
+ * One test context per describe block whose mail goes to a real SMTP capture of its own. `ready`
+ * receives both once they run; both are closed after the block.
+ */
+export function useMailContext(options: TestContextOptions, ready: (handles: { t: TestContext; mailbox: Mailbox }) => void): void {
+  let handles: { t: TestContext; mailbox: Mailbox } | undefined;
+  beforeAll(async () => {
+    const mailbox = await startMailbox();
+    const t = await createTestContext({ ...options, env: { AUTH_SMTP_URL: mailbox.url, ...options.env } });
+    handles = { t, mailbox };
+    ready(handles);
+  });
+  afterAll(async () => {
+    await handles?.t.close();
+    await handles?.mailbox.close();
+  });
+}

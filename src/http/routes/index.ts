@@ -8,6 +8,7 @@ import { miscRoutes } from "./misc.ts";
 import { providerTokenRoutes } from "./provider-tokens.ts";
 import { ready } from "./ready.ts";
 import { organizationRoutes } from "./organization/index.ts";
+import { passwordRoutes } from "./password.ts";
 import { sessionRoutes } from "./session.ts";
 import { signInEmail } from "./sign-in.ts";
 import { linkSocial, signInSocial } from "./social.ts";
@@ -24,6 +25,6 @@ export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
   if (ctx.config.username.enabled) routes.push(signInUsername);
   routes.push(...organizationRoutes(ctx));
   if (ctx.config.admin.enabled) routes.push(...adminRoutes);
-  routes.push(...emailVerificationRoutes, changeEmailRoute);
+  routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -1,0 +1,83 @@
+import type { AuthContext } from "../context.ts";
+import { hashPassword } from "../crypto/password.ts";
+import { generateRandomString, sha256Base64Url } from "../crypto/random.ts";
+import { findUserByEmail, findUserById } from "../db/repositories/users.ts";
+import { consumeVerification, findVerification, insertVerification } from "../db/repositories/verifications.ts";
+import { AuthError } from "../errors.ts";
+import { storePasswordHash } from "./passwords.ts";
+import { revokeUserSessions } from "./sessions.ts";
+import { assertPasswordLength } from "./users.ts";
+
+// Password reset: a 24-character token mailed as {api}/reset-password/{token}?callbackURL=…, stored as a
+// verification value whose identifier is reset-password:{SHA-256 of the token}. Only the hash is at rest,
+// so a leaked database (or backup) holds no usable reset link; the link format is unchanged because the
+// hash is computed from the token the link carries.
+
+const RESET_TOKEN_LENGTH = 24;
+const RESET_PREFIX = "reset-password:";
+
+export function resetIdentifier(token: string): string {
+  return `${RESET_PREFIX}${sha256Base64Url(token)}`;
+}
+
+export function resetLink(ctx: AuthContext, token: string, redirectTo?: string): string {
+  return `${ctx.apiURL}/reset-password/${token}?callbackURL=${encodeURIComponent(redirectTo ?? "")}`;
+}
+
+function assertResetEnabled(ctx: AuthContext): void {
+  if (!ctx.config.emailAndPassword.enabled) throw new AuthError("RESET_PASSWORD_DISABLED");
+}
+
+/**
+ * Start a reset. Everything that depends on whether the address exists (lookup, token, mail) runs in the
+ * background, so the answer is the same, and equally fast, for known and unknown addresses.
+ */
+export function requestPasswordReset(ctx: AuthContext, email: string, redirectTo?: string): void {
+  assertResetEnabled(ctx);
+  ctx.background(
+    (async () => {
+      const user = await findUserByEmail(ctx.db, email);
+      if (!user) {
+        ctx.logger.debug("password reset requested for an unknown email");
+        return;
+      }
+      const token = generateRandomString(RESET_TOKEN_LENGTH);
+      const now = ctx.now();
+      const lifetime = ctx.config.emailAndPassword.resetPasswordTokenExpiresIn;
+      await insertVerification(ctx.db, resetIdentifier(token), user.id, now + lifetime * 1000, now);
+      ctx.sendMail({
+        to: user.email,
+        subject: "Reset your password",
+        text: `Hello ${user.name},\n\nSomeone asked to reset the password of your account. To choose a new one, open this link:\n\n${resetLink(ctx, token, redirectTo)}\n\nThe link expires in ${Math.round(lifetime / 60)} minutes and works once. If you did not ask for this, ignore this mail; your password stays as it is.\n`,
+      });
+    })(),
+  );
+}
+
+/** Whether a reset token is live (for the GET link, which only forwards it to the app). */
+export async function isResetTokenValid(ctx: AuthContext, token: string): Promise<boolean> {
+  const row = await findVerification(ctx.db, resetIdentifier(token));
+  return row !== undefined && Number(row.expiresAt) > ctx.now();
+}
+
+/**
+ * Use a reset token: the token is deleted and the password written in one transaction. The delete
+ * returns the row to exactly one of any number of concurrent callers, so a token resets a password once.
+ */
+export async function resetPassword(ctx: AuthContext, token: string | undefined, newPassword: string): Promise<void> {
+  assertResetEnabled(ctx);
+  if (!token) throw new AuthError("INVALID_TOKEN");
+  assertPasswordLength(ctx, newPassword);
+  const passwordHash = await hashPassword(newPassword);
+  const userId = await ctx.db.transaction().execute(async (trx) => {
+    const row = await consumeVerification(trx, resetIdentifier(token));
+    if (!row || Number(row.expiresAt) <= ctx.now()) return null;
+    if (!(await findUserById(trx, row.value))) return null;
+    await storePasswordHash(ctx, trx, row.value, passwordHash);
+    // Every other outstanding reset link of this user dies with this one.
+    await trx.deleteFrom("verification").where("identifier", "like", `${RESET_PREFIX}%`).where("value", "=", row.value).execute();
+    return row.value;
+  });
+  if (!userId) throw new AuthError("INVALID_TOKEN");
+  if (ctx.config.emailAndPassword.revokeSessionsOnPasswordReset) await revokeUserSessions(ctx, userId);
+}

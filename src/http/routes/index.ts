@@ -3,6 +3,7 @@ import type { RouteDefinition } from "../route.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { apiKeyRoutes } from "./api-key.ts";
 import { changeEmailRoute } from "./change-email.ts";
+import { deleteUserRoutes } from "./delete-user.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
 import { miscRoutes } from "./misc.ts";
 import { providerTokenRoutes } from "./provider-tokens.ts";
@@ -26,5 +27,6 @@ export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
   routes.push(...organizationRoutes(ctx));
   if (ctx.config.admin.enabled) routes.push(...adminRoutes);
   routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute);
+  if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -1,0 +1,75 @@
+import * as z from "zod";
+import { verifyPassword } from "../../crypto/password.ts";
+import { findCredentialAccount } from "../../db/repositories/accounts.ts";
+import { AuthError } from "../../errors.ts";
+import { deleteUserCompletely, deleteUserWithToken, sendDeleteConfirmation } from "../../services/account-deletion.ts";
+import { isSessionFresh } from "../../services/sessions.ts";
+import { clearSessionCookies } from "../cookies.ts";
+import { defineRoute } from "../route.ts";
+
+// Registered only when deletion is enabled: a disabled feature answers 404 like an unknown route.
+
+const tags = ["User"];
+const DeleteAnswer = z.object({ success: z.boolean(), message: z.string() });
+
+export const deleteUserRoute = defineRoute({
+  method: "POST",
+  path: "/delete-user",
+  summary: "Delete the caller's user",
+  description:
+    "Proof is the password, a token from a confirmation mail, or a fresh session. With deleteUser.requireVerification a confirmation link is mailed instead of deleting (a user who has a password must give it first).",
+  tags,
+  auth: "session",
+  body: z.object({ callbackURL: z.string().optional(), password: z.string().optional(), token: z.string().optional() }),
+  response: DeleteAnswer,
+  handler: async ({ c, ctx, body, session }) => {
+    const { user } = session!;
+    const account = await findCredentialAccount(ctx.db, user.id);
+    let proven = false;
+    if (body.password) {
+      if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+      if (!(await verifyPassword(account.password, body.password))) throw new AuthError("INVALID_PASSWORD");
+      proven = true;
+    }
+    if (body.token) {
+      await deleteUserWithToken(ctx, user, body.token);
+      clearSessionCookies(c, ctx);
+      return { success: true, message: "User deleted" };
+    }
+    // An API key is not a sign-in: it may not stand in for a password or a fresh session.
+    const signedIn = session!.source === "cookie";
+    if (ctx.config.deleteUser.requireVerification) {
+      if (!proven && account?.password) throw new AuthError("USER_ALREADY_HAS_PASSWORD_DELETE");
+      if (!proven && !signedIn) throw new AuthError("USER_CANNOT_BE_DELETED");
+      await sendDeleteConfirmation(ctx, user, body.callbackURL);
+      return { success: true, message: "Verification email sent" };
+    }
+    if (!proven) {
+      if (!signedIn) throw new AuthError("USER_CANNOT_BE_DELETED");
+      if (!isSessionFresh(ctx, session!.session)) throw new AuthError("SESSION_EXPIRED");
+    }
+    await deleteUserCompletely(ctx, user.id);
+    clearSessionCookies(c, ctx);
+    return { success: true, message: "User deleted" };
+  },
+});
+
+export const deleteUserCallbackRoute = defineRoute({
+  method: "GET",
+  path: "/delete-user/callback",
+  summary: "Follow a delete-account link",
+  description: "Deletes the signed-in user when the token is theirs and live; redirects to callbackURL when given.",
+  tags,
+  auth: "optional-session",
+  query: z.object({ token: z.string(), callbackURL: z.string().optional() }),
+  response: DeleteAnswer,
+  handler: async ({ c, ctx, query, session }) => {
+    if (!session) throw new AuthError("FAILED_TO_GET_USER_INFO", { status: 404 });
+    await deleteUserWithToken(ctx, session.user, query.token);
+    clearSessionCookies(c, ctx);
+    if (query.callbackURL) return c.redirect(query.callbackURL, 302);
+    return { success: true, message: "User deleted" };
+  },
+});
+
+export const deleteUserRoutes = [deleteUserRoute, deleteUserCallbackRoute];

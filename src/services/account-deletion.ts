@@ -1,0 +1,58 @@
+import type { AuthContext } from "../context.ts";
+import { generateRandomString, LOWER_ALPHANUMERIC, sha256Base64Url } from "../crypto/random.ts";
+import { deleteUser } from "../db/repositories/users.ts";
+import { consumeVerification, findVerification, insertVerification } from "../db/repositories/verifications.ts";
+import type { UserRow } from "../db/schema.ts";
+import { AuthError } from "../errors.ts";
+import { revokeUserSessions } from "./sessions.ts";
+
+// Deleting a user: by password, by a fresh session, or by a mailed 32-character token. Like reset
+// tokens, only the token's SHA-256 is stored (identifier delete-account-{hash}), so the database holds
+// nothing that deletes an account; the mailed link carries the token itself.
+
+const DELETE_TOKEN_LENGTH = 32;
+
+export function deleteIdentifier(token: string): string {
+  return `delete-account-${sha256Base64Url(token)}`;
+}
+
+export function deleteLink(ctx: AuthContext, token: string, callbackURL?: string): string {
+  return `${ctx.apiURL}/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(callbackURL || "/")}`;
+}
+
+/** Store a delete token for the user and mail its link to their address. */
+export async function sendDeleteConfirmation(ctx: AuthContext, user: UserRow, callbackURL?: string): Promise<void> {
+  const token = generateRandomString(DELETE_TOKEN_LENGTH, LOWER_ALPHANUMERIC);
+  const now = ctx.now();
+  const lifetime = ctx.config.deleteUser.deleteTokenExpiresIn;
+  await insertVerification(ctx.db, deleteIdentifier(token), user.id, now + lifetime * 1000, now);
+  ctx.sendMail({
+    to: user.email,
+    subject: "Confirm the deletion of your account",
+    text: `Hello ${user.name},\n\nSomeone asked to delete your account and everything in it. To confirm, open this link while signed in:\n\n${deleteLink(ctx, token, callbackURL)}\n\nThe link expires in ${Math.round(lifetime / 3600)} hours. If you did not ask for this, ignore this mail and consider changing your password.\n`,
+  });
+}
+
+/** Delete the user with their sessions and accounts (and, by cascade, memberships and API keys). */
+export async function deleteUserCompletely(ctx: AuthContext, userId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("session").where("userId", "=", userId).execute();
+    await trx.deleteFrom("account").where("userId", "=", userId).execute();
+    await deleteUser(trx, userId);
+  });
+  // Through the session service too, so a secondary session store forgets them as well.
+  await revokeUserSessions(ctx, userId);
+}
+
+/**
+ * Use a delete token for the signed-in user: it must exist, be live and belong to that user. The
+ * single-statement delete makes it single-use even when the link is followed twice at once.
+ */
+export async function deleteUserWithToken(ctx: AuthContext, user: UserRow, token: string): Promise<void> {
+  const identifier = deleteIdentifier(token);
+  const row = await findVerification(ctx.db, identifier);
+  if (!row || Number(row.expiresAt) <= ctx.now() || row.value !== user.id) throw new AuthError("INVALID_TOKEN", { status: 404 });
+  const consumed = await consumeVerification(ctx.db, identifier);
+  if (!consumed || consumed.value !== user.id) throw new AuthError("INVALID_TOKEN", { status: 404 });
+  await deleteUserCompletely(ctx, user.id);
+}

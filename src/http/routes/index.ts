@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { RouteDefinition } from "../route.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { apiKeyRoutes } from "./api-key.ts";
+import { accountRoutes } from "./accounts.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
@@ -26,7 +27,7 @@ export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
   if (ctx.config.username.enabled) routes.push(signInUsername);
   routes.push(...organizationRoutes(ctx));
   if (ctx.config.admin.enabled) routes.push(...adminRoutes);
-  routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute);
+  routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute, ...accountRoutes);
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

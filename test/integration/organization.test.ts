@@ -238,3 +238,25 @@ describe("organization configuration rules", () => {
     }
   });
 });
+
+describe("the cached session cookie follows the active organization", () => {
+  it("rewrites session_data when create, set-active and leave move the active organization", async () => {
+    const t = await createTestContext({ env: { AUTH_SESSION_COOKIE_CACHE: "on" } });
+    try {
+      const { agent, organization } = await ownerWithOrganization(t);
+      const cached = async () => (await agent.get("/get-session")).body.session.activeOrganizationId;
+      expect(agent.cookie("session_data")).toBeDefined();
+      expect(await cached()).toBe(organization.id);
+      await agent.post("/organization/set-active", { organizationId: null });
+      expect(await cached()).toBeNull();
+      await agent.post("/organization/set-active", { organizationId: organization.id });
+      expect(await cached()).toBe(organization.id);
+      const member = await memberOf(t, organization.id, "member");
+      expect((await member.agent.get("/get-session")).body.session.activeOrganizationId).toBe(organization.id);
+      await member.agent.post("/organization/leave", { organizationId: organization.id });
+      expect((await member.agent.get("/get-session")).body.session.activeOrganizationId).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -99,6 +99,8 @@ export async function findSession(ctx: AuthContext, token: string): Promise<Sess
 
 /** Whether the session is old enough (since its last refresh) to be extended. */
 export function isRefreshDue(ctx: AuthContext, session: SessionRow): boolean {
+  // An impersonation session keeps its short lifetime, whatever cookies the client sends back.
+  if (session.impersonatedBy) return false;
   const { expiresIn, updateAge } = ctx.config.session;
   const lastRefresh = Number(session.expiresAt) - expiresIn * 1000;
   return lastRefresh + updateAge * 1000 <= ctx.now();

@@ -76,9 +76,27 @@ export async function verifyApiKey(ctx: AuthContext, key: string, permissions?: 
   if (key.length < ctx.config.apiKey.defaultKeyLength) return { valid: false, reason: "INVALID_API_KEY" };
   const storedKey = storedFormOfKey(ctx, key);
   try {
-    return await useKey(ctx, storedKey, permissions);
+    return await inKeyQueue(ctx, storedKey, () => useKey(ctx, storedKey, permissions));
   } finally {
     scheduleExpiredApiKeyCleanup(ctx);
+  }
+}
+
+// Uses of one key inside this process take turns, so a hot key costs one read and one write per use
+// instead of a storm of compare-and-set retries. The compare-and-set still guards against other processes.
+const keyQueues = new WeakMap<AuthContext, Map<string, Promise<unknown>>>();
+
+async function inKeyQueue<T>(ctx: AuthContext, storedKey: string, work: () => Promise<T>): Promise<T> {
+  let queues = keyQueues.get(ctx);
+  if (!queues) keyQueues.set(ctx, (queues = new Map()));
+  const previous = queues.get(storedKey) ?? Promise.resolve();
+  const current = previous.then(work, work);
+  const settled = current.catch(() => {});
+  queues.set(storedKey, settled);
+  try {
+    return await current;
+  } finally {
+    if (queues.get(storedKey) === settled) queues.delete(storedKey);
   }
 }
 

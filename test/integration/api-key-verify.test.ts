@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
+import { createContext } from "../../src/context.ts";
+import { createApp } from "../../src/http/app.ts";
+import { silentLogger } from "../../src/logger.ts";
+import { Agent } from "../helpers/agent.ts";
+import { createTestContext, describeEachDialect, SERVER_TOKEN, signUp, TEST_ORIGIN, type TestContext } from "../helpers/context.ts";
 
 const DAY_MS = 86_400_000;
 const NOT_FOUND = { code: "KEY_NOT_FOUND", message: "API Key not found" };
@@ -165,6 +169,28 @@ describeEachDialect("API key verification", (dialect) => {
       expect(results.filter((r) => r.valid)).toHaveLength(3);
       expect(results.filter((r) => !r.valid).every((r) => r.error.code === "RATE_LIMITED")).toBe(true);
       expect((await storedRow(key.id))?.requestCount).toBe(3);
+    });
+
+    it("counts exactly when two daemons share the database (the compare-and-set, not the in-process queue)", async () => {
+      const other = await createContext(t.ctx.config, { logger: silentLogger, migrate: false, now: () => t.clock.now });
+      try {
+        const otherServer = new Agent(createApp(other), t.ctx.config.basePath, TEST_ORIGIN);
+        otherServer.headers.authorization = `Bearer ${SERVER_TOKEN}`;
+        const key = await serverKey({ remaining: 4, refillAmount: 4, refillInterval: 30, rateLimitEnabled: false });
+        const results = await Promise.all(
+          Array.from({ length: 12 }, async (_, i) => (await (i % 2 === 0 ? t.server() : otherServer).post("/api-key/verify", { key: key.key })).body),
+        );
+        expect(results.filter((r) => r.valid)).toHaveLength(4);
+        expect((await storedRow(key.id))?.remaining).toBe(0);
+        const limited = await serverKey({ rateLimitMax: 3, rateLimitTimeWindow: 60_000 });
+        const uses = await Promise.all(
+          Array.from({ length: 10 }, async (_, i) => (await (i % 2 === 0 ? t.server() : otherServer).post("/api-key/verify", { key: limited.key })).body),
+        );
+        expect(uses.filter((r) => r.valid)).toHaveLength(3);
+        expect((await storedRow(limited.id))?.requestCount).toBe(3);
+      } finally {
+        await other.close();
+      }
     });
   });
 });

@@ -9,7 +9,7 @@ import { createMailer, type Mail, type Mailer } from "./mailer.ts";
 import { createDatabaseRateLimitStore, createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from "./services/rate-limit.ts";
 import { createRedisStorage } from "./services/secondary-storage.ts";
 import { sessionCacheInvalidationPlugin } from "./services/session-cache-invalidation.ts";
-import { bumpSessionCacheGeneration } from "./services/session-cache.ts";
+import { disownCachedSessions } from "./services/session-cache.ts";
 import type { Kysely } from "kysely";
 
 // One context, built once, handed to the HTTP app, every CLI command, the terminal UI and the tests.
@@ -108,7 +108,8 @@ export async function createContext(config: Config, options: CreateContextOption
     const rateLimitStore = createRateLimitStore(config, db, secondaryStorage, logger);
     const storage = secondaryStorage;
     // Writes to users and sessions made anywhere but the sessions service disown cached sessions.
-    const appDb = storage ? db.withPlugin(sessionCacheInvalidationPlugin(() => bumpSessionCacheGeneration(storage))) : db;
+    const disown = (target: SecondaryStorage) => () => disownCachedSessions(target, (error) => logger.error("could not disown cached sessions", { error }));
+    const appDb = storage ? db.withPlugin(sessionCacheInvalidationPlugin(disown(storage))) : db;
 
     const background = (task: Promise<unknown>) => {
       const tracked = task.catch((error: unknown) => logger.error("background task failed", { error })).finally(() => pending.delete(tracked));

@@ -35,8 +35,21 @@ export type CacheLookup =
   | { kind: "hit"; session: SessionRow; user: UserRow }
   | { kind: "miss"; generation: string };
 
-export function bumpSessionCacheGeneration(storage: SecondaryStorage): Promise<void> {
+const LATE_BUMP_MS = 2000;
+
+function bumpSessionCacheGeneration(storage: SecondaryStorage): Promise<void> {
   return storage.increment(GENERATION_KEY).then(() => {});
+}
+
+/**
+ * After a write to users or sessions: disown every cached entry now, and once more a moment later. The
+ * write may sit in a transaction that commits after this runs; a read on another daemon in between sees
+ * the old rows and could cache them under the new generation (a deleted account's session, say). The
+ * second bump disowns such an entry too.
+ */
+export async function disownCachedSessions(storage: SecondaryStorage, onLateFailure: (error: unknown) => void): Promise<void> {
+  await bumpSessionCacheGeneration(storage);
+  setTimeout(() => bumpSessionCacheGeneration(storage).catch(onLateFailure), LATE_BUMP_MS).unref();
 }
 
 /** One round trip: the entry and the current generation. */

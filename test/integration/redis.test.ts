@@ -81,6 +81,22 @@ for (const dialect of DIALECTS as Dialect[]) {
       expect(await t.ctx.secondaryStorage!.get(`session:${token}`)).toBe("revoked");
     });
 
+    it("disowns an entry filled between a transaction's write and its commit, a moment later", async () => {
+      const { token, user } = await signUp(t);
+      expect(await findSession(other.ctx, token!)).not.toBeNull();
+      await t.ctx.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("session").where("userId", "=", user.id).execute();
+        // Not committed yet: the other daemon still sees the session, and caches it under the new generation.
+        expect(await findSession(other.ctx, token!)).not.toBeNull();
+      });
+      let gone = false;
+      for (let attempt = 0; attempt < 40 && !gone; attempt += 1) {
+        gone = (await findSession(other.ctx, token!)) === null;
+        if (!gone) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(gone).toBe(true);
+    });
+
     it("revokes every other session of a user in Redis too", async () => {
       const first = await signUp(t);
       const second = await first.agent.post("/sign-in/email", { email: first.email, password: first.password }, { headers: { "x-forwarded-for": "10.9.0.1" } });

@@ -1,8 +1,15 @@
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config/load.ts";
 import { healthcheckCommand } from "./commands/healthcheck.ts";
+import { isAuthError } from "../errors.ts";
+import { configCommand } from "./commands/config.ts";
+import { createUserCommand } from "./commands/create-user.ts";
 import { migrateCommand } from "./commands/migrate.ts";
+import { revokeSessionsCommand } from "./commands/revoke-sessions.ts";
 import { serveCommand } from "./commands/serve.ts";
+import { sessionsCommand } from "./commands/sessions.ts";
+import { usersCommand } from "./commands/users.ts";
+import { PromptAborted } from "./prompt.ts";
 import { UserError } from "./shared.ts";
 
 export function buildProgram(): Command {
@@ -10,12 +17,21 @@ export function buildProgram(): Command {
     .description("Self-hosted auth daemon: email/password, usernames, social sign-in, organizations, admin and API keys over Better Auth's wire protocol")
     .version("0.1.0")
     .showHelpAfterError()
+    .enablePositionalOptions()
     .exitOverride();
   program.addCommand(serveCommand);
   program.addCommand(migrateCommand);
   program.addCommand(healthcheckCommand);
+  program.addCommand(createUserCommand);
+  program.addCommand(revokeSessionsCommand);
+  program.addCommand(usersCommand);
+  program.addCommand(sessionsCommand);
+  program.addCommand(configCommand);
   return program;
 }
+
+// Errors opening the database that an operator fixes (wrong URL, path, password, database name).
+const DATABASE_OPEN_FAILURES = new Set(["ECONNREFUSED", "SQLITE_CANTOPEN", "ENOTFOUND", "ENOTDIR", "EACCES", "EROFS", "28P01", "3D000"]);
 
 /** Run the CLI; returns the exit code. User-fixable failures are one line on stderr, never a stack. */
 export async function main(argv: string[]): Promise<number> {
@@ -36,8 +52,17 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`authd: ${error.message}\n`);
       return error.exitCode;
     }
+    // A refusal from a service (duplicate email, password too short …) is the user's to fix.
+    if (isAuthError(error) && error.status < 500) {
+      process.stderr.write(`authd: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof PromptAborted) {
+      process.stderr.write("authd: aborted\n");
+      return 1;
+    }
     const code = (error as { code?: string }).code;
-    if (code === "ECONNREFUSED" || code === "SQLITE_CANTOPEN" || code === "ENOTFOUND" || code === "28P01" || code === "3D000") {
+    if (code !== undefined && DATABASE_OPEN_FAILURES.has(code)) {
       process.stderr.write(`authd: cannot open the database: ${(error as Error).message}\n`);
       return 1;
     }

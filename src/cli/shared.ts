@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import type * as z from "zod";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { type AuthContext, createContext, type CreateContextOptions } from "../context.ts";
@@ -51,3 +52,22 @@ export function createCommand(name: string, description: string): Command {
 }
 
 export { ConfigError };
+
+/** Parse a command's flags with its zod schema; a bad flag is bad usage (exit 2), one line per problem. */
+export function parseFlags<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const flag = issue.path.length ? `--${String(issue.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : "flags";
+    return `${flag}: ${issue.message}`;
+  });
+  throw new UserError(lines.join("\n"), 2);
+}
+
+/** Progress lines only for a person at a terminal: piped or --json output stays clean. */
+export function progressReporter(options: CommonOptions): (line: string) => void {
+  const interactive = Boolean(process.stderr.isTTY) && !options.json;
+  return (line) => {
+    if (interactive) process.stderr.write(`${line}\n`);
+  };
+}

@@ -142,3 +142,14 @@ export function isSessionFresh(ctx: AuthContext, session: SessionRow): boolean {
   if (freshAge === 0) return true;
   return ctx.now() - Number(session.createdAt) <= freshAge * 1000;
 }
+
+/** Revoke every session of every user in batches, reporting the running total after each batch. */
+export async function revokeAllSessions(ctx: AuthContext, onProgress?: (revoked: number) => void, batchSize = 500): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await sessions.deleteSessionBatch(ctx.db, batchSize);
+    if (deleted === 0) return total;
+    total += deleted;
+    onProgress?.(total);
+  }
+}

@@ -16,6 +16,7 @@ async function withMigrationContext<T>(options: CommonOptions, work: (handle: { 
 }
 
 export const migrateCommand = createCommand("migrate", "apply pending database migrations")
+  .enablePositionalOptions()
   .option("--json", "print only JSON")
   .action(async (options: CommonOptions) => {
     await withMigrationContext(options, async ({ db, schema }) => {

@@ -65,3 +65,52 @@ export async function deleteExpiredSessions(db: Db, now: number): Promise<number
   const result = await db.deleteFrom("session").where("expiresAt", "<", now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+export interface SessionListQuery {
+  userId?: string;
+  /** Only sessions that have not expired at this instant (ms). */
+  activeAt?: number;
+  limit?: number;
+  offset?: number;
+}
+
+export type SessionWithEmailRow = SessionRow & { userEmail: string };
+
+function whereSessionsMatch(db: Db, query: SessionListQuery) {
+  let select = db.selectFrom("session").innerJoin("user", "user.id", "session.userId");
+  if (query.userId) select = select.where("session.userId", "=", query.userId);
+  if (query.activeAt !== undefined) select = select.where("session.expiresAt", ">", query.activeAt);
+  return select;
+}
+
+/** A page of sessions with their user's email, newest first. */
+export function listSessions(db: Db, query: SessionListQuery = {}): Promise<SessionWithEmailRow[]> {
+  return whereSessionsMatch(db, query)
+    .selectAll("session")
+    .select("user.email as userEmail")
+    .orderBy("session.createdAt", "desc")
+    .orderBy("session.id", "asc")
+    .limit(query.limit ?? 50)
+    .offset(query.offset ?? 0)
+    .execute();
+}
+
+export async function countSessions(db: Db, query: Omit<SessionListQuery, "limit" | "offset"> = {}): Promise<number> {
+  const row = await whereSessionsMatch(db, query).select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export function findSessionById(db: Db, id: string): Promise<SessionRow | undefined> {
+  return db.selectFrom("session").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/**
+ * Deletes up to `batchSize` sessions of any user; returns how many went. Bulk revocation loops over
+ * this so a large table is never locked by one long statement while the server runs.
+ */
+export async function deleteSessionBatch(db: Db, batchSize: number): Promise<number> {
+  const ids = await db.selectFrom("session").select("id").limit(batchSize).execute();
+  if (ids.length === 0) return 0;
+  const result = await db.deleteFrom("session").where("id", "in", ids.map((r) => r.id)).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, type Transaction, sql } from "kysely";
 import type { Database, NewUserRow, UserRow, UserUpdate } from "../schema.ts";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -26,4 +26,51 @@ export async function updateUser(db: Db, id: string, changes: UserUpdate): Promi
 export async function deleteUser(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom("user").where("id", "=", id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+export interface UserListQuery {
+  /** Matches email, name or username, case-insensitively, anywhere in the text. */
+  search?: string;
+  limit?: number;
+  offset?: number;
+}
+
+/** LIKE pattern for a literal substring: % and _ in the search are matched as themselves. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function whereUserMatches(db: Db, search: string | undefined) {
+  const query = db.selectFrom("user");
+  if (!search) return query;
+  const pattern = containsPattern(search);
+  return query.where((eb) =>
+    eb.or([
+      eb(eb.fn("lower", ["email"]), "like", sql<string>`${pattern} escape '\\'`),
+      eb(eb.fn("lower", ["name"]), "like", sql<string>`${pattern} escape '\\'`),
+      eb(eb.fn("lower", ["username"]), "like", sql<string>`${pattern} escape '\\'`),
+    ]),
+  );
+}
+
+/** A page of users, newest first (ties broken by id so pages never overlap). */
+export function listUsers(db: Db, query: UserListQuery = {}): Promise<UserRow[]> {
+  return whereUserMatches(db, query.search)
+    .selectAll()
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "asc")
+    .limit(query.limit ?? 50)
+    .offset(query.offset ?? 0)
+    .execute();
+}
+
+export async function countUsers(db: Db, query: Pick<UserListQuery, "search"> = {}): Promise<number> {
+  const row = await whereUserMatches(db, query.search).select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** A user by id, or by email when the text looks like one. */
+export async function findUserByIdOrEmail(db: Db, idOrEmail: string): Promise<UserRow | undefined> {
+  if (idOrEmail.includes("@")) return findUserByEmail(db, idOrEmail);
+  return findUserById(db, idOrEmail);
 }

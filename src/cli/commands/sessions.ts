@@ -1,0 +1,77 @@
+import { Command } from "commander";
+import * as z from "zod";
+import type { AuthContext } from "../../context.ts";
+import { countSessions, deleteExpiredSessions, listSessions } from "../../db/repositories/sessions.ts";
+import { findUserByIdOrEmail } from "../../db/repositories/users.ts";
+import { toSessionWire, type SessionWire } from "../../services/sessions.ts";
+import { formatTable, writeLines } from "../format.ts";
+import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
+
+const ListFlags = z.object({
+  user: z.string().optional(),
+  all: z.boolean().optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  json: z.boolean().optional(),
+  config: z.string().optional(),
+});
+
+export type SessionListItem = SessionWire & { userEmail: string };
+
+/** Active sessions (or all, expired too), newest first, optionally of one user. Tokens are not shown. */
+export async function listSessionPage(ctx: AuthContext, query: { userId?: string; includeExpired?: boolean; limit: number; offset: number }): Promise<{ sessions: Omit<SessionListItem, "token">[]; total: number }> {
+  const filter = { userId: query.userId, activeAt: query.includeExpired ? undefined : ctx.now() };
+  const [rows, total] = await Promise.all([listSessions(ctx.db, { ...filter, limit: query.limit, offset: query.offset }), countSessions(ctx.db, filter)]);
+  const sessions = rows.map((row) => {
+    const { token: _token, ...wire } = toSessionWire(ctx, row);
+    return { ...wire, userEmail: row.userEmail };
+  });
+  return { sessions, total };
+}
+
+export async function resolveUserId(ctx: AuthContext, idOrEmail: string): Promise<string> {
+  const user = await findUserByIdOrEmail(ctx.db, idOrEmail);
+  if (!user) throw new UserError(`no user with id or email ${idOrEmail}`);
+  return user.id;
+}
+
+const sessionsList = createCommand("list", "list active sessions, newest first")
+  .option("-u, --user <id-or-email>", "only this user's sessions")
+  .option("--all", "include expired sessions")
+  .option("-n, --limit <n>", "how many", "50")
+  .option("--offset <n>", "skip this many", "0")
+  .option("--json", "print only JSON (an array of sessions, without tokens)")
+  .action(async (raw) => {
+    const flags = parseFlags(ListFlags, raw);
+    await withContext(flags, async (ctx) => {
+      const userId = flags.user ? await resolveUserId(ctx, flags.user) : undefined;
+      const { sessions, total } = await listSessionPage(ctx, { userId, includeExpired: flags.all, limit: flags.limit, offset: flags.offset });
+      if (flags.json) return printJSON(sessions);
+      writeLines(
+        formatTable(sessions, [
+          { header: "id", value: (s) => s.id },
+          { header: "user", value: (s) => s.userEmail },
+          { header: "ip", value: (s) => s.ipAddress },
+          { header: "created", value: (s) => s.createdAt },
+          { header: "expires", value: (s) => s.expiresAt },
+          { header: "user agent", value: (s) => s.userAgent },
+        ]),
+        `${sessions.length} of ${total} session(s)`,
+      );
+    });
+  });
+
+const PruneFlags = z.object({ json: z.boolean().optional(), config: z.string().optional() });
+
+const sessionsPrune = createCommand("prune", "delete expired sessions")
+  .option("--json", "print only JSON")
+  .action(async (raw) => {
+    const flags = parseFlags(PruneFlags, raw);
+    await withContext(flags, async (ctx) => {
+      const deleted = await deleteExpiredSessions(ctx.db, ctx.now());
+      if (flags.json) printJSON({ deleted });
+      else writeLines(`deleted ${deleted} expired session(s)`);
+    });
+  });
+
+export const sessionsCommand = new Command("sessions").description("list and prune sessions").addCommand(sessionsList).addCommand(sessionsPrune);

@@ -1,0 +1,79 @@
+import { Command } from "commander";
+import * as z from "zod";
+import type { AuthContext } from "../../context.ts";
+import { countUsers, listUsers } from "../../db/repositories/users.ts";
+import { describeUser, type UserOverview } from "../../services/user-overview.ts";
+import { toUserWire, type UserWire } from "../../services/users.ts";
+import { formatFields, formatTable, writeLines } from "../format.ts";
+import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
+
+const ListFlags = z.object({
+  search: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  json: z.boolean().optional(),
+  config: z.string().optional(),
+});
+
+export async function listUserPage(ctx: AuthContext, query: { search?: string; limit: number; offset: number }): Promise<{ users: UserWire[]; total: number }> {
+  const [rows, total] = await Promise.all([listUsers(ctx.db, query), countUsers(ctx.db, query)]);
+  return { users: rows.map((row) => toUserWire(ctx, row)), total };
+}
+
+const usersList = createCommand("list", "list users, newest first")
+  .option("-s, --search <text>", "match email, name or username")
+  .option("-n, --limit <n>", "how many", "50")
+  .option("--offset <n>", "skip this many", "0")
+  .option("--json", "print only JSON (an array of user objects)")
+  .action(async (raw) => {
+    const flags = parseFlags(ListFlags, raw);
+    await withContext(flags, async (ctx) => {
+      const { users, total } = await listUserPage(ctx, flags);
+      if (flags.json) return printJSON(users);
+      writeLines(
+        formatTable(users, [
+          { header: "id", value: (u) => u.id },
+          { header: "email", value: (u) => u.email },
+          { header: "name", value: (u) => u.name },
+          { header: "verified", value: (u) => u.emailVerified },
+          { header: "role", value: (u) => u.role },
+          { header: "banned", value: (u) => u.banned },
+          { header: "created", value: (u) => u.createdAt },
+        ]),
+        `${users.length} of ${total} user(s)`,
+      );
+    });
+  });
+
+const ShowFlags = z.object({ json: z.boolean().optional(), config: z.string().optional() });
+
+export async function requireUserOverview(ctx: AuthContext, idOrEmail: string): Promise<UserOverview> {
+  const overview = await describeUser(ctx, idOrEmail);
+  if (!overview) throw new UserError(`no user with id or email ${idOrEmail}`);
+  return overview;
+}
+
+const usersShow = createCommand("show", "show one user with sessions, linked accounts, organizations and API keys")
+  .argument("<id-or-email>", "the user's id or email")
+  .option("--json", "print only JSON")
+  .action(async (idOrEmail: string, raw) => {
+    const flags = parseFlags(ShowFlags, raw);
+    await withContext(flags, async (ctx) => {
+      const overview = await requireUserOverview(ctx, idOrEmail);
+      if (flags.json) return printJSON(overview);
+      writeLines(
+        ...formatFields(overview.user),
+        "",
+        `sessions (${overview.sessions.length} active)`,
+        ...overview.sessions.map((s) => `  ${s.id}  expires ${s.expiresAt}  ${s.ipAddress || "-"}  ${s.userAgent || "-"}`),
+        `linked accounts (${overview.accounts.length})`,
+        ...overview.accounts.map((a) => `  ${a.providerId}  ${a.accountId}`),
+        `organizations (${overview.organizations.length})`,
+        ...overview.organizations.map((o) => `  ${o.slug}  ${o.name}  role ${o.role}`),
+        `api keys (${overview.apiKeys.length})`,
+        ...overview.apiKeys.map((k) => `  ${k.id}  ${k.name ?? "-"}  ${k.start ?? ""}…  ${k.enabled ? "enabled" : "disabled"}  expires ${k.expiresAt ?? "never"}`),
+      );
+    });
+  });
+
+export const usersCommand = new Command("users").description("list and inspect users").addCommand(usersList).addCommand(usersShow);

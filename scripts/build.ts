@@ -18,6 +18,17 @@ const result = await Bun.build({
   sourcemap: "linked",
   external: ["pg-native"],
   define: { "process.env.NODE_ENV": JSON.stringify("production") },
+  plugins: [
+    {
+      // Ink loads react-devtools-core only when DEV=true. It is not installed, and an external import would
+      // make the binary fail at start-up, so the bundle gets an inert stand-in (the binary stays self-contained).
+      name: "ink-without-devtools",
+      setup(build) {
+        build.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "react-devtools-core", namespace: "authd-stub" }));
+        build.onLoad({ filter: /.*/, namespace: "authd-stub" }, () => ({ contents: "export default { initialize() {}, connectToDevTools() {} };", loader: "js" }));
+      },
+    },
+  ],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

@@ -1,8 +1,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBinary, runCli } from "./run.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildBinary } from "../helpers/binary.ts";
+import { runCli } from "./run.ts";
 
 describe("authd config check, migrate status and usage errors", () => {
   const dir = mkdtempSync(join(tmpdir(), "authd-cli-"));
@@ -59,10 +60,9 @@ describe("the compiled dist/authd binary", () => {
   let binary: string;
   const dir = mkdtempSync(join(tmpdir(), "authd-bin-db-"));
   const env = { AUTH_DATABASE_URL: `sqlite://${join(dir, "auth.db")}` };
-  beforeAll(async () => {
-    binary = await buildBinary();
+  beforeAll(() => {
+    binary = buildBinary();
   }, 120_000);
-  afterAll(() => {});
 
   it("creates and lists users with its embedded migrations", async () => {
     const created = await runCli(["create-user", "--email", "bin@example.com", "--name", "Bin", "--password", "binary-password", "--json"], { env, binary });

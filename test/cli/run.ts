@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { TEST_ORIGIN, TEST_SECRET } from "../helpers/context.ts";
@@ -46,18 +45,4 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
     );
     child.stdin.end(options.input ?? "");
   });
-}
-
-/** Compile dist-style authd into a temporary directory (each test file its own copy). */
-export async function buildBinary(): Promise<string> {
-  const outfile = join(mkdtempSync(join(tmpdir(), "authd-bin-")), "authd");
-  const result = await new Promise<{ code: number; output: string }>((done) => {
-    const child = spawn(BUN, ["scripts/build.ts", "--outfile", outfile], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c) => (output += c));
-    child.stderr.on("data", (c) => (output += c));
-    child.on("close", (code) => done({ code: code ?? -1, output }));
-  });
-  if (result.code !== 0) throw new Error(`build failed: ${result.output}`);
-  return outfile;
 }

@@ -2,8 +2,10 @@ import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config/load.ts";
 import { healthcheckCommand } from "./commands/healthcheck.ts";
 import { isAuthError } from "../errors.ts";
+import { apiKeysCommand } from "./commands/api-keys.ts";
 import { configCommand } from "./commands/config.ts";
 import { createUserCommand } from "./commands/create-user.ts";
+import { issueApiKeyCommand } from "./commands/issue-api-key.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { revokeSessionsCommand } from "./commands/revoke-sessions.ts";
 import { serveCommand } from "./commands/serve.ts";
@@ -23,9 +25,11 @@ export function buildProgram(): Command {
   program.addCommand(migrateCommand);
   program.addCommand(healthcheckCommand);
   program.addCommand(createUserCommand);
+  program.addCommand(issueApiKeyCommand);
   program.addCommand(revokeSessionsCommand);
   program.addCommand(usersCommand);
   program.addCommand(sessionsCommand);
+  program.addCommand(apiKeysCommand);
   program.addCommand(configCommand);
   return program;
 }

@@ -106,4 +106,32 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     const result = await runCli(["revoke-sessions"], { env });
     expect(result.code).toBe(2);
   });
+
+  it("issue-api-key prints the key once; api-keys list never shows it; api-keys revoke ends it", async () => {
+    const issued = await runCli(["issue-api-key", "--user", "ops@example.com", "--name", "deploy", "--prefix", "ops_", "--expires-in", "86400", "--remaining", "3", "--json"], { env });
+    expect(issued.code).toBe(0);
+    const key = issued.json<{ id: string; key: string; name: string; prefix: string; remaining: number; expiresAt: string }>();
+    expect(key).toMatchObject({ name: "deploy", prefix: "ops_", remaining: 3 });
+    expect(key.key.startsWith("ops_")).toBe(true);
+    const verified = await t.server().post("/api-key/verify", { key: key.key });
+    expect(verified.body.valid).toBe(true);
+
+    const listed = await runCli(["api-keys", "list", "--user", "ops@example.com", "--json"], { env });
+    expect(listed.json<{ id: string }[]>().map((k) => k.id)).toContain(key.id);
+    expect(listed.stdout).not.toContain(key.key);
+
+    const revoked = await runCli(["api-keys", "revoke", key.id, "--json"], { env });
+    expect(revoked.code).toBe(0);
+    expect((await t.server().post("/api-key/verify", { key: key.key })).body.valid).toBe(false);
+    const again = await runCli(["api-keys", "revoke", key.id], { env });
+    expect(again.code).toBe(1);
+  });
+
+  it("issue-api-key refuses an unknown user and malformed permissions", async () => {
+    const unknown = await runCli(["issue-api-key", "--user", "ghost@example.com"], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("ghost@example.com");
+    const malformed = await runCli(["issue-api-key", "--user", "ops@example.com", "--permissions", "[1,2]"], { env });
+    expect(malformed.code).toBe(2);
+  });
 });

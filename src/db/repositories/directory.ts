@@ -102,16 +102,17 @@ export function listUserMemberships(db: Db, userId: string): Promise<MembershipR
     .execute();
 }
 
-/** A user's API keys without the hashed key column. */
-export function listUserApiKeys(db: Db, userId: string): Promise<Omit<ApiKeyRow, "key">[]> {
-  return db
-    .selectFrom("apikey")
-    .select([
-      "id", "name", "start", "prefix", "userId", "refillInterval", "refillAmount", "lastRefillAt", "enabled", "rateLimitEnabled",
-      "rateLimitTimeWindow", "rateLimitMax", "requestCount", "remaining", "lastRequest", "expiresAt", "createdAt", "updatedAt",
-      "permissions", "metadata",
-    ])
-    .where("userId", "=", userId)
-    .orderBy("createdAt", "desc")
-    .execute();
+export type ApiKeyWithEmailRow = ApiKeyRow & { userEmail: string };
+
+/** A page of API keys of every user (or one), newest first, with the owner's email. */
+export function listApiKeysWithOwner(db: Db, query: { userId?: string; limit?: number; offset?: number } = {}): Promise<ApiKeyWithEmailRow[]> {
+  let select = db.selectFrom("apikey").innerJoin("user", "user.id", "apikey.userId").selectAll("apikey").select("user.email as userEmail");
+  if (query.userId) select = select.where("apikey.userId", "=", query.userId);
+  return select.orderBy("apikey.createdAt", "desc").orderBy("apikey.id", "asc").limit(query.limit ?? 50).offset(query.offset ?? 0).execute();
+}
+
+/** Whose key this is (operators revoke by key id alone). */
+export async function findApiKeyOwnerId(db: Db, keyId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("apikey").select("userId").where("id", "=", keyId).executeTakeFirst();
+  return row?.userId;
 }

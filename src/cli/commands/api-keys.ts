@@ -1,0 +1,71 @@
+import { Command } from "commander";
+import * as z from "zod";
+import type { AuthContext } from "../../context.ts";
+import { findApiKeyOwnerId, listApiKeysWithOwner } from "../../db/repositories/directory.ts";
+import { type ApiKeyWire, deleteApiKey, toApiKeyWire } from "../../services/api-keys.ts";
+import { formatTable, writeLines } from "../format.ts";
+import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
+import { resolveUserId } from "./sessions.ts";
+
+const ListFlags = z.object({
+  user: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(10_000).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  json: z.boolean().optional(),
+  config: z.string().optional(),
+});
+
+export type ApiKeyListItem = ApiKeyWire & { userEmail: string };
+
+export async function listApiKeyPage(ctx: AuthContext, query: { userId?: string; limit: number; offset: number }): Promise<ApiKeyListItem[]> {
+  const rows = await listApiKeysWithOwner(ctx.db, query);
+  return rows.map((row) => ({ ...toApiKeyWire(row), userEmail: row.userEmail }));
+}
+
+/** Delete a key by id, whoever owns it. */
+export async function revokeApiKey(ctx: AuthContext, keyId: string): Promise<void> {
+  const ownerId = await findApiKeyOwnerId(ctx.db, keyId);
+  if (!ownerId) throw new UserError(`no API key with id ${keyId}`);
+  await deleteApiKey(ctx, ownerId, keyId);
+}
+
+const apiKeysList = createCommand("list", "list API keys (never the keys themselves), newest first")
+  .option("-u, --user <id-or-email>", "only this user's keys")
+  .option("-n, --limit <n>", "how many", "50")
+  .option("--offset <n>", "skip this many", "0")
+  .option("--json", "print only JSON")
+  .action(async (raw) => {
+    const flags = parseFlags(ListFlags, raw);
+    await withContext(flags, async (ctx) => {
+      const userId = flags.user ? await resolveUserId(ctx, flags.user) : undefined;
+      const keys = await listApiKeyPage(ctx, { userId, limit: flags.limit, offset: flags.offset });
+      if (flags.json) return printJSON(keys);
+      writeLines(
+        formatTable(keys, [
+          { header: "id", value: (k) => k.id },
+          { header: "user", value: (k) => k.userEmail },
+          { header: "name", value: (k) => k.name },
+          { header: "start", value: (k) => (k.start ? `${k.start}…` : null) },
+          { header: "enabled", value: (k) => k.enabled },
+          { header: "remaining", value: (k) => k.remaining },
+          { header: "expires", value: (k) => k.expiresAt ?? "never" },
+        ]),
+      );
+    });
+  });
+
+const RevokeFlags = z.object({ json: z.boolean().optional(), config: z.string().optional() });
+
+const apiKeysRevoke = createCommand("revoke", "delete an API key by id")
+  .argument("<key-id>", "the key's id (see api-keys list)")
+  .option("--json", "print only JSON")
+  .action(async (keyId: string, raw) => {
+    const flags = parseFlags(RevokeFlags, raw);
+    await withContext(flags, async (ctx) => {
+      await revokeApiKey(ctx, keyId);
+      if (flags.json) printJSON({ revoked: keyId });
+      else writeLines(`revoked API key ${keyId}`);
+    });
+  });
+
+export const apiKeysCommand = new Command("api-keys").description("list and revoke API keys").addCommand(apiKeysList).addCommand(apiKeysRevoke);

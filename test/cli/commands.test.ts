@@ -113,7 +113,7 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     const key = issued.json<{ id: string; key: string; name: string; prefix: string; remaining: number; expiresAt: string }>();
     expect(key).toMatchObject({ name: "deploy", prefix: "ops_", remaining: 3 });
     expect(key.key.startsWith("ops_")).toBe(true);
-    const verified = await t.server().post("/api-key/verify", { key: key.key });
+    const verified = await t.server().post("/api/auth/api-key/verify", { key: key.key });
     expect(verified.body.valid).toBe(true);
 
     const listed = await runCli(["api-keys", "list", "--user", "ops@example.com", "--json"], { env });
@@ -122,7 +122,7 @@ describeEachDialect("authd commands on a live database", (dialect) => {
 
     const revoked = await runCli(["api-keys", "revoke", key.id, "--json"], { env });
     expect(revoked.code).toBe(0);
-    expect((await t.server().post("/api-key/verify", { key: key.key })).body.valid).toBe(false);
+    expect((await t.server().post("/api/auth/api-key/verify", { key: key.key })).body.valid).toBe(false);
     const again = await runCli(["api-keys", "revoke", key.id], { env });
     expect(again.code).toBe(1);
   });

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import type * as z from "zod";
+import * as z from "zod";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { type AuthContext, createContext, type CreateContextOptions } from "../context.ts";
@@ -70,4 +70,17 @@ export function progressReporter(options: CommonOptions): (line: string) => void
   return (line) => {
     if (interactive) process.stderr.write(`${line}\n`);
   };
+}
+
+/** Flags every paged listing takes. */
+export const PageFlags = z.object({
+  limit: z.coerce.number().int().min(1).max(10_000).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  json: z.boolean().optional(),
+  config: z.string().optional(),
+});
+
+/** --limit and --offset on a listing command. */
+export function withPageOptions(command: Command): Command {
+  return command.option("-n, --limit <n>", "how many", "50").option("--offset <n>", "skip this many", "0");
 }

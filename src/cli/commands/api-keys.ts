@@ -4,15 +4,11 @@ import type { AuthContext } from "../../context.ts";
 import { findApiKeyOwnerId, listApiKeysWithOwner } from "../../db/repositories/directory.ts";
 import { type ApiKeyWire, deleteApiKey, toApiKeyWire } from "../../services/api-keys.ts";
 import { formatTable, writeLines } from "../format.ts";
-import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
+import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
 import { resolveUserId } from "./sessions.ts";
 
-const ListFlags = z.object({
+const ListFlags = PageFlags.extend({
   user: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(10_000).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-  json: z.boolean().optional(),
-  config: z.string().optional(),
 });
 
 export type ApiKeyListItem = ApiKeyWire & { userEmail: string };
@@ -29,10 +25,8 @@ export async function revokeApiKey(ctx: AuthContext, keyId: string): Promise<voi
   await deleteApiKey(ctx, ownerId, keyId);
 }
 
-const apiKeysList = createCommand("list", "list API keys (never the keys themselves), newest first")
+const apiKeysList = withPageOptions(createCommand("list", "list API keys (never the keys themselves), newest first"))
   .option("-u, --user <id-or-email>", "only this user's keys")
-  .option("-n, --limit <n>", "how many", "50")
-  .option("--offset <n>", "skip this many", "0")
   .option("--json", "print only JSON")
   .action(async (raw) => {
     const flags = parseFlags(ListFlags, raw);

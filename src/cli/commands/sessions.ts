@@ -5,15 +5,11 @@ import { countSessions, deleteExpiredSessions, listSessions } from "../../db/rep
 import { findUserByIdOrEmail } from "../../db/repositories/users.ts";
 import { toSessionWire, type SessionWire } from "../../services/sessions.ts";
 import { formatTable, writeLines } from "../format.ts";
-import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
+import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
 
-const ListFlags = z.object({
+const ListFlags = PageFlags.extend({
   user: z.string().optional(),
   all: z.boolean().optional(),
-  limit: z.coerce.number().int().min(1).max(10_000).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-  json: z.boolean().optional(),
-  config: z.string().optional(),
 });
 
 export type SessionListItem = SessionWire & { userEmail: string };
@@ -35,11 +31,9 @@ export async function resolveUserId(ctx: AuthContext, idOrEmail: string): Promis
   return user.id;
 }
 
-const sessionsList = createCommand("list", "list active sessions, newest first")
+const sessionsList = withPageOptions(createCommand("list", "list active sessions, newest first"))
   .option("-u, --user <id-or-email>", "only this user's sessions")
   .option("--all", "include expired sessions")
-  .option("-n, --limit <n>", "how many", "50")
-  .option("--offset <n>", "skip this many", "0")
   .option("--json", "print only JSON (an array of sessions, without tokens)")
   .action(async (raw) => {
     const flags = parseFlags(ListFlags, raw);

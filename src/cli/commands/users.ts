@@ -5,14 +5,10 @@ import { countUsers, listUsers } from "../../db/repositories/users.ts";
 import { describeUser, type UserOverview } from "../../services/user-overview.ts";
 import { toUserWire, type UserWire } from "../../services/users.ts";
 import { formatFields, formatTable, writeLines } from "../format.ts";
-import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
+import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
 
-const ListFlags = z.object({
+const ListFlags = PageFlags.extend({
   search: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(10_000).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-  json: z.boolean().optional(),
-  config: z.string().optional(),
 });
 
 export async function listUserPage(ctx: AuthContext, query: { search?: string; limit: number; offset: number }): Promise<{ users: UserWire[]; total: number }> {
@@ -20,10 +16,8 @@ export async function listUserPage(ctx: AuthContext, query: { search?: string; l
   return { users: rows.map((row) => toUserWire(ctx, row)), total };
 }
 
-const usersList = createCommand("list", "list users, newest first")
+const usersList = withPageOptions(createCommand("list", "list users, newest first"))
   .option("-s, --search <text>", "match email, name or username")
-  .option("-n, --limit <n>", "how many", "50")
-  .option("--offset <n>", "skip this many", "0")
   .option("--json", "print only JSON (an array of user objects)")
   .action(async (raw) => {
     const flags = parseFlags(ListFlags, raw);

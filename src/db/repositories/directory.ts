@@ -1,7 +1,6 @@
 import type { Kysely, Transaction } from "kysely";
 import type { ApiKeyRow, Database, InvitationRow, OrganizationRow, TeamRow } from "../schema.ts";
-import { containsPattern } from "./users.ts";
-import { sql } from "kysely";
+import { anyColumnContains } from "./users.ts";
 
 // Read-only listings for operators (the CLI and the terminal UI): pages, counts and joins that the
 // HTTP routes do not need. Writes stay in the services that own their rules.
@@ -18,14 +17,7 @@ export type OrganizationListRow = OrganizationRow & { memberCount: number };
 
 function whereOrganizationMatches(db: Db, search: string | undefined) {
   const query = db.selectFrom("organization");
-  if (!search) return query;
-  const pattern = containsPattern(search);
-  return query.where((eb) =>
-    eb.or([
-      eb(eb.fn("lower", ["name"]), "like", sql<string>`${pattern} escape '\\'`),
-      eb(eb.fn("lower", ["slug"]), "like", sql<string>`${pattern} escape '\\'`),
-    ]),
-  );
+  return search ? query.where(anyColumnContains(["name", "slug"], search)) : query;
 }
 
 export async function listOrganizations(db: Db, query: PageQuery = {}): Promise<OrganizationListRow[]> {

@@ -40,17 +40,15 @@ export function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** True where any of the columns contains the text, ignoring case (the same SQL on SQLite and Postgres). */
+export function anyColumnContains(columns: string[], text: string) {
+  const pattern = containsPattern(text);
+  return sql<boolean>`(${sql.join(columns.map((column) => sql`lower(${sql.ref(column)}) like ${pattern} escape '\\'`), sql` or `)})`;
+}
+
 function whereUserMatches(db: Db, search: string | undefined) {
   const query = db.selectFrom("user");
-  if (!search) return query;
-  const pattern = containsPattern(search);
-  return query.where((eb) =>
-    eb.or([
-      eb(eb.fn("lower", ["email"]), "like", sql<string>`${pattern} escape '\\'`),
-      eb(eb.fn("lower", ["name"]), "like", sql<string>`${pattern} escape '\\'`),
-      eb(eb.fn("lower", ["username"]), "like", sql<string>`${pattern} escape '\\'`),
-    ]),
-  );
+  return search ? query.where(anyColumnContains(["email", "name", "username"], search)) : query;
 }
 
 /** A page of users, newest first (ties broken by id so pages never overlap). */

@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config/load.ts";
 import { healthcheckCommand } from "./commands/healthcheck.ts";
 import { isAuthError } from "../errors.ts";
+import { adminCommand } from "./commands/admin.ts";
 import { apiKeysCommand } from "./commands/api-keys.ts";
 import { configCommand } from "./commands/config.ts";
 import { createUserCommand } from "./commands/create-user.ts";
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   program.addCommand(sessionsCommand);
   program.addCommand(apiKeysCommand);
   program.addCommand(configCommand);
+  program.addCommand(adminCommand);
   return program;
 }
 

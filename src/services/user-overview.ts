@@ -17,9 +17,12 @@ export interface LinkedAccountSummary {
   createdAt: string;
 }
 
+export type SessionSummary = Pick<SessionWire, "id" | "userId" | "expiresAt" | "ipAddress" | "userAgent" | "createdAt" | "updatedAt"> & Record<string, unknown>;
+
 export interface UserOverview {
   user: UserWire;
-  sessions: SessionWire[];
+  /** Active sessions, without their tokens (a token is a bearer credential). */
+  sessions: SessionSummary[];
   accounts: LinkedAccountSummary[];
   organizations: MembershipRow[];
   apiKeys: ApiKeyWire[];
@@ -36,7 +39,10 @@ export async function describeUser(ctx: AuthContext, idOrEmail: string): Promise
   ]);
   return {
     user: toUserWire(ctx, row),
-    sessions: sessions.map((s) => toSessionWire(ctx, s)),
+    sessions: sessions.map((s) => {
+      const { token: _token, ...wire } = toSessionWire(ctx, s);
+      return wire;
+    }),
     accounts: accounts.map((a) => ({ id: a.id, providerId: a.providerId, accountId: a.accountId, createdAt: iso(a.createdAt) as string })),
     organizations,
     apiKeys,

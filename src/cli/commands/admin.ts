@@ -1,0 +1,12 @@
+import * as z from "zod";
+import { createCommand, parseFlags, UserError, withContext } from "../shared.ts";
+
+const AdminFlags = z.object({ config: z.string().optional() });
+
+export const adminCommand = createCommand("admin", "the interactive terminal admin UI (users, organizations, sessions)").action(async (raw) => {
+  const flags = parseFlags(AdminFlags, raw);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UserError("authd admin needs a terminal; for scripts use users, sessions, api-keys and orgs commands", 2);
+  // Loaded on demand: the other commands never pay for React and Ink.
+  const { renderAdmin } = await import("../../../ui/render.tsx");
+  await withContext(flags, (ctx) => renderAdmin(ctx));
+});

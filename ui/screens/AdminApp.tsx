@@ -1,0 +1,66 @@
+import { Box, useApp } from "ink";
+import { useMemo, useState } from "react";
+import { ErrorBoundary } from "../components/ErrorBoundary.tsx";
+import { Header, TABS, type Tab } from "../components/Header.tsx";
+import type { AdminData } from "../data.ts";
+import { type ListPosition, START } from "../hooks/use-paged-list.ts";
+import type { Navigation } from "./navigation.ts";
+import { OrganizationDetailScreen } from "./OrganizationDetailScreen.tsx";
+import { OrganizationsScreen } from "./OrganizationsScreen.tsx";
+import { SessionsScreen } from "./SessionsScreen.tsx";
+import { UserDetailScreen } from "./UserDetailScreen.tsx";
+import { UsersScreen } from "./UsersScreen.tsx";
+
+type Detail = { kind: "user"; id: string } | { kind: "organization"; id: string };
+
+/** The terminal admin: three lists (tab cycles them) and the detail opened from one (esc returns). */
+export function AdminApp({ data }: { data: AdminData }) {
+  const { exit } = useApp();
+  const [tab, setTab] = useState<Tab>("users");
+  const [detail, setDetail] = useState<Detail>();
+  const [notice, setNotice] = useState<string>();
+  const [positions, setPositions] = useState<Record<Tab, ListPosition>>({ users: START, organizations: START, sessions: START });
+
+  const nav: Navigation = useMemo(
+    () => ({
+      openUser: (id) => {
+        setNotice(undefined);
+        setDetail({ kind: "user", id });
+      },
+      openOrganization: (id) => setDetail({ kind: "organization", id }),
+      back: (message) => {
+        setNotice(message);
+        setDetail(undefined);
+      },
+      nextTab: (step) => {
+        setNotice(undefined);
+        setDetail(undefined);
+        setTab((current) => TABS[(TABS.indexOf(current) + step + TABS.length) % TABS.length]);
+      },
+      quit: () => exit(),
+    }),
+    [exit],
+  );
+
+  const listProps = (name: Tab) => ({
+    data,
+    nav,
+    position: positions[name],
+    setPosition: (update: (previous: ListPosition) => ListPosition) => setPositions((all) => ({ ...all, [name]: update(all[name]) })),
+    notice,
+  });
+
+  let screen;
+  if (detail?.kind === "user") screen = <UserDetailScreen data={data} userId={detail.id} nav={nav} />;
+  else if (detail?.kind === "organization") screen = <OrganizationDetailScreen data={data} organizationId={detail.id} nav={nav} />;
+  else if (tab === "users") screen = <UsersScreen {...listProps("users")} />;
+  else if (tab === "organizations") screen = <OrganizationsScreen {...listProps("organizations")} />;
+  else screen = <SessionsScreen {...listProps("sessions")} />;
+
+  return (
+    <Box flexDirection="column">
+      <Header tab={tab} detail={detail ? detail.kind : undefined} />
+      <ErrorBoundary resetKey={`${tab}:${detail?.id ?? ""}`}>{screen}</ErrorBoundary>
+    </Box>
+  );
+}

@@ -1,0 +1,52 @@
+import { Box, Text, useInput } from "ink";
+import type { SessionWithEmailRow } from "../../src/db/repositories/sessions.ts";
+import { KeyHints } from "../components/KeyHints.tsx";
+import { StatusLine } from "../components/StatusLine.tsx";
+import { Table } from "../components/Table.tsx";
+import { useAction } from "../hooks/use-action.ts";
+import { usePagedList } from "../hooks/use-paged-list.ts";
+import { useTerminalSize } from "../hooks/use-terminal-size.ts";
+import { LIST_CHROME_ROWS, type ListScreenProps } from "./UsersScreen.tsx";
+
+const minute = (ms: number) => new Date(Number(ms)).toISOString().replace("T", " ").slice(0, 16);
+
+/** Every active session, newest first; x revokes the highlighted one, enter opens its user. */
+export function SessionsScreen({ data, nav, position, setPosition }: ListScreenProps) {
+  const { columns, rows } = useTerminalSize();
+  const pageSize = Math.max(3, rows - LIST_CHROME_ROWS);
+  const list = usePagedList(data.listSessions, position, setPosition, { pageSize, searchable: false });
+  const action = useAction(list.result.reload);
+
+  useInput((input, key) => {
+    if (list.handleKey(input, key)) return;
+    if (key.tab) return nav.nextTab(key.shift ? -1 : 1);
+    if (key.escape) return nav.quit();
+    const session = list.current;
+    if (!session) return;
+    if (key.return) return nav.openUser(session.userId);
+    if (input === "x") void action.run(async () => (await data.revokeSession(session.id), `revoked a session of ${session.userEmail}`));
+  });
+
+  return (
+    <Box flexDirection="column">
+      <Text dimColor>active sessions</Text>
+      <Table<SessionWithEmailRow>
+        rows={list.items}
+        selected={list.selected}
+        width={columns}
+        rowKey={(s) => s.id}
+        emptyText={list.result.loading ? "loading…" : "no active sessions"}
+        columns={[
+          { header: "user", value: (s) => s.userEmail },
+          { header: "created", width: 16, value: (s) => minute(s.createdAt) },
+          { header: "expires", width: 16, value: (s) => minute(s.expiresAt) },
+          { header: "ip", width: 15, value: (s) => s.ipAddress },
+          { header: "user agent", value: (s) => s.userAgent },
+        ]}
+      />
+      <Text dimColor>{`page ${position.page + 1} of ${list.pages} · ${list.total} session(s)`}</Text>
+      <StatusLine error={action.error ?? list.result.error} notice={action.notice} busy={action.busy} />
+      <KeyHints hints={[["↑↓", "move"], ["←→", "page"], ["x", "revoke"], ["enter", "open user"], ["tab", "next screen"], ["esc", "quit"]]} />
+    </Box>
+  );
+}

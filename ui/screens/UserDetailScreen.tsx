@@ -1,0 +1,205 @@
+import { Box, Text, useInput } from "ink";
+import { useState } from "react";
+import { KeyHints, type KeyHint } from "../components/KeyHints.tsx";
+import { Confirm, Prompt } from "../components/Prompt.tsx";
+import { StatusLine } from "../components/StatusLine.tsx";
+import { Table } from "../components/Table.tsx";
+import type { AdminData } from "../data.ts";
+import { useAction } from "../hooks/use-action.ts";
+import { useAsyncData } from "../hooks/use-async-data.ts";
+import { useTerminalSize } from "../hooks/use-terminal-size.ts";
+import type { Navigation } from "./navigation.ts";
+
+type Mode = "browse" | "ban" | "role" | "issue-key" | "delete" | "revoke-all";
+type Focus = "sessions" | "keys";
+
+const short = (iso: string | null | undefined) => (iso ? iso.replace("T", " ").slice(0, 16) : null);
+
+/** One user: profile, sessions, linked accounts, organizations and API keys, with the admin actions. */
+export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userId: string; nav: Navigation }) {
+  const { columns, rows } = useTerminalSize();
+  const overview = useAsyncData(() => data.describeUser(userId), [userId]);
+  const action = useAction(overview.reload);
+  const [mode, setMode] = useState<Mode>("browse");
+  const [focus, setFocus] = useState<Focus>("sessions");
+  const [cursor, setCursor] = useState(0);
+  const [issuedKey, setIssuedKey] = useState<string>();
+
+  const info = overview.data;
+  const user = info?.user;
+  const focused = focus === "sessions" ? (info?.sessions ?? []) : (info?.apiKeys ?? []);
+  const selected = Math.max(0, Math.min(cursor, focused.length - 1));
+  const tableRows = Math.max(2, Math.floor((rows - 16) / 2));
+  const window = (length: number) => (focus === "sessions" || length <= tableRows ? 0 : Math.max(0, Math.min(selected - tableRows + 1, length - tableRows)));
+
+  const finish = () => setMode("browse");
+  useInput(
+    (input, key) => {
+      if (key.escape) return nav.back();
+      if (!user) return;
+      if (key.tab) {
+        setFocus((f) => (f === "sessions" ? "keys" : "sessions"));
+        return setCursor(0);
+      }
+      if (key.upArrow) return setCursor(Math.max(0, selected - 1));
+      if (key.downArrow) return setCursor(Math.min(focused.length - 1, selected + 1));
+      if (input === "b") {
+        if (user.banned) void action.run(async () => (await data.unbanUser(user.id), `unbanned ${user.email}`));
+        else setMode("ban");
+        return;
+      }
+      if (input === "r") return setMode("role");
+      if (input === "k") return setMode("issue-key");
+      if (input === "d") return setMode("delete");
+      if (input === "a") return setMode("revoke-all");
+      if (input === "x") {
+        const item = focused[selected];
+        if (!item) return;
+        if (focus === "sessions") void action.run(async () => (await data.revokeSession(item.id), "session revoked"));
+        else void action.run(async () => (await data.revokeApiKey(item.id), `API key ${"name" in item && item.name ? item.name : item.id} revoked`));
+        return;
+      }
+      if (input === "R") overview.reload();
+    },
+    { isActive: mode === "browse" },
+  );
+
+  if (overview.error && !info) return <StatusLine error={overview.error} />;
+  if (!info || !user) {
+    return (
+      <Box flexDirection="column">
+        <Text dimColor>{overview.loading ? "loading…" : "this user no longer exists"}</Text>
+        <KeyHints hints={[["esc", "back"]]} />
+      </Box>
+    );
+  }
+
+  const hints: KeyHint[] = [
+    ["b", user.banned ? "unban" : "ban"],
+    ["r", "set role"],
+    ["tab", focus === "sessions" ? "to API keys" : "to sessions"],
+    ["↑↓", "move"],
+    ["x", focus === "sessions" ? "revoke session" : "revoke key"],
+    ["a", "revoke all sessions"],
+    ["k", "issue API key"],
+    ["d", "delete user"],
+    ["esc", "back"],
+  ];
+  const width = columns;
+  const sessionStart = window(info.sessions.length);
+  const keyStart = window(info.apiKeys.length);
+
+  return (
+    <Box flexDirection="column">
+      <Text>
+        <Text bold>{user.name}</Text>
+        {` <${user.email}>  `}
+        <Text dimColor>{user.id}</Text>
+      </Text>
+      <Text>
+        {`role ${user.role ?? "-"} · email ${user.emailVerified ? "verified" : "not verified"} · created ${short(user.createdAt)} · `}
+        {user.banned ? <Text color="red" bold>{`BANNED (${user.banReason ?? "no reason"})`}</Text> : <Text color="green">active</Text>}
+      </Text>
+      <Text dimColor>
+        {`accounts: ${info.accounts.map((a) => a.providerId).join(", ") || "none"} · organizations: ${info.organizations.map((o) => `${o.slug} (${o.role})`).join(", ") || "none"}`}
+      </Text>
+      <Text bold color={focus === "sessions" ? "cyan" : undefined}>{`Sessions (${info.sessions.length} active)`}</Text>
+      <Table
+        rows={info.sessions.slice(sessionStart, sessionStart + tableRows)}
+        selected={focus === "sessions" ? selected - sessionStart : undefined}
+        width={width}
+        rowKey={(s) => s.id}
+        emptyText="no active sessions"
+        columns={[
+          { header: "created", width: 16, value: (s) => short(s.createdAt) },
+          { header: "expires", width: 16, value: (s) => short(s.expiresAt) },
+          { header: "ip", width: 15, value: (s) => s.ipAddress },
+          { header: "user agent", value: (s) => s.userAgent },
+        ]}
+      />
+      <Text bold color={focus === "keys" ? "cyan" : undefined}>{`API keys (${info.apiKeys.length})`}</Text>
+      <Table
+        rows={info.apiKeys.slice(keyStart, keyStart + tableRows)}
+        selected={focus === "keys" ? selected - keyStart : undefined}
+        width={width}
+        rowKey={(k) => k.id}
+        emptyText="no API keys"
+        columns={[
+          { header: "name", value: (k) => k.name },
+          { header: "start", width: 10, value: (k) => (k.start ? `${k.start}…` : null) },
+          { header: "enabled", width: 7, value: (k) => k.enabled },
+          { header: "remaining", width: 9, value: (k) => k.remaining },
+          { header: "expires", width: 16, value: (k) => short(k.expiresAt) ?? "never" },
+        ]}
+      />
+      {issuedKey ? (
+        <Box borderStyle="round" borderColor="green" flexDirection="column" paddingX={1}>
+          <Text color="green">new API key (shown once, copy it now):</Text>
+          <Text bold>{issuedKey}</Text>
+        </Box>
+      ) : null}
+      {mode === "ban" ? (
+        <Prompt
+          label="ban reason:"
+          placeholder="enter for the default reason · esc cancels"
+          onCancel={finish}
+          onSubmit={(reason) => {
+            finish();
+            void action.run(async () => (await data.banUser(user.id, reason.trim()), `banned ${user.email}`));
+          }}
+        />
+      ) : null}
+      {mode === "role" ? (
+        <Prompt
+          label="new role:"
+          initial={(user.role as string | null) ?? ""}
+          onCancel={finish}
+          onSubmit={(role) => {
+            finish();
+            if (!role.trim()) return;
+            void action.run(async () => (await data.setRole(user.id, role.trim()), `role set to ${role.trim()}`));
+          }}
+        />
+      ) : null}
+      {mode === "issue-key" ? (
+        <Prompt
+          label="API key name:"
+          placeholder="optional · esc cancels"
+          onCancel={finish}
+          onSubmit={(name) => {
+            finish();
+            void action.run(async () => {
+              const created = await data.issueApiKey(user.id, name.trim() || undefined);
+              setIssuedKey(created.key);
+              return "API key issued";
+            });
+          }}
+        />
+      ) : null}
+      {mode === "revoke-all" ? (
+        <Confirm
+          question={`Revoke all ${info.sessions.length} session(s) of ${user.email}?`}
+          onAnswer={(yes) => {
+            finish();
+            if (yes) void action.run(async () => `revoked ${await data.revokeAllSessions(user.id)} session(s)`);
+          }}
+        />
+      ) : null}
+      {mode === "delete" ? (
+        <Confirm
+          question={`Delete ${user.email} with all their sessions, accounts and keys? This cannot be undone.`}
+          onAnswer={(yes) => {
+            finish();
+            if (!yes) return;
+            void action.run(async () => {
+              await data.deleteUser(user.id);
+              nav.back(`deleted ${user.email}`);
+            });
+          }}
+        />
+      ) : null}
+      <StatusLine error={action.error ?? overview.error} notice={action.notice} busy={action.busy} />
+      <KeyHints hints={hints} />
+    </Box>
+  );
+}

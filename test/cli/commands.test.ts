@@ -14,7 +14,7 @@ describeEachDialect("authd commands on a live database", (dialect) => {
 
   it("create-user prints the user as JSON and the password signs in", async () => {
     const result = await runCli(["create-user", "--email", "Ops@Example.com", "--name", "Ops", "--password", "ops-password-1", "--role", "admin", "--verified", "--json"], { env });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const user = result.json<Record<string, unknown>>();
     expect(user).toMatchObject({ email: "ops@example.com", name: "Ops", role: "admin", emailVerified: true });
     const signIn = await t.agent().post("/sign-in/email", { email: "ops@example.com", password: "ops-password-1" });
@@ -24,30 +24,30 @@ describeEachDialect("authd commands on a live database", (dialect) => {
 
   it("create-user reads the password from stdin", async () => {
     const result = await runCli(["create-user", "--email", "stdin@example.com", "--name", "Piped", "--password-stdin", "--json"], { env, input: "piped-password-1\n" });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const signIn = await t.agent().post("/sign-in/email", { email: "stdin@example.com", password: "piped-password-1" });
     expect(signIn.status).toBe(200);
   });
 
   it("create-user refuses a duplicate email and a short password with one line and exit 1", async () => {
     const duplicate = await runCli(["create-user", "--email", "ops@example.com", "--name", "Again", "--password", "ops-password-1"], { env });
-    expect(duplicate.code).toBe(1);
+    expect(duplicate.code, duplicate.stderr).toBe(1);
     expect(duplicate.stderr.trim()).toBe("authd: User already exists");
     const short = await runCli(["create-user", "--email", "short@example.com", "--name", "S", "--password", "abc"], { env });
-    expect(short.code).toBe(1);
+    expect(short.code, short.stderr).toBe(1);
     expect(short.stderr.trim().split("\n")).toHaveLength(1);
   });
 
   it("create-user without a password off a terminal is bad usage", async () => {
     const result = await runCli(["create-user", "--email", "nopw@example.com", "--name", "N"], { env });
-    expect(result.code).toBe(2);
+    expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toBe("");
   });
 
   it("users list --json is an array of user objects, filtered by --search and cut by --limit", async () => {
     await signUp(t, { email: "alice.search@example.com", name: "Alice" });
     const all = await runCli(["users", "list", "--json"], { env });
-    expect(all.code).toBe(0);
+    expect(all.code, all.stderr).toBe(0);
     const emails = all.json<{ email: string }[]>().map((u) => u.email);
     expect(emails).toEqual(expect.arrayContaining(["ops@example.com", "stdin@example.com", "alice.search@example.com"]));
     const searched = await runCli(["users", "list", "--search", "ALICE.SEARCH", "--json"], { env });
@@ -59,21 +59,21 @@ describeEachDialect("authd commands on a live database", (dialect) => {
   it("users show --json lists the user's sessions and linked accounts without secrets", async () => {
     const { email } = await signUp(t, { email: "shown@example.com" });
     const result = await runCli(["users", "show", email, "--json"], { env });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const overview = result.json<{ user: { email: string }; sessions: unknown[]; accounts: { providerId: string }[] }>();
     expect(overview.user.email).toBe(email);
     expect(overview.sessions).toHaveLength(1);
     expect(overview.accounts.map((a) => a.providerId)).toEqual(["credential"]);
     expect(result.stdout).not.toContain("password");
     const missing = await runCli(["users", "show", "nobody@example.com"], { env });
-    expect(missing.code).toBe(1);
+    expect(missing.code, missing.stderr).toBe(1);
     expect(missing.stderr).toContain("nobody@example.com");
   });
 
   it("sessions list shows sessions without their tokens", async () => {
     const { email, token } = await signUp(t);
     const result = await runCli(["sessions", "list", "--user", email, "--json"], { env });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const sessions = result.json<{ userEmail: string; token?: string }[]>();
     expect(sessions).toHaveLength(1);
     expect(sessions[0].userEmail).toBe(email);
@@ -85,7 +85,7 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     const { agent, email } = await signUp(t);
     await agent.post("/sign-in/email", { email, password: "correct-horse-battery" });
     const result = await runCli(["revoke-sessions", "--user", email, "--json"], { env });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.json()).toEqual({ revoked: 2 });
     const session = await agent.get("/get-session?disableCookieCache=true");
     expect(session.body).toBeNull();
@@ -94,22 +94,22 @@ describeEachDialect("authd commands on a live database", (dialect) => {
   it("revoke-sessions --all asks for --yes off a terminal, then revokes everything", async () => {
     const { agent } = await signUp(t);
     const refused = await runCli(["revoke-sessions", "--all"], { env });
-    expect(refused.code).toBe(2);
+    expect(refused.code, refused.stderr).toBe(2);
     expect((await agent.get("/get-session?disableCookieCache=true")).body).not.toBeNull();
     const result = await runCli(["revoke-sessions", "--all", "--yes", "--json"], { env });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.json<{ revoked: number }>().revoked).toBeGreaterThanOrEqual(1);
     expect((await agent.get("/get-session?disableCookieCache=true")).body).toBeNull();
   });
 
   it("revoke-sessions without a target is bad usage", async () => {
     const result = await runCli(["revoke-sessions"], { env });
-    expect(result.code).toBe(2);
+    expect(result.code, result.stderr).toBe(2);
   });
 
   it("issue-api-key prints the key once; api-keys list never shows it; api-keys revoke ends it", async () => {
     const issued = await runCli(["issue-api-key", "--user", "ops@example.com", "--name", "deploy", "--prefix", "ops_", "--expires-in", "86400", "--remaining", "3", "--json"], { env });
-    expect(issued.code).toBe(0);
+    expect(issued.code, issued.stderr).toBe(0);
     const key = issued.json<{ id: string; key: string; name: string; prefix: string; remaining: number; expiresAt: string }>();
     expect(key).toMatchObject({ name: "deploy", prefix: "ops_", remaining: 3 });
     expect(key.key.startsWith("ops_")).toBe(true);
@@ -121,17 +121,17 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     expect(listed.stdout).not.toContain(key.key);
 
     const revoked = await runCli(["api-keys", "revoke", key.id, "--json"], { env });
-    expect(revoked.code).toBe(0);
+    expect(revoked.code, revoked.stderr).toBe(0);
     expect((await t.server().post("/api/auth/api-key/verify", { key: key.key })).body.valid).toBe(false);
     const again = await runCli(["api-keys", "revoke", key.id], { env });
-    expect(again.code).toBe(1);
+    expect(again.code, again.stderr).toBe(1);
   });
 
   it("issue-api-key refuses an unknown user and malformed permissions", async () => {
     const unknown = await runCli(["issue-api-key", "--user", "ghost@example.com"], { env });
-    expect(unknown.code).toBe(1);
+    expect(unknown.code, unknown.stderr).toBe(1);
     expect(unknown.stderr).toContain("ghost@example.com");
     const malformed = await runCli(["issue-api-key", "--user", "ops@example.com", "--permissions", "[1,2]"], { env });
-    expect(malformed.code).toBe(2);
+    expect(malformed.code, malformed.stderr).toBe(2);
   });
 });

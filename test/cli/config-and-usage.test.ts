@@ -11,7 +11,7 @@ describe("authd config check, migrate status and usage errors", () => {
 
   it("config check --json prints the effective config with every secret masked", async () => {
     const result = await runCli(["config", "check", "--json"], { env: { ...env, AUTH_SOCIAL_GITHUB_CLIENT_ID: "gh-id", AUTH_SOCIAL_GITHUB_CLIENT_SECRET: "gh-secret-value" } });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const config = result.json<Record<string, any>>();
     expect(config.secret).toBe("********");
     expect(config.serverToken).toBe("********");
@@ -23,7 +23,7 @@ describe("authd config check, migrate status and usage errors", () => {
 
   it("config check names each bad field and exits 2", async () => {
     const result = await runCli(["config", "check"], { env: { ...env, AUTH_PORT: "99999", AUTH_RATE_LIMIT: "maybe" } });
-    expect(result.code).toBe(2);
+    expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain("AUTH_PORT: expected an integer between 1 and 65535");
     expect(result.stderr).toContain("AUTH_RATE_LIMIT");
     expect(result.stdout).toBe("");
@@ -38,7 +38,7 @@ describe("authd config check, migrate status and usage errors", () => {
 
   it("migrate --json applies, then migrate status --json lists nothing pending", async () => {
     const applied = await runCli(["migrate", "--json"], { env });
-    expect(applied.code).toBe(0);
+    expect(applied.code, applied.stderr).toBe(0);
     expect(applied.json<{ applied: string[] }>().applied.length).toBeGreaterThan(0);
     const status = await runCli(["migrate", "status", "--json"], { env });
     expect(status.json()).toEqual({ applied: applied.json<{ applied: string[] }>().applied, pending: [] });
@@ -51,7 +51,7 @@ describe("authd config check, migrate status and usage errors", () => {
 
   it("a database that cannot be opened is one line and exit 1", async () => {
     const result = await runCli(["users", "list"], { env: { AUTH_DATABASE_URL: "sqlite:///dev/null/x/auth.db" } });
-    expect(result.code).toBe(1);
+    expect(result.code, result.stderr).toBe(1);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
   });
 });
@@ -66,7 +66,7 @@ describe("the compiled dist/authd binary", () => {
 
   it("creates and lists users with its embedded migrations", async () => {
     const created = await runCli(["create-user", "--email", "bin@example.com", "--name", "Bin", "--password", "binary-password", "--json"], { env, binary });
-    expect(created.code).toBe(0);
+    expect(created.code, created.stderr).toBe(0);
     expect(created.json<{ email: string }>().email).toBe("bin@example.com");
     const listed = await runCli(["users", "list", "--json"], { env, binary });
     expect(listed.json<{ email: string }[]>().map((u) => u.email)).toEqual(["bin@example.com"]);
@@ -74,7 +74,7 @@ describe("the compiled dist/authd binary", () => {
 
   it("lists every command in --help", async () => {
     const result = await runCli(["--help"], { env, binary });
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     for (const command of ["serve", "migrate", "create-user", "revoke-sessions", "users", "sessions", "config", "admin"]) expect(result.stdout).toContain(command);
   });
 });

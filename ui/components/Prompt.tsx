@@ -1,5 +1,6 @@
-import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { Box, Text } from "ink";
+import { useKeys } from "../hooks/use-keys.tsx";
+import { useRef, useState } from "react";
 
 export interface PromptProps {
   label: string;
@@ -12,12 +13,18 @@ export interface PromptProps {
 /** One line of text input: enter submits, esc cancels. While shown it owns the keyboard. */
 export function Prompt({ label, initial = "", placeholder, onSubmit, onCancel }: PromptProps) {
   const [value, setValue] = useState(initial);
-  useInput((input, key) => {
-    if (key.return) return onSubmit(value);
+  // The text as typed so far, ahead of rendering: enter pressed right after typing submits all of it.
+  const typed = useRef(initial);
+  const update = (next: string) => {
+    typed.current = next;
+    setValue(next);
+  };
+  useKeys((input, key) => {
+    if (key.return) return onSubmit(typed.current);
     if (key.escape) return onCancel();
-    if (key.backspace || key.delete) return setValue((v) => v.slice(0, -1));
+    if (key.backspace || key.delete) return update(typed.current.slice(0, -1));
     if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.tab) return;
-    if (input) setValue((v) => v + input);
+    if (input) update(typed.current + input);
   });
   return (
     <Box>
@@ -36,7 +43,7 @@ export interface ConfirmProps {
 
 /** A yes/no question: y confirms, any other key declines. */
 export function Confirm({ question, onAnswer }: ConfirmProps) {
-  useInput((input) => onAnswer(input.toLowerCase() === "y"));
+  useKeys((input) => onAnswer(input.toLowerCase() === "y"));
   return (
     <Text color="yellow" bold>
       {`${question} [y/N]`}

@@ -16,7 +16,8 @@ export function errorMessage(error: unknown): string {
  * kept, so fast typing in a search box never shows an older result last. Failures become a message.
  */
 export function useAsyncData<T>(load: () => Promise<T>, inputs: unknown[]): AsyncData<T> {
-  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true });
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean; key?: string }>({ loading: true });
+  const key = JSON.stringify(inputs);
   const [generation, setGeneration] = useState(0);
   const latest = useRef(0);
   useEffect(() => {
@@ -25,7 +26,7 @@ export function useAsyncData<T>(load: () => Promise<T>, inputs: unknown[]): Asyn
     setState((previous) => ({ ...previous, loading: true }));
     load().then(
       (data) => {
-        if (alive && request === latest.current) setState({ data, loading: false });
+        if (alive && request === latest.current) setState({ data, loading: false, key });
       },
       (error: unknown) => {
         if (alive && request === latest.current) setState((previous) => ({ data: previous.data, error: errorMessage(error), loading: false }));
@@ -37,5 +38,6 @@ export function useAsyncData<T>(load: () => Promise<T>, inputs: unknown[]): Asyn
     // load is a fresh closure each render; the inputs it reads are what decide a reload.
   }, [...inputs, generation]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { ...state, reload };
+  // Until the answer for the current inputs arrives, the data shown is the previous one: say so.
+  return { data: state.data, error: state.error, loading: state.loading || state.key !== key, reload };
 }

@@ -74,3 +74,23 @@ export function usePagedList<T>(
 
   return { result, items, total, pages, selected, current: items[selected], handleKey };
 }
+
+/**
+ * The keys every list screen shares: navigation and search, tab to the next screen, enter to open the
+ * highlighted row, esc to clear the search or (when empty) quit. Returns true when the key was used.
+ */
+export function handleListScreenKey<T>(
+  list: PagedList<T>,
+  input: string,
+  key: Key,
+  actions: { search: string; clearSearch(): void; nextTab(step: 1 | -1): void; open(row: T): void; quit(): void },
+): boolean {
+  if (list.handleKey(input, key)) return true;
+  if (key.tab) actions.nextTab(key.shift ? -1 : 1);
+  else if (key.return && list.current) actions.open(list.current);
+  else if (key.escape) {
+    if (actions.search) actions.clearSearch();
+    else actions.quit();
+  } else return false;
+  return true;
+}

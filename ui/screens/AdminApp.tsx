@@ -3,6 +3,7 @@ import { useMemo, useState } from "react";
 import { ErrorBoundary } from "../components/ErrorBoundary.tsx";
 import { Header, TABS, type Tab } from "../components/Header.tsx";
 import type { AdminData } from "../data.ts";
+import { KeyboardProvider } from "../hooks/use-keys.tsx";
 import { type ListPosition, START } from "../hooks/use-paged-list.ts";
 import type { Navigation } from "./navigation.ts";
 import { OrganizationDetailScreen } from "./OrganizationDetailScreen.tsx";
@@ -15,6 +16,14 @@ type Detail = { kind: "user"; id: string } | { kind: "organization"; id: string 
 
 /** The terminal admin: three lists (tab cycles them) and the detail opened from one (esc returns). */
 export function AdminApp({ data }: { data: AdminData }) {
+  return (
+    <KeyboardProvider>
+      <AdminScreens data={data} />
+    </KeyboardProvider>
+  );
+}
+
+function AdminScreens({ data }: { data: AdminData }) {
   const { exit } = useApp();
   const [tab, setTab] = useState<Tab>("users");
   const [detail, setDetail] = useState<Detail>();

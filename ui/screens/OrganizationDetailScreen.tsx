@@ -1,4 +1,5 @@
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useKeys } from "../hooks/use-keys.tsx";
 import { KeyHints } from "../components/KeyHints.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table } from "../components/Table.tsx";
@@ -16,7 +17,7 @@ export function OrganizationDetailScreen({ data, organizationId, nav }: { data: 
   const info = overview.data;
   const sectionRows = Math.max(2, Math.floor((rows - 12) / 3));
 
-  useInput((_input, key) => {
+  useKeys((_input, key) => {
     if (key.escape) nav.back();
     if (key.tab) nav.nextTab(key.shift ? -1 : 1);
   });

@@ -1,9 +1,11 @@
-import { Box, Text, useInput } from "ink";
+import { Box } from "ink";
+import { useKeys } from "../hooks/use-keys.tsx";
 import type { OrganizationListRow } from "../../src/db/repositories/directory.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
+import { PageLine, SearchLine } from "../components/SearchLine.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table } from "../components/Table.tsx";
-import { usePagedList } from "../hooks/use-paged-list.ts";
+import { handleListScreenKey, START, usePagedList } from "../hooks/use-paged-list.ts";
 import { useTerminalSize } from "../hooks/use-terminal-size.ts";
 import { LIST_CHROME_ROWS, type ListScreenProps } from "./UsersScreen.tsx";
 
@@ -12,26 +14,13 @@ export function OrganizationsScreen({ data, nav, position, setPosition }: ListSc
   const pageSize = Math.max(3, rows - LIST_CHROME_ROWS);
   const list = usePagedList(data.listOrganizations, position, setPosition, { pageSize, searchable: true });
 
-  useInput((input, key) => {
-    if (list.handleKey(input, key)) return;
-    if (key.tab) return nav.nextTab(key.shift ? -1 : 1);
-    if (key.return && list.current) return nav.openOrganization(list.current.id);
-    if (key.escape) {
-      if (position.search) setPosition(() => ({ search: "", page: 0, cursor: 0 }));
-      else nav.quit();
-    }
+  useKeys((input, key) => {
+    handleListScreenKey(list, input, key, { search: position.search, clearSearch: () => setPosition(() => START), nextTab: nav.nextTab, open: (o) => nav.openOrganization(o.id), quit: nav.quit });
   });
 
   return (
     <Box flexDirection="column">
-      <Box>
-        <Text color="cyan" bold>
-          search:{" "}
-        </Text>
-        <Text>{position.search}</Text>
-        <Text inverse> </Text>
-        {!position.search ? <Text dimColor> type to filter by name or slug</Text> : null}
-      </Box>
+      <SearchLine search={position.search} hint="type to filter by name or slug" />
       <Table<OrganizationListRow>
         rows={list.items}
         selected={list.selected}
@@ -45,7 +34,7 @@ export function OrganizationsScreen({ data, nav, position, setPosition }: ListSc
           { header: "created", width: 10, value: (o) => new Date(Number(o.createdAt)).toISOString().slice(0, 10) },
         ]}
       />
-      <Text dimColor>{`page ${position.page + 1} of ${list.pages} · ${list.total} organization(s)`}</Text>
+      <PageLine page={position.page} pages={list.pages} total={list.total} noun="organization" loading={list.result.loading} />
       <StatusLine error={list.result.error} />
       <KeyHints hints={[["type", "search"], ["↑↓", "move"], ["←→", "page"], ["enter", "open"], ["tab", "next screen"], ["esc", position.search ? "clear search" : "quit"]]} />
     </Box>

@@ -1,6 +1,8 @@
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useKeys } from "../hooks/use-keys.tsx";
 import type { SessionWithEmailRow } from "../../src/db/repositories/sessions.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
+import { PageLine } from "../components/SearchLine.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table } from "../components/Table.tsx";
 import { useAction } from "../hooks/use-action.ts";
@@ -17,7 +19,7 @@ export function SessionsScreen({ data, nav, position, setPosition }: ListScreenP
   const list = usePagedList(data.listSessions, position, setPosition, { pageSize, searchable: false });
   const action = useAction(list.result.reload);
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (list.handleKey(input, key)) return;
     if (key.tab) return nav.nextTab(key.shift ? -1 : 1);
     if (key.escape) return nav.quit();
@@ -44,7 +46,7 @@ export function SessionsScreen({ data, nav, position, setPosition }: ListScreenP
           { header: "user agent", value: (s) => s.userAgent },
         ]}
       />
-      <Text dimColor>{`page ${position.page + 1} of ${list.pages} · ${list.total} session(s)`}</Text>
+      <PageLine page={position.page} pages={list.pages} total={list.total} noun="session" loading={list.result.loading} />
       <StatusLine error={action.error ?? list.result.error} notice={action.notice} busy={action.busy} />
       <KeyHints hints={[["↑↓", "move"], ["←→", "page"], ["x", "revoke"], ["enter", "open user"], ["tab", "next screen"], ["esc", "quit"]]} />
     </Box>

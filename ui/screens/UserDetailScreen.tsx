@@ -1,4 +1,5 @@
-import { Box, Text, useInput } from "ink";
+import { Box, Text } from "ink";
+import { useKeys } from "../hooks/use-keys.tsx";
 import { useState } from "react";
 import { KeyHints, type KeyHint } from "../components/KeyHints.tsx";
 import { Confirm, Prompt } from "../components/Prompt.tsx";
@@ -33,7 +34,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
   const window = (length: number) => (focus === "sessions" || length <= tableRows ? 0 : Math.max(0, Math.min(selected - tableRows + 1, length - tableRows)));
 
   const finish = () => setMode("browse");
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.escape) return nav.back();
       if (!user) return;

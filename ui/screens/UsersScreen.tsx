@@ -1,10 +1,12 @@
-import { Box, Text, useInput } from "ink";
+import { Box } from "ink";
+import { useKeys } from "../hooks/use-keys.tsx";
 import type { UserWire } from "../../src/services/users.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
+import { PageLine, SearchLine } from "../components/SearchLine.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table } from "../components/Table.tsx";
 import type { AdminData } from "../data.ts";
-import { type ListPosition, usePagedList } from "../hooks/use-paged-list.ts";
+import { handleListScreenKey, type ListPosition, START, usePagedList } from "../hooks/use-paged-list.ts";
 import { useTerminalSize } from "../hooks/use-terminal-size.ts";
 import type { Navigation } from "./navigation.ts";
 
@@ -24,26 +26,13 @@ export function UsersScreen({ data, nav, position, setPosition, notice }: ListSc
   const pageSize = Math.max(3, rows - LIST_CHROME_ROWS);
   const list = usePagedList(data.listUsers, position, setPosition, { pageSize, searchable: true });
 
-  useInput((input, key) => {
-    if (list.handleKey(input, key)) return;
-    if (key.tab) return nav.nextTab(key.shift ? -1 : 1);
-    if (key.return && list.current) return nav.openUser(list.current.id);
-    if (key.escape) {
-      if (position.search) setPosition(() => ({ search: "", page: 0, cursor: 0 }));
-      else nav.quit();
-    }
+  useKeys((input, key) => {
+    handleListScreenKey(list, input, key, { search: position.search, clearSearch: () => setPosition(() => START), nextTab: nav.nextTab, open: (u) => nav.openUser(u.id), quit: nav.quit });
   });
 
   return (
     <Box flexDirection="column">
-      <Box>
-        <Text color="cyan" bold>
-          search:{" "}
-        </Text>
-        <Text>{position.search}</Text>
-        <Text inverse> </Text>
-        {!position.search ? <Text dimColor> type to filter by email, name or username</Text> : null}
-      </Box>
+      <SearchLine search={position.search} hint="type to filter by email, name or username" />
       <Table<UserWire>
         rows={list.items}
         selected={list.selected}
@@ -58,7 +47,7 @@ export function UsersScreen({ data, nav, position, setPosition, notice }: ListSc
           { header: "banned", width: 6, value: (u) => u.banned as boolean | null, color: (u) => (u.banned ? "red" : undefined) },
         ]}
       />
-      <Text dimColor>{`page ${position.page + 1} of ${list.pages} · ${list.total} user(s)`}</Text>
+      <PageLine page={position.page} pages={list.pages} total={list.total} noun="user" loading={list.result.loading} />
       <StatusLine error={list.result.error} notice={notice} />
       <KeyHints hints={[["type", "search"], ["↑↓", "move"], ["←→", "page"], ["enter", "open"], ["tab", "next screen"], ["esc", position.search ? "clear search" : "quit"]]} />
     </Box>

@@ -1,0 +1,88 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateRandomString, LOWER_ALPHANUMERIC } from "../../src/crypto/random.ts";
+import { findUserByEmail } from "../../src/db/repositories/users.ts";
+import { createSession } from "../../src/services/sessions.ts";
+import { createUser } from "../../src/services/users.ts";
+import { buildBinary } from "../helpers/binary.ts";
+import { createTestContext, TEST_SECRET, type TestContext } from "../helpers/context.ts";
+
+// The compiled binary's terminal UI in a real terminal (tmux), driven by key presses like an operator.
+
+const socket = `authd-test-${generateRandomString(8, LOWER_ALPHANUMERIC)}`;
+const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const screen = () => tmux("capture-pane", "-p", "-t", "admin");
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+async function waitForScreen(expected: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = screen();
+    if (text.includes(expected)) return text;
+    if (Date.now() > deadline) throw new Error(`the terminal never showed ${JSON.stringify(expected)}; it shows:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("authd admin from the compiled binary in tmux", () => {
+  let t: TestContext;
+  let binary: string;
+  beforeAll(async () => {
+    binary = buildBinary();
+    t = await createTestContext();
+    const target = await createUser(t.ctx, { email: "troublemaker@example.com", name: "Trouble Maker", password: "password-123" });
+    await createUser(t.ctx, { email: "innocent@example.com", name: "Innocent", password: "password-123" });
+    await createSession(t.ctx, target, { userAgent: "troublemaker-browser" });
+  }, 120_000);
+  afterAll(async () => {
+    try {
+      tmux("kill-server");
+    } catch {
+      // already gone: the UI quit and the session ended
+    }
+    await t.close();
+  });
+
+  it("navigates to a user and bans them, and the ban is in the database", async () => {
+    const env = `AUTH_DATABASE_URL=${quote(t.ctx.config.databaseURL)} AUTH_SECRET=${quote(TEST_SECRET)}`;
+    tmux("new-session", "-d", "-s", "admin", "-x", "120", "-y", "32", `env ${env} ${quote(binary)} admin`);
+    tmux("set-option", "-g", "escape-time", "0");
+    await waitForScreen("innocent@example.com");
+
+    tmux("send-keys", "-t", "admin", "-l", "trouble");
+    await waitForScreen("1 user(s)");
+    tmux("send-keys", "-t", "admin", "Enter");
+    await waitForScreen("troublemaker-browser");
+
+    tmux("send-keys", "-t", "admin", "b");
+    await waitForScreen("ban reason:");
+    tmux("send-keys", "-t", "admin", "-l", "abusive behaviour");
+    tmux("send-keys", "-t", "admin", "Enter");
+    const after = await waitForScreen("BANNED (abusive behaviour)");
+    expect(after).toContain("Sessions (0 active)");
+
+    const user = await findUserByEmail(t.ctx.db, "troublemaker@example.com");
+    expect(Boolean(user?.banned)).toBe(true);
+    expect(user?.banReason).toBe("abusive behaviour");
+    const sessions = await t.ctx.db.selectFrom("session").selectAll().where("userId", "=", user!.id).execute();
+    expect(sessions).toHaveLength(0);
+    expect(Boolean((await findUserByEmail(t.ctx.db, "innocent@example.com"))?.banned)).toBe(false);
+
+    // esc back to the list, esc again quits: the program ends and takes the tmux session with it.
+    tmux("send-keys", "-t", "admin", "Escape");
+    await waitForScreen("user(s)");
+    tmux("send-keys", "-t", "admin", "Escape");
+    tmux("send-keys", "-t", "admin", "Escape");
+    const deadline = Date.now() + 10_000;
+    let running = true;
+    while (running && Date.now() < deadline) {
+      try {
+        tmux("has-session", "-t", "admin");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } catch {
+        running = false;
+      }
+    }
+    expect(running).toBe(false);
+  });
+});

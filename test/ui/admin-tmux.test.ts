@@ -57,6 +57,7 @@ describe("authd admin from the compiled binary in tmux", () => {
     tmux("send-keys", "-t", "admin", "b");
     await waitForScreen("ban reason:");
     tmux("send-keys", "-t", "admin", "-l", "abusive behaviour");
+    await waitForScreen("ban reason: abusive behaviour");
     tmux("send-keys", "-t", "admin", "Enter");
     const after = await waitForScreen("BANNED (abusive behaviour)");
     expect(after).toContain("Sessions (0 active)");

@@ -85,11 +85,21 @@ describe("authd admin terminal UI", () => {
     expect(Boolean((await findUserByEmail(t.ctx.db, "alice@example.com"))?.banned)).toBe(false);
   });
 
+  it("takes text and enter arriving in one read as typing then submitting", async () => {
+    const ui = await openUser("bob");
+    ui.stdin.write("r");
+    await waitForFrame(ui, "new role:");
+    ui.stdin.write("\u007F".repeat(20));
+    ui.stdin.write("support\r");
+    await waitForFrame(ui, "role set to support");
+    expect((await findUserByEmail(t.ctx.db, "bob@example.com"))?.role).toBe("support");
+  });
+
   it("sets a user's role from the detail screen", async () => {
     const ui = await openUser("bob");
     ui.stdin.write("r");
     await waitForFrame(ui, "new role:");
-    for (let i = 0; i < 4; i++) ui.stdin.write(KEYS.backspace);
+    for (let i = 0; i < 10; i++) ui.stdin.write(KEYS.backspace);
     ui.stdin.write("admin");
     ui.stdin.write(KEYS.enter);
     await waitForFrame(ui, "role set to admin");

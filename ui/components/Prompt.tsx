@@ -20,11 +20,21 @@ export function Prompt({ label, initial = "", placeholder, onSubmit, onCancel }:
     setValue(next);
   };
   useKeys((input, key) => {
-    if (key.return) return onSubmit(typed.current);
     if (key.escape) return onCancel();
+    if (key.return) return onSubmit(typed.current);
     if (key.backspace || key.delete) return update(typed.current.slice(0, -1));
     if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.tab) return;
-    if (input) update(typed.current + input);
+    // Several keys can arrive in one read (a paste, key repeat, a fast terminal): apply them in order.
+    let text = typed.current;
+    for (const char of input) {
+      if (char === "\r" || char === "\n") {
+        update(text);
+        return onSubmit(text);
+      }
+      if (char === "\u007f" || char === "\b") text = text.slice(0, -1);
+      else if (char >= " ") text += char;
+    }
+    update(text);
   });
   return (
     <Box>

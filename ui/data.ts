@@ -1,22 +1,10 @@
 import type { AuthContext } from "../src/context.ts";
-import {
-  countOrganizations,
-  findApiKeyOwnerId,
-  findOrganizationByIdOrSlug,
-  listOrganizationInvitations,
-  listOrganizationMembers,
-  listOrganizations,
-  listOrganizationTeams,
-  type MemberListRow,
-  type OrganizationListRow,
-  type TeamListRow,
-} from "../src/db/repositories/directory.ts";
+import { countOrganizations, findApiKeyOwnerId, listOrganizations, type OrganizationListRow } from "../src/db/repositories/directory.ts";
 import { countSessions, findSessionById, listSessions, type SessionWithEmailRow } from "../src/db/repositories/sessions.ts";
 import { countUsers, deleteUser, findUserById, listUsers, updateUser } from "../src/db/repositories/users.ts";
-import type { InvitationRow, OrganizationRow } from "../src/db/schema.ts";
 import { createApiKey, type CreatedApiKey, deleteApiKey } from "../src/services/api-keys.ts";
 import { revokeSession, revokeUserSessions } from "../src/services/sessions.ts";
-import { describeUser, type UserOverview } from "../src/services/user-overview.ts";
+import { describeOrganization, describeUser, type OrganizationOverview, type UserOverview } from "../src/services/user-overview.ts";
 import { toUserWire, type UserWire } from "../src/services/users.ts";
 
 // What the terminal UI reads and does, over the same context as the server and the CLI. Screens
@@ -33,12 +21,7 @@ export interface PageRequest {
   offset: number;
 }
 
-export interface OrganizationOverview {
-  organization: OrganizationRow;
-  members: MemberListRow[];
-  invitations: InvitationRow[];
-  teams: TeamListRow[];
-}
+export type { OrganizationOverview };
 
 export interface AdminData {
   now(): number;
@@ -100,22 +83,16 @@ export function createAdminData(ctx: AuthContext): AdminData {
       await deleteApiKey(ctx, ownerId, keyId);
     },
     async deleteUser(userId) {
+      // Sessions first, through the service, so cached copies (Redis) are revoked too; then the row
+      // (accounts, keys and memberships go with it).
+      await revokeUserSessions(ctx, userId);
       await deleteUser(ctx.db, userId);
     },
     async listOrganizations(request) {
       const [items, total] = await Promise.all([listOrganizations(ctx.db, request), countOrganizations(ctx.db, request)]);
       return { items, total };
     },
-    async describeOrganization(organizationId) {
-      const organization = await findOrganizationByIdOrSlug(ctx.db, organizationId);
-      if (!organization) return null;
-      const [members, invitations, teams] = await Promise.all([
-        listOrganizationMembers(ctx.db, organization.id),
-        listOrganizationInvitations(ctx.db, organization.id),
-        listOrganizationTeams(ctx.db, organization.id),
-      ]);
-      return { organization, members, invitations, teams };
-    },
+    describeOrganization: (organizationId) => describeOrganization(ctx, organizationId),
     async listSessions(request) {
       const activeAt = ctx.now();
       const [items, total] = await Promise.all([listSessions(ctx.db, { activeAt, limit: request.limit, offset: request.offset }), countSessions(ctx.db, { activeAt })]);

@@ -8,6 +8,7 @@ import { configCommand } from "./commands/config.ts";
 import { createUserCommand } from "./commands/create-user.ts";
 import { issueApiKeyCommand } from "./commands/issue-api-key.ts";
 import { migrateCommand } from "./commands/migrate.ts";
+import { orgsCommand } from "./commands/orgs.ts";
 import { revokeSessionsCommand } from "./commands/revoke-sessions.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   program.addCommand(usersCommand);
   program.addCommand(sessionsCommand);
   program.addCommand(apiKeysCommand);
+  program.addCommand(orgsCommand);
   program.addCommand(configCommand);
   program.addCommand(adminCommand);
   return program;

@@ -147,9 +147,10 @@ export function isSessionFresh(ctx: AuthContext, session: SessionRow): boolean {
 export async function revokeAllSessions(ctx: AuthContext, onProgress?: (revoked: number) => void, batchSize = 500): Promise<number> {
   let total = 0;
   for (;;) {
-    const deleted = await sessions.deleteSessionBatch(ctx.db, batchSize);
-    if (deleted === 0) return total;
-    total += deleted;
+    const tokens = await sessions.deleteSessionBatch(ctx.db, batchSize);
+    if (tokens.length === 0) return total;
+    await forgetSessions(ctx, tokens, "revoked");
+    total += tokens.length;
     onProgress?.(total);
   }
 }

@@ -1,13 +1,24 @@
 import type { AuthContext } from "../context.ts";
 import { listAccountsByUserId } from "../db/repositories/accounts.ts";
-import { listUserMemberships, type MembershipRow } from "../db/repositories/directory.ts";
+import {
+  findOrganizationByIdOrSlug,
+  listOrganizationInvitations,
+  listOrganizationMembers,
+  listOrganizationTeams,
+  listUserMemberships,
+  type MemberListRow,
+  type MembershipRow,
+  type TeamListRow,
+} from "../db/repositories/directory.ts";
+import type { InvitationRow, OrganizationRow } from "../db/schema.ts";
 import { type ApiKeyWire, listApiKeys } from "./api-keys.ts";
 import { listSessions } from "../db/repositories/sessions.ts";
 import { findUserByIdOrEmail } from "../db/repositories/users.ts";
 import { toSessionWire, type SessionWire } from "./sessions.ts";
 import { iso, toUserWire, type UserWire } from "./users.ts";
 
-// Everything an operator sees about one user (CLI `users show`, the terminal UI's user detail).
+// Everything an operator sees about one user or organization (CLI `users show` / `orgs show`, the
+// terminal UI's detail screens).
 // Secrets never leave here: no password hashes, provider tokens or hashed API keys.
 
 export interface LinkedAccountSummary {
@@ -47,4 +58,22 @@ export async function describeUser(ctx: AuthContext, idOrEmail: string): Promise
     organizations,
     apiKeys,
   };
+}
+
+export interface OrganizationOverview {
+  organization: OrganizationRow;
+  members: MemberListRow[];
+  invitations: InvitationRow[];
+  teams: TeamListRow[];
+}
+
+export async function describeOrganization(ctx: AuthContext, idOrSlug: string): Promise<OrganizationOverview | null> {
+  const organization = await findOrganizationByIdOrSlug(ctx.db, idOrSlug);
+  if (!organization) return null;
+  const [members, invitations, teams] = await Promise.all([
+    listOrganizationMembers(ctx.db, organization.id),
+    listOrganizationInvitations(ctx.db, organization.id),
+    listOrganizationTeams(ctx.db, organization.id),
+  ]);
+  return { organization, members, invitations, teams };
 }

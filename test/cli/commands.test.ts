@@ -134,4 +134,26 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     const malformed = await runCli(["issue-api-key", "--user", "ops@example.com", "--permissions", "[1,2]"], { env });
     expect(malformed.code, malformed.stderr).toBe(2);
   });
+
+  it("orgs list and orgs show describe organizations created through the API", async () => {
+    const { agent, email } = await signUp(t, { email: "founder@example.com" });
+    const created = await agent.post("/organization/create", { name: "Initech", slug: "initech" });
+    expect(created.status).toBe(200);
+    const listed = await runCli(["orgs", "list", "--search", "INITECH", "--json"], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.json()).toEqual([expect.objectContaining({ slug: "initech", name: "Initech", memberCount: 1 })]);
+    const shown = await runCli(["orgs", "show", "initech", "--json"], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    const detail = shown.json<{ organization: { id: string }; members: { email: string; role: string }[]; invitations: unknown[]; teams: unknown[] }>();
+    expect(detail.organization.id).toBe(created.body.id);
+    expect(detail.members).toEqual([expect.objectContaining({ email, role: "owner" })]);
+    const missing = await runCli(["orgs", "show", "no-such-org"], { env });
+    expect(missing.code).toBe(1);
+  });
+
+  it("admin refuses to start without a terminal (bad usage)", async () => {
+    const result = await runCli(["admin"], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("terminal");
+  });
 });

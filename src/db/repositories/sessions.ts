@@ -105,12 +105,12 @@ export function findSessionById(db: Db, id: string): Promise<SessionRow | undefi
 }
 
 /**
- * Deletes up to `batchSize` sessions of any user; returns how many went. Bulk revocation loops over
- * this so a large table is never locked by one long statement while the server runs.
+ * Deletes up to `batchSize` sessions of any user; returns their tokens. Bulk revocation loops over this
+ * so a large table is never locked by one long statement while the server runs.
  */
-export async function deleteSessionBatch(db: Db, batchSize: number): Promise<number> {
+export async function deleteSessionBatch(db: Db, batchSize: number): Promise<string[]> {
   const ids = await db.selectFrom("session").select("id").limit(batchSize).execute();
-  if (ids.length === 0) return 0;
-  const result = await db.deleteFrom("session").where("id", "in", ids.map((r) => r.id)).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  if (ids.length === 0) return [];
+  const rows = await db.deleteFrom("session").where("id", "in", ids.map((r) => r.id)).returning("token").execute();
+  return rows.map((r) => r.token);
 }

@@ -1,0 +1,110 @@
+import { Command } from "commander";
+import * as z from "zod";
+import type { AuthContext } from "../../context.ts";
+import { countOrganizations, listOrganizations } from "../../db/repositories/directory.ts";
+import type { OrganizationRow } from "../../db/schema.ts";
+import { describeOrganization } from "../../services/user-overview.ts";
+import { iso } from "../../services/users.ts";
+import { formatTable, writeLines } from "../format.ts";
+import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
+
+// Operators' view of organizations; changes go through the API (and its permission rules), not here.
+
+function parseMetadata(text: string | null): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+const toOrganizationWire = (row: OrganizationRow) => ({
+  id: row.id,
+  name: row.name,
+  slug: row.slug,
+  logo: row.logo ?? null,
+  metadata: parseMetadata(row.metadata),
+  createdAt: iso(row.createdAt) as string,
+});
+
+export async function listOrganizationPage(ctx: AuthContext, query: { search?: string; limit: number; offset: number }) {
+  const [rows, total] = await Promise.all([listOrganizations(ctx.db, query), countOrganizations(ctx.db, query)]);
+  return { organizations: rows.map((row) => ({ ...toOrganizationWire(row), memberCount: row.memberCount })), total };
+}
+
+export async function showOrganization(ctx: AuthContext, idOrSlug: string) {
+  const found = await describeOrganization(ctx, idOrSlug);
+  if (!found) throw new UserError(`no organization with id or slug ${idOrSlug}`);
+  const { organization, members, invitations, teams } = found;
+  return {
+    organization: toOrganizationWire(organization),
+    members: members.map((m) => ({ ...m, createdAt: iso(m.createdAt) })),
+    invitations: invitations.map((i) => ({ ...i, expiresAt: iso(i.expiresAt), createdAt: iso(i.createdAt) })),
+    teams: teams.map((t) => ({ ...t, createdAt: iso(t.createdAt), updatedAt: iso(t.updatedAt) })),
+  };
+}
+
+const ListFlags = PageFlags.extend({ search: z.string().optional() });
+
+const orgsList = withPageOptions(createCommand("list", "list organizations, newest first"))
+  .option("-s, --search <text>", "match name or slug")
+  .option("--json", "print only JSON")
+  .action(async (raw) => {
+    const flags = parseFlags(ListFlags, raw);
+    await withContext(flags, async (ctx) => {
+      const { organizations, total } = await listOrganizationPage(ctx, flags);
+      if (flags.json) return printJSON(organizations);
+      writeLines(
+        formatTable(organizations, [
+          { header: "id", value: (o) => o.id },
+          { header: "slug", value: (o) => o.slug },
+          { header: "name", value: (o) => o.name },
+          { header: "members", value: (o) => o.memberCount },
+          { header: "created", value: (o) => o.createdAt },
+        ]),
+        `${organizations.length} of ${total} organization(s)`,
+      );
+    });
+  });
+
+const ShowFlags = z.object({ json: z.boolean().optional(), config: z.string().optional() });
+
+const orgsShow = createCommand("show", "show an organization with its members, invitations and teams")
+  .argument("<id-or-slug>", "the organization's id or slug")
+  .option("--json", "print only JSON")
+  .action(async (idOrSlug: string, raw) => {
+    const flags = parseFlags(ShowFlags, raw);
+    await withContext(flags, async (ctx) => {
+      const shown = await showOrganization(ctx, idOrSlug);
+      if (flags.json) return printJSON(shown);
+      const { organization, members, invitations, teams } = shown;
+      writeLines(
+        `${organization.name} (${organization.slug})  ${organization.id}`,
+        "",
+        `members (${members.length})`,
+        formatTable(members, [
+          { header: "email", value: (m) => m.email },
+          { header: "name", value: (m) => m.name },
+          { header: "role", value: (m) => m.role },
+          { header: "since", value: (m) => m.createdAt },
+        ]),
+        "",
+        `invitations (${invitations.length})`,
+        formatTable(invitations, [
+          { header: "email", value: (i) => i.email },
+          { header: "role", value: (i) => i.role },
+          { header: "status", value: (i) => i.status },
+          { header: "expires", value: (i) => i.expiresAt },
+        ]),
+        "",
+        `teams (${teams.length})`,
+        formatTable(teams, [
+          { header: "name", value: (t) => t.name },
+          { header: "members", value: (t) => t.memberCount },
+        ]),
+      );
+    });
+  });
+
+export const orgsCommand = new Command("orgs").description("list and inspect organizations").addCommand(orgsList).addCommand(orgsShow);

@@ -1,7 +1,8 @@
 import type { AuthContext } from "../src/context.ts";
 import { countOrganizations, findApiKeyOwnerId, listOrganizations, type OrganizationListRow } from "../src/db/repositories/directory.ts";
 import { countSessions, findSessionById, listSessions, type SessionWithEmailRow } from "../src/db/repositories/sessions.ts";
-import { countUsers, deleteUser, findUserById, listUsers, updateUser } from "../src/db/repositories/users.ts";
+import { countUsers, listUsers } from "../src/db/repositories/users.ts";
+import { banUser, removeUser, setUserRole, unbanUser } from "../src/services/admin.ts";
 import { createApiKey, type CreatedApiKey, deleteApiKey } from "../src/services/api-keys.ts";
 import { revokeSession, revokeUserSessions } from "../src/services/sessions.ts";
 import { describeOrganization, describeUser, type OrganizationOverview, type UserOverview } from "../src/services/user-overview.ts";
@@ -41,11 +42,6 @@ export interface AdminData {
 }
 
 export function createAdminData(ctx: AuthContext): AdminData {
-  const requireUser = async (userId: string) => {
-    const user = await findUserById(ctx.db, userId);
-    if (!user) throw new Error("the user no longer exists");
-    return user;
-  };
   return {
     now: () => ctx.now(),
     async listUsers(request) {
@@ -56,18 +52,13 @@ export function createAdminData(ctx: AuthContext): AdminData {
       return describeUser(ctx, userId);
     },
     async banUser(userId, reason) {
-      await requireUser(userId);
-      // A ban takes effect at once: the user's sessions go with it.
-      await updateUser(ctx.db, userId, { banned: true, banReason: reason || ctx.config.admin.defaultBanReason, banExpires: null, updatedAt: ctx.now() });
-      await revokeUserSessions(ctx, userId);
+      await banUser(ctx, userId, { reason });
     },
     async unbanUser(userId) {
-      await requireUser(userId);
-      await updateUser(ctx.db, userId, { banned: false, banReason: null, banExpires: null, updatedAt: ctx.now() });
+      await unbanUser(ctx, userId);
     },
     async setRole(userId, role) {
-      await requireUser(userId);
-      await updateUser(ctx.db, userId, { role, updatedAt: ctx.now() });
+      await setUserRole(ctx, userId, role.split(",").map((r) => r.trim()).filter(Boolean));
     },
     async revokeSession(sessionId) {
       const session = await findSessionById(ctx.db, sessionId);
@@ -86,7 +77,7 @@ export function createAdminData(ctx: AuthContext): AdminData {
       // Sessions first, through the service, so cached copies (Redis) are revoked too; then the row
       // (accounts, keys and memberships go with it).
       await revokeUserSessions(ctx, userId);
-      await deleteUser(ctx.db, userId);
+      await removeUser(ctx, userId);
     },
     async listOrganizations(request) {
       const [items, total] = await Promise.all([listOrganizations(ctx.db, request), countOrganizations(ctx.db, request)]);

@@ -147,9 +147,9 @@ export function isSessionFresh(ctx: AuthContext, session: SessionRow): boolean {
 export async function revokeAllSessions(ctx: AuthContext, onProgress?: (revoked: number) => void, batchSize = 500): Promise<number> {
   let total = 0;
   for (;;) {
-    const tokens = await sessions.deleteSessionBatch(ctx.db, batchSize);
+    const tokens = await sessions.deleteSessionBatch(recordDb(ctx), batchSize);
     if (tokens.length === 0) return total;
-    await forgetSessions(ctx, tokens, "revoked");
+    await forgetCachedSessions(ctx, tokens, "revoked");
     total += tokens.length;
     onProgress?.(total);
   }

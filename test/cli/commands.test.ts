@@ -156,4 +156,31 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("terminal");
   });
+
+  it("users ban, unban, set-role, set-password and delete act through the admin rules", async () => {
+    const { agent, email, password } = await signUp(t, { email: "moderated@example.com" });
+    const banned = await runCli(["users", "ban", email, "--reason", "spam", "--json"], { env });
+    expect(banned.code, banned.stderr).toBe(0);
+    expect(banned.json()).toMatchObject({ email, banned: true, banReason: "spam" });
+    expect((await agent.get("/get-session?disableCookieCache=true")).body).toBeNull();
+    expect((await t.agent().post("/sign-in/email", { email, password })).status).not.toBe(200);
+
+    const unbanned = await runCli(["users", "unban", email, "--json"], { env });
+    expect(unbanned.json()).toMatchObject({ banned: false, banReason: null });
+    expect((await t.agent().post("/sign-in/email", { email, password })).status).toBe(200);
+
+    const role = await runCli(["users", "set-role", email, "admin,support", "--json"], { env });
+    expect(role.json()).toMatchObject({ role: "admin,support" });
+
+    const reset = await runCli(["users", "set-password", email, "--password-stdin"], { env, input: "brand-new-password\n" });
+    expect(reset.code, reset.stderr).toBe(0);
+    expect((await t.agent().post("/sign-in/email", { email, password: "brand-new-password" })).status).toBe(200);
+
+    const unconfirmed = await runCli(["users", "delete", email], { env });
+    expect(unconfirmed.code).toBe(2);
+    const deleted = await runCli(["users", "delete", email, "--yes", "--json"], { env });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect((await runCli(["users", "show", email], { env })).code).toBe(1);
+    expect((await runCli(["users", "ban", "nobody@example.com"], { env })).code).toBe(1);
+  });
 });

@@ -33,7 +33,8 @@ export async function createUserWithPassword(ctx: AuthContext, input: CreateUser
   return toUserWire(ctx, row);
 }
 
-async function resolvePassword(flags: z.infer<typeof CreateUserFlags>): Promise<string> {
+/** The password from --password, --password-stdin, or (on a terminal) a hidden prompt asked twice. */
+export async function resolvePassword(flags: { password?: string; passwordStdin?: boolean }): Promise<string> {
   if (flags.password !== undefined && flags.passwordStdin) throw new UserError("use either --password or --password-stdin, not both", 2);
   if (flags.password !== undefined) return flags.password;
   if (flags.passwordStdin) return readStdin();

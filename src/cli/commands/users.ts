@@ -5,6 +5,7 @@ import { countUsers, listUsers } from "../../db/repositories/users.ts";
 import { describeUser, type UserOverview } from "../../services/user-overview.ts";
 import { toUserWire, type UserWire } from "../../services/users.ts";
 import { formatFields, formatTable, writeLines } from "../format.ts";
+import { banCommand, deleteCommand, setPasswordCommand, setRoleCommand, unbanCommand } from "./user-actions.ts";
 import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
 
 const ListFlags = PageFlags.extend({
@@ -70,4 +71,12 @@ const usersShow = createCommand("show", "show one user with sessions, linked acc
     });
   });
 
-export const usersCommand = new Command("users").description("list and inspect users").addCommand(usersList).addCommand(usersShow);
+export const usersCommand = new Command("users")
+  .description("list, inspect and manage users")
+  .addCommand(usersList)
+  .addCommand(usersShow)
+  .addCommand(banCommand)
+  .addCommand(unbanCommand)
+  .addCommand(setRoleCommand)
+  .addCommand(setPasswordCommand)
+  .addCommand(deleteCommand);

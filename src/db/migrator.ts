@@ -27,10 +27,12 @@ export class MigrationError extends Error {
 }
 
 /** Apply every pending migration; returns the names applied, in order. */
-// Kysely's introspection scans the catalog of every schema; a schema another process drops during the scan
-// fails it with "schema … does not exist" (3F000) before any migration ran. Such a failure is worth a retry.
+// Kysely's introspection scans the catalog of every schema; a schema, table or column another process drops
+// or changes during the scan fails it ("schema … does not exist" 3F000, "relation …" 42P01, "column …" 42703)
+// before any migration ran. Such a failure is worth a retry.
+const CATALOG_RACE_CODES = new Set(["3F000", "42P01", "42703"]);
 function isCatalogRace(error: unknown, results: readonly MigrationResult[] | undefined): boolean {
-  return (results ?? []).length === 0 && (error as { code?: string } | null)?.code === "3F000";
+  return (results ?? []).length === 0 && CATALOG_RACE_CODES.has((error as { code?: string } | null)?.code ?? "");
 }
 
 export async function migrateToLatest(db: Kysely<Database>, onProgress?: (name: string) => void, schema?: string): Promise<string[]> {

@@ -118,6 +118,32 @@ describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-l
     expect(info.body.user).toMatchObject({ id: "5005", email: "refresher@example.com", emailVerified: true });
   });
 
+  it("unlinks a social account from a user who keeps another, and refuses to unlink a last one", async () => {
+    const owner = await signUp(t, { email: "unlinker@example.com" });
+    gh.user = { id: 7007, login: "unlinker", name: "Unlinker", email: "unlinker@example.com" };
+    gh.emails = [{ email: "unlinker@example.com", primary: true, verified: true }];
+    const start = await owner.agent.post("/link-social", { provider: "github", callbackURL: "/settings" });
+    const back = new URL((await fetch(start.body.url, { redirect: "manual" })).headers.get("location")!);
+    expect((await owner.agent.get(back.pathname + back.search)).headers.get("location")).toBe("/settings");
+    const listed = await owner.agent.get("/list-accounts");
+    expect(listed.body.map((a: { provider: string }) => a.provider).sort()).toEqual(["credential", "github"]);
+    expect(listed.body.find((a: { provider: string }) => a.provider === "github")).toMatchObject({ accountId: "7007", scopes: ["read:user", "user:email"] });
+
+    const unlinked = await owner.agent.post("/unlink-account", { providerId: "github", accountId: "7007" });
+    expect(unlinked.status).toBe(200);
+    expect((await owner.agent.get("/list-accounts")).body.map((a: { provider: string }) => a.provider)).toEqual(["credential"]);
+    expect((await owner.agent.post("/get-access-token", { providerId: "github" })).body.code).toBe("ACCOUNT_NOT_FOUND");
+
+    // A user who only ever signed in through the provider has nothing else to fall back on.
+    gh.user = { id: 7008, login: "socialonly", name: "Social Only", email: "socialonly@example.com" };
+    gh.emails = [{ email: "socialonly@example.com", primary: true, verified: true }];
+    const agent = t.agent();
+    await signInWithGitHub(agent);
+    const refused = await agent.post("/unlink-account", { providerId: "github", accountId: "7008" });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe("YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT");
+  });
+
   it("answers the request-level refusals of sign-in/social", async () => {
     const agent = t.agent();
     const unknown = await agent.post("/sign-in/social", { provider: "myspace", callbackURL: "/home" });

@@ -1,6 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import { hashPassword } from "../crypto/password.ts";
 import { generateId } from "../crypto/random.ts";
+import { isUniqueViolationOn } from "../db/errors.ts";
 import { CREDENTIAL_PROVIDER_ID, findCredentialAccount, insertAccount, updateAccount } from "../db/repositories/accounts.ts";
 import type { AccountRow } from "../db/schema.ts";
 import type { Db } from "./users.ts";
@@ -36,4 +37,30 @@ export async function storePasswordHash(ctx: AuthContext, db: Db, userId: string
 /** Hash outside any transaction: scrypt takes tens of milliseconds and must not hold a lock meanwhile. */
 export async function setUserPassword(ctx: AuthContext, userId: string, password: string): Promise<AccountRow> {
   return storePasswordHash(ctx, ctx.db, userId, await hashPassword(password));
+}
+
+/**
+ * Give a user without a password one. False when they already have one, also when a concurrent call
+ * won: the update only touches a credential account without a password, and the unique
+ * (providerId, accountId) index lets only one new credential account in.
+ */
+export async function addPasswordIfMissing(ctx: AuthContext, userId: string, password: string): Promise<boolean> {
+  const passwordHash = await hashPassword(password);
+  const existing = await findCredentialAccount(ctx.db, userId);
+  if (existing) {
+    const result = await ctx.db
+      .updateTable("account")
+      .set({ password: passwordHash, updatedAt: ctx.now() })
+      .where("id", "=", existing.id)
+      .where("password", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+  try {
+    await storePasswordHash(ctx, ctx.db, userId, passwordHash);
+    return true;
+  } catch (error) {
+    if (isUniqueViolationOn(error, "accountId") || isUniqueViolationOn(error, "account_provider_account_unique")) return false;
+    throw error;
+  }
 }

@@ -74,6 +74,17 @@ describeEachDialect("password change and set-password", (dialect) => {
       expect(await signInStatus(email, "set-by-server-1")).toBe(200);
     });
 
+    it("lets one of 8 concurrent set-password calls for a user without a password win", async () => {
+      const { email, user } = await signUp(t);
+      await t.ctx.db.deleteFrom("account").where("userId", "=", user.id).execute();
+      const passwords = Array.from({ length: 8 }, (_, i) => `concurrent-set-${i}`);
+      const results = await Promise.all(passwords.map((newPassword) => t.server().post("/set-password", { userId: user.id, newPassword })));
+      const winners = results.map((r, i) => (r.status === 200 ? i : -1)).filter((i) => i >= 0);
+      expect(winners).toHaveLength(1);
+      for (const r of results) if (r.status !== 200) expect(r.body.code).toBe("USER_ALREADY_HAS_A_PASSWORD");
+      expect(await signInStatus(email, passwords[winners[0]])).toBe(200);
+    });
+
     it("refuses an unknown user and bad lengths", async () => {
       const unknown = await t.server().post("/set-password", { userId: "no-such-user", newPassword: "set-by-server-1" });
       expect(unknown.status).toBe(400);

@@ -4,7 +4,7 @@ import { findCredentialAccount } from "../../db/repositories/accounts.ts";
 import { findUserById } from "../../db/repositories/users.ts";
 import { AuthError } from "../../errors.ts";
 import { isResetTokenValid, requestPasswordReset, resetPassword } from "../../services/password-reset.ts";
-import { setUserPassword } from "../../services/passwords.ts";
+import { addPasswordIfMissing, setUserPassword } from "../../services/passwords.ts";
 import { revokeUserSessions } from "../../services/sessions.ts";
 import { assertPasswordLength } from "../../services/users.ts";
 import { hasDontRememberCookie } from "../cookies.ts";
@@ -109,8 +109,7 @@ export const setPasswordRoute = defineRoute({
     assertPasswordLength(ctx, body.newPassword);
     const user = await findUserById(ctx.db, body.userId);
     if (!user) throw new AuthError("USER_NOT_FOUND");
-    if ((await findCredentialAccount(ctx.db, user.id))?.password) throw new AuthError("USER_ALREADY_HAS_PASSWORD");
-    await setUserPassword(ctx, user.id, body.newPassword);
+    if (!(await addPasswordIfMissing(ctx, user.id, body.newPassword))) throw new AuthError("USER_ALREADY_HAS_PASSWORD");
     return { status: true };
   },
 });

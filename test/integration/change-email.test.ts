@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEmailVerificationToken } from "../../src/services/email-verification.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import type { Mailbox } from "../helpers/mailbox.ts";
 import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
@@ -103,10 +104,14 @@ describe("email change disabled", () => {
   });
   afterAll(() => t.close());
 
-  it("answers Change email is disabled", async () => {
-    const { agent } = await signUp(t);
+  it("answers Change email is disabled and voids confirmation links already mailed", async () => {
+    const { agent, email } = await signUp(t);
     const res = await agent.post("/change-email", { newEmail: "elsewhere@example.com" });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ code: "CHANGE_EMAIL_IS_DISABLED", message: "Change email is disabled" });
+    const token = await createEmailVerificationToken(t.ctx, { email, updateTo: "elsewhere@example.com" });
+    const followed = await agent.get(`/api/auth/verify-email?token=${token}&callbackURL=/settings`);
+    expect(followed.headers.get("location")).toBe("/settings?error=unauthorized");
+    expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).body.user.email).toBe(email);
   });
 });

@@ -162,3 +162,17 @@ describeEachDialect("required email verification with auto sign-in", (dialect) =
     expect((await t.agent().post("/sign-in/email", { email, password })).status).toBe(200);
   });
 });
+
+describe("verification mail on sign-up turned off", () => {
+  let mailbox: Mailbox;
+  let t: TestContext;
+  useMailContext({ env: { AUTH_SEND_VERIFICATION_ON_SIGN_UP: "off" } }, (ready) => ({ t, mailbox } = ready));
+
+  it("signs up and in without mailing anything", async () => {
+    const { email, token, password } = await signUp(t);
+    expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect((await t.agent().post("/sign-in/email", { email, password })).status).toBe(200);
+    await t.ctx.settle();
+    expect(mailbox.to(email)).toHaveLength(0);
+  });
+});

@@ -89,8 +89,9 @@ export const verifyEmailRoute = defineRoute({
     if (!user) return verifyFailure(c, callbackURL, "user_not_found");
 
     if (read.claims.updateTo) {
-      // An email change is confirmed by the signed-in owner of the current address only.
-      if (!session || session.user.id !== user.id) return verifyFailure(c, callbackURL, "unauthorized");
+      // An email change is confirmed by the signed-in owner of the current address only, and only while
+      // changing addresses is enabled (turning it off also voids links already mailed).
+      if (!session || session.user.id !== user.id || !ctx.config.changeEmail.enabled) return verifyFailure(c, callbackURL, "unauthorized");
       const changed = await applyEmailChange(ctx, user, read.claims.updateTo, callbackURL);
       if (!changed) return verifyFailure(c, callbackURL, "COULDNT_UPDATE_YOUR_EMAIL", "COULDNT_UPDATE_EMAIL");
       setSessionDataCookie(c, ctx, { session: session.session, user: changed });

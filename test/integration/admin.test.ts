@@ -63,6 +63,18 @@ describeEachDialect("admin capability", (dialect) => {
       expect((await multi.agent.get("/get-session", LIVE)).body.user.role).toBe("user,admin");
     });
 
+    it("never lets users give themselves a role or lift their own ban", async () => {
+      const sneaky = await t.agent().post("/sign-up/email", { name: "S", email: "sneaky@example.com", password: PASSWORD, role: "admin", banned: false });
+      expect(sneaky.body.user.role).toBe("user");
+      const agent = t.agent();
+      await agent.post("/sign-in/email", { email: "sneaky@example.com", password: PASSWORD });
+      await agent.post("/update-user", { name: "Still S", role: "admin", impersonatedBy: adminId });
+      const after = await agent.get("/get-session", LIVE);
+      expect(after.body.user).toMatchObject({ name: "Still S", role: "user" });
+      expect(after.body.session.impersonatedBy).toBeNull();
+      expect((await agent.get("/admin/list-users")).status).toBe(403);
+    });
+
     it("lets a server call do everything without a session", async () => {
       const created = await t.server().post("/admin/create-user", { email: "Made.By.Server@example.com", password: PASSWORD, name: "Server Made" });
       expect(created.status).toBe(200);

@@ -1,6 +1,6 @@
 // Load benchmark: POST /api/auth/api-key/verify over loopback against a real daemon.
 //
-//   node_modules/.bin/bun bench/api-key-verify.ts [--seconds 10] [--concurrency 32] [--keys 16] [--database URL]
+//   bun bench/api-key-verify.ts [--seconds 10] [--concurrency 32] [--keys 16] [--database URL]
 //
 // Starts `bun bin/authd.ts serve` on a free port (a temporary SQLite file unless --database names a
 // Postgres URL; give it a fresh schema with ?schema=NAME), creates one user and --keys keys (per-key

@@ -99,6 +99,7 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     const result = await runCli(["revoke-sessions", "--all", "--yes", "--json"], { env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.json<{ revoked: number }>().revoked).toBeGreaterThanOrEqual(1);
+    expect(result.stderr).toBe("");
     expect((await agent.get("/get-session?disableCookieCache=true")).body).toBeNull();
   });
 

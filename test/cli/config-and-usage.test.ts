@@ -40,6 +40,7 @@ describe("authd config check, migrate status and usage errors", () => {
     const applied = await runCli(["migrate", "--json"], { env });
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.json<{ applied: string[] }>().applied.length).toBeGreaterThan(0);
+    expect(applied.stderr).toBe("");
     const status = await runCli(["migrate", "status", "--json"], { env });
     expect(status.json()).toEqual({ applied: applied.json<{ applied: string[] }>().applied, pending: [] });
   });

@@ -11,13 +11,13 @@ import { createTestContext, TEST_SECRET, type TestContext } from "../helpers/con
 
 const socket = `authd-test-${generateRandomString(8, LOWER_ALPHANUMERIC)}`;
 const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-const screen = () => tmux("capture-pane", "-p", "-t", "admin");
+const screen = (session = "admin") => tmux("capture-pane", "-p", "-t", session);
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
-async function waitForScreen(expected: string, timeoutMs = 15_000): Promise<string> {
+async function waitForScreen(expected: string, session = "admin", timeoutMs = 15_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const text = screen();
+    const text = screen(session);
     if (text.includes(expected)) return text;
     if (Date.now() > deadline) throw new Error(`the terminal never showed ${JSON.stringify(expected)}; it shows:\n${text}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -77,5 +77,33 @@ describe("authd admin from the compiled binary in tmux", () => {
     await waitForScreen("page 1 of 1 · 2 user(s)");
     tmux("send-keys", "-t", "admin", "Escape");
     await waitForScreen("authd exited with 0");
+  });
+
+  it("create-user asks for the password on a terminal without echoing it", async () => {
+    const env = `AUTH_DATABASE_URL=${quote(t.ctx.config.databaseURL)} AUTH_SECRET=${quote(TEST_SECRET)}`;
+    tmux("new-session", "-d", "-s", "prompt", "-x", "120", "-y", "20", `env ${env} ${quote(binary)} create-user --email prompted@example.com --name Prompted; echo "authd exited with $?"; sleep 60`);
+    await waitForScreen("Password:", "prompt");
+    tmux("send-keys", "-t", "prompt", "-l", "typed-secret-123");
+    tmux("send-keys", "-t", "prompt", "Enter");
+    await waitForScreen("Repeat password:", "prompt");
+    tmux("send-keys", "-t", "prompt", "-l", "typed-secret-123");
+    tmux("send-keys", "-t", "prompt", "Enter");
+    const text = await waitForScreen("authd exited with 0", "prompt");
+    expect(text).toContain("created user prompted@example.com");
+    expect(text).not.toContain("typed-secret-123");
+    const signIn = await t.agent().post("/sign-in/email", { email: "prompted@example.com", password: "typed-secret-123" });
+    expect(signIn.status).toBe(200);
+  });
+
+  it("revoke-sessions --all asks on a terminal and reports progress there", async () => {
+    const user = (await findUserByEmail(t.ctx.db, "innocent@example.com"))!;
+    for (let i = 0; i < 3; i++) await createSession(t.ctx, user);
+    const env = `AUTH_DATABASE_URL=${quote(t.ctx.config.databaseURL)} AUTH_SECRET=${quote(TEST_SECRET)}`;
+    tmux("new-session", "-d", "-s", "revoke", "-x", "120", "-y", "20", `env ${env} ${quote(binary)} revoke-sessions --all; echo "authd exited with $?"; sleep 60`);
+    await waitForScreen("Revoke every session of every user? [y/N]", "revoke");
+    tmux("send-keys", "-t", "revoke", "y", "Enter");
+    const text = await waitForScreen("authd exited with 0", "revoke");
+    expect(text).toMatch(/revoked \d+ session\(s\)…/);
+    expect(await t.ctx.db.selectFrom("session").selectAll().execute()).toHaveLength(0);
   });
 });

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import { openDatabase } from "../../db/driver.ts";
 import { migrateToLatest, migrationStatus } from "../../db/migrator.ts";
 import type { Database } from "../../db/schema.ts";
-import { createCommand, loadCommandConfig, printJSON, type CommonOptions } from "../shared.ts";
+import { createCommand, loadCommandConfig, printJSON, progressReporter, type CommonOptions } from "../shared.ts";
 
 /** Migrations work on the bare database: the full context reads tables that migrations create. */
 async function withMigrationContext<T>(options: CommonOptions, work: (handle: { db: Kysely<Database>; schema?: string }) => Promise<T>): Promise<T> {
@@ -20,10 +20,10 @@ export const migrateCommand = createCommand("migrate", "apply pending database m
   .option("--json", "print only JSON")
   .action(async (options: CommonOptions) => {
     await withMigrationContext(options, async ({ db, schema }) => {
-      const tty = process.stderr.isTTY && !options.json;
-      const applied = await migrateToLatest(db, (name) => {
-        if (tty) process.stderr.write(`applied ${name}\n`);
-      }, schema);
+      const progress = progressReporter(options);
+      const { pending } = await migrationStatus(db, schema);
+      if (pending.length > 0) progress(`applying ${pending.length} pending migration(s): ${pending.join(", ")}…`);
+      const applied = await migrateToLatest(db, (name) => progress(`applied ${name}`), schema);
       if (options.json) printJSON({ applied });
       else process.stdout.write(applied.length ? `applied ${applied.length} migration(s)\n` : "database is up to date\n");
     });

@@ -24,3 +24,11 @@ export function isUniqueViolationOn(error: unknown, column: string): boolean {
   const target = uniqueViolationTarget(error);
   return target !== null && target.includes(column);
 }
+
+/** The driver's code for a NOT NULL violation (SQLITE_CONSTRAINT_NOTNULL, Postgres 23502), or null. */
+export function notNullViolationCode(error: unknown): string | null {
+  const e = error as DriverError | null;
+  if (!e || typeof e !== "object") return null;
+  if (e.code === "23502" || e.code === "SQLITE_CONSTRAINT_NOTNULL") return e.code;
+  return null;
+}

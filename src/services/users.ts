@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { AuthContext } from "../context.ts";
 import { hashPassword } from "../crypto/password.ts";
 import { generateId } from "../crypto/random.ts";
-import { isUniqueViolationOn } from "../db/errors.ts";
+import { isUniqueViolationOn, notNullViolationCode } from "../db/errors.ts";
 import { insertAccount, insertCredentialAccount } from "../db/repositories/accounts.ts";
 import { insertUser } from "../db/repositories/users.ts";
 import type { Database, NewAccountRow, UserRow } from "../db/schema.ts";
@@ -90,7 +90,8 @@ export function pickAdditionalFields(ctx: AuthContext, input: Record<string, unk
 
 export interface NewUserInput {
   email: string;
-  name: string;
+  /** Required by the table; a missing name is refused by the NOT NULL constraint (Better Auth's 422). */
+  name: string | undefined;
   image?: string | null;
   password?: string;
   emailVerified?: boolean;
@@ -114,7 +115,8 @@ export async function createUser(ctx: AuthContext, input: NewUserInput): Promise
       const user = await insertUser(trx, {
         id: generateId(),
         email: input.email.toLowerCase(),
-        name: input.name,
+        // Undefined leaves the column out of the insert, so the NOT NULL constraint answers (see NewUserInput.name).
+        name: input.name as string,
         image: input.image ?? null,
         emailVerified: input.emailVerified ?? false,
         createdAt: now,
@@ -138,6 +140,8 @@ export async function createUser(ctx: AuthContext, input: NewUserInput): Promise
   } catch (error) {
     if (isUniqueViolationOn(error, "username")) throw new AuthError("USERNAME_IS_ALREADY_TAKEN");
     if (isUniqueViolationOn(error, "email")) throw new AuthError("USER_ALREADY_EXISTS");
+    const notNull = notNullViolationCode(error);
+    if (notNull) throw new AuthError("FAILED_TO_CREATE_USER", { details: { code: notNull } });
     throw error;
   }
 }

@@ -47,6 +47,10 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
     });
 
     it("answers 400 VALIDATION_ERROR naming a missing field", async () => {
+      const noName = await t.agent().post("/sign-up/email", { email: "noname@example.com", password: "correct-horse-battery" });
+      expect(noName.status).toBe(422);
+      expect(noName.body).toMatchObject({ code: "FAILED_TO_CREATE_USER", message: "Failed to create user", details: { code: dialect === "sqlite" ? "SQLITE_CONSTRAINT_NOTNULL" : "23502" } });
+      expect(await t.ctx.db.selectFrom("user").select("id").where("email", "=", "noname@example.com").executeTakeFirst()).toBeUndefined();
       const res = await t.agent().post("/sign-up/email", { name: "x", email: "nopass@example.com" });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "VALIDATION_ERROR", message: "password is required" });

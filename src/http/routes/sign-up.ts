@@ -35,8 +35,6 @@ export const signUpEmail = defineRoute({
     const email = body.email.trim().toLowerCase();
     if (!isValidEmail(email)) throw new AuthError("INVALID_EMAIL");
     assertPasswordLength(ctx, body.password);
-    // Better Auth lets a missing name reach the database's NOT NULL constraint; the answer is its 422.
-    if (typeof body.name !== "string") throw new AuthError("FAILED_TO_CREATE_USER");
     const username = await prepareUsernameForSignUp(ctx, body);
     if (await findUserByEmail(ctx.db, email)) throw new AuthError("USER_ALREADY_EXISTS");
     const additional = pickAdditionalFields(ctx, body, "create");

@@ -25,7 +25,11 @@ export async function sendDeleteConfirmation(ctx: AuthContext, user: UserRow, ca
   const token = generateRandomString(DELETE_TOKEN_LENGTH, LOWER_ALPHANUMERIC);
   const now = ctx.now();
   const lifetime = ctx.config.deleteUser.deleteTokenExpiresIn;
-  await insertVerification(ctx.db, deleteIdentifier(token), user.id, now + lifetime * 1000, now);
+  try {
+    await insertVerification(ctx.db, deleteIdentifier(token), user.id, now + lifetime * 1000, now);
+  } catch (error) {
+    throw new AuthError("UNABLE_TO_CREATE_VERIFICATION", { cause: error });
+  }
   ctx.sendMail({
     to: user.email,
     subject: "Confirm the deletion of your account",

@@ -95,6 +95,23 @@ describeEachDialect("user deletion with mailed confirmation (the default)", (dia
   });
 });
 
+describe("user deletion when the confirmation cannot be stored", () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext();
+  });
+  afterAll(() => t.close());
+
+  it("answers 500 Unable to create verification and deletes nothing", async () => {
+    const { agent, password, user } = await signUp(t);
+    await t.ctx.db.schema.dropTable("verification").execute();
+    const res = await agent.post("/delete-user", { password });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ code: "UNABLE_TO_CREATE_VERIFICATION", message: "Unable to create verification" });
+    expect(await rowsOf(t, user.id)).toMatchObject({ users: 1, accounts: 1 });
+  });
+});
+
 describeEachDialect("user deletion without mailed confirmation", (dialect) => {
   let t: TestContext;
   beforeAll(async () => {

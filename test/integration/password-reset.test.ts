@@ -72,6 +72,17 @@ describeEachDialect("password reset", (dialect) => {
     expect(expiredPost.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
   });
 
+  it("refuses an untrusted redirectTo with 403 and mails nothing", async () => {
+    const { email } = await signUp(t);
+    await t.ctx.settle();
+    const seen = mailCount(mailbox, email);
+    const res = await t.agent().post("/request-password-reset", { email, redirectTo: "https://evil.example.net/reset" });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ code: "INVALID_REDIRECTURL", message: "Invalid redirectURL" });
+    await t.ctx.settle();
+    expect(mailCount(mailbox, email)).toBe(seen);
+  });
+
   it("takes the token from the query, checks the length first, and refuses a missing token", async () => {
     const { email, token } = await requestReset();
     const short = await t.agent().post("/reset-password", { newPassword: "short" }, { query: { token } });

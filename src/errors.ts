@@ -66,7 +66,6 @@ const entries = {
   INVALID_ERROR_CALLBACK_URL: { message: "Invalid errorCallbackURL", status: 403 },
   INVALID_NEW_USER_CALLBACK_URL: { message: "Invalid newUserCallbackURL", status: 403 },
   INVALID_ORIGIN: { message: "Invalid origin", status: 403 },
-  MISSING_OR_NULL_ORIGIN: { message: "Missing or null Origin", status: 403 },
   UNABLE_TO_CREATE_VERIFICATION: { message: "Unable to create verification", status: 500 },
   CALLBACK_URL_REQUIRED: { message: "callbackURL is required", status: 400 },
   HEADERS_REQUIRED: { message: "Headers is required", status: 400 },

@@ -26,7 +26,6 @@ export class MigrationError extends Error {
   }
 }
 
-/** Apply every pending migration; returns the names applied, in order. */
 // Kysely's introspection scans the catalog of every schema; a schema, table or column another process drops
 // or changes during the scan fails it ("schema … does not exist" 3F000, "relation …" 42P01, "column …" 42703)
 // before any migration ran. Such a failure is worth a retry.
@@ -35,6 +34,7 @@ function isCatalogRace(error: unknown, results: readonly MigrationResult[] | und
   return (results ?? []).length === 0 && CATALOG_RACE_CODES.has((error as { code?: string } | null)?.code ?? "");
 }
 
+/** Apply every pending migration; returns the names applied, in order. */
 export async function migrateToLatest(db: Kysely<Database>, onProgress?: (name: string) => void, schema?: string): Promise<string[]> {
   const migrator = createMigrator(db, schema);
   let { error, results } = await migrator.migrateToLatest();

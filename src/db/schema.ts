@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { Insertable, Selectable, Updateable } from "kysely";
 
 // Table types. Dates are epoch milliseconds (bigint on Postgres, integer on SQLite); booleans come back
 // as 0/1 from SQLite and true/false from Postgres, so mappers read them with Boolean().
@@ -180,5 +180,3 @@ export type TeamRow = Selectable<TeamTable>;
 export type TeamMemberRow = Selectable<TeamMemberTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
-// Generated is re-exported for repositories that insert rows with database defaults.
-export type { Generated };

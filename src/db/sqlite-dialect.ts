@@ -38,7 +38,6 @@ class BunSqliteConnection implements DatabaseConnection {
     return { rows: [], numAffectedRows: BigInt(result.changes), insertId: BigInt(result.lastInsertRowid) };
   }
 
-  // biome-ignore lint/correctness/useYield: streaming is not used by authd
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error("streaming is not supported by the bun:sqlite dialect");
   }
@@ -71,10 +70,9 @@ class BunSqliteDriver implements Driver {
     return this.connection;
   }
 
-  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+  async beginTransaction(): Promise<void> {
     // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading read locks.
     this.db.run("begin immediate");
-    void connection;
   }
 
   async commitTransaction(): Promise<void> {
@@ -107,7 +105,7 @@ export class BunSqliteDialect implements Dialect {
   createAdapter(): DialectAdapter {
     return new SqliteAdapter();
   }
-  // biome-ignore lint: Kysely's introspector takes an untyped instance
+  // Kysely's introspector interface takes an untyped instance.
   createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
   }

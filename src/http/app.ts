@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { AuthContext } from "../context.ts";
-import { AuthError, ERRORS } from "../errors.ts";
+import { AuthError } from "../errors.ts";
 import { metricsFor } from "../services/metrics.ts";
 import { metricsMiddleware } from "./middleware/metrics.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
@@ -62,5 +62,3 @@ export function createApp(ctx: AuthContext): Hono {
   if (ctx.config.apiReference.enabled) mountReference(app, ctx, routes);
   return app;
 }
-
-export { ERRORS };

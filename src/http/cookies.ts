@@ -3,7 +3,6 @@ import { getCookie, setCookie } from "hono/cookie";
 import type { AuthContext } from "../context.ts";
 import { constantTimeEqual } from "../crypto/random.ts";
 import { hmacSha256Base64Url, signValue, unsignValue } from "../crypto/hmac.ts";
-import type { SessionRow } from "../db/schema.ts";
 import type { SessionWithUser } from "../services/sessions.ts";
 import { toSessionWire } from "../services/sessions.ts";
 import { toUserWire } from "../services/users.ts";
@@ -133,5 +132,3 @@ export function clearSessionCookies(c: Context, ctx: AuthContext): void {
   const names = cookieNames(ctx);
   for (const name of [names.sessionToken, names.sessionData, names.dontRemember]) write(c, ctx, name, "", 0);
 }
-
-export type { SessionRow };

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import { findSession, isRefreshDue, refreshSession, type SessionWithUser } from "../services/sessions.ts";
 import { resolveApiKeySession } from "./session-sources.ts";
-import { clearSessionCookies, hasDontRememberCookie, readSessionToken, setSessionCookies } from "./cookies.ts";
+import { clearSessionCookies, hasDontRememberCookie, readSessionToken, setSessionCookies, setSessionDataCookie } from "./cookies.ts";
 
 export interface ResolvedSession extends SessionWithUser {
   /** How the caller proved who they are. */
@@ -11,6 +11,8 @@ export interface ResolvedSession extends SessionWithUser {
 
 export interface ResolveSessionOptions {
   disableRefresh?: boolean;
+  /** Rewrite the cached session cookie even when the session is not refreshed (get-session keeps it warm). */
+  renewCacheCookie?: boolean;
 }
 
 /**
@@ -32,5 +34,6 @@ export async function resolveSession(c: Context, ctx: AuthContext, options: Reso
     setSessionCookies(c, ctx, refreshed);
     return { ...refreshed, source: "cookie" };
   }
+  if (options.renewCacheCookie) setSessionDataCookie(c, ctx, found);
   return { ...found, source: "cookie" };
 }

@@ -28,8 +28,3 @@ export async function consumeVerification(db: Db, identifier: string): Promise<V
 export async function deleteVerificationsByIdentifier(db: Db, identifier: string): Promise<void> {
   await db.deleteFrom("verification").where("identifier", "=", identifier).execute();
 }
-
-export async function deleteExpiredVerifications(db: Db, now: number): Promise<number> {
-  const result = await db.deleteFrom("verification").where("expiresAt", "<", now).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

@@ -31,7 +31,5 @@ export const StatusSchema = z.object({ status: z.boolean() });
 export const SuccessSchema = z.object({ success: z.boolean() });
 export const ErrorBodySchema = z.object({ code: z.string(), message: z.string() });
 
-/** Emails: trimmed; format checked by the route so the refusal is the spec's "Invalid email". */
-export const emailField = z.string();
 const EMAIL = z.email();
 export const isValidEmail = (email: string): boolean => EMAIL.safeParse(email).success;

@@ -1,11 +1,11 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
-import { findSession, isRefreshDue, listUserSessions, refreshSession, revokeSession, revokeUserSessions, toSessionWire } from "../../services/sessions.ts";
+import { findSession, listUserSessions, revokeSession, revokeUserSessions, toSessionWire } from "../../services/sessions.ts";
 import { toUserWire } from "../../services/users.ts";
-import { clearSessionCookies, hasDontRememberCookie, readSessionDataCookie, readSessionToken, setSessionCookies, setSessionDataCookie } from "../cookies.ts";
+import { clearSessionCookies, readSessionDataCookie, readSessionToken } from "../cookies.ts";
 import { defineRoute, queryBoolean } from "../route.ts";
 import { SessionSchema, SessionWithUserSchema, StatusSchema, SuccessSchema } from "./schemas.ts";
-import { resolveApiKeySession } from "../session-sources.ts";
+import { resolveSession } from "../session.ts";
 
 const tags = ["Session"];
 
@@ -18,27 +18,12 @@ export const getSession = defineRoute({
   response: SessionWithUserSchema,
   handler: async ({ c, ctx, query }) => {
     const token = readSessionToken(c, ctx);
-    if (!token) {
-      const viaApiKey = await resolveApiKeySession(c, ctx);
-      return viaApiKey ? { session: toSessionWire(ctx, viaApiKey.session), user: toUserWire(ctx, viaApiKey.user) } : null;
-    }
-    if (ctx.config.session.cookieCache.enabled && !query.disableCookieCache) {
+    if (token && ctx.config.session.cookieCache.enabled && !query.disableCookieCache) {
       const cached = readSessionDataCookie(c, ctx, token);
       if (cached) return cached;
     }
-    const found = await findSession(ctx, token);
-    if (!found) {
-      clearSessionCookies(c, ctx);
-      return null;
-    }
-    let current = found;
-    if (!query.disableRefresh && !hasDontRememberCookie(c, ctx) && isRefreshDue(ctx, found.session)) {
-      current = { session: await refreshSession(ctx, found.session), user: found.user };
-      setSessionCookies(c, ctx, current);
-    } else {
-      setSessionDataCookie(c, ctx, current);
-    }
-    return { session: toSessionWire(ctx, current.session), user: toUserWire(ctx, current.user) };
+    const current = await resolveSession(c, ctx, { disableRefresh: query.disableRefresh, renewCacheCookie: true });
+    return current ? { session: toSessionWire(ctx, current.session), user: toUserWire(ctx, current.user) } : null;
   },
 });
 

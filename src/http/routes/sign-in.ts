@@ -16,7 +16,7 @@ import { isValidEmail, UserSchema } from "./schemas.ts";
 
 /**
  * The password of a user's credential account, checked in about the time a real check takes even when
- * there is no user or no password (so timing does not reveal which emails exist). Null when it fails.
+ * there is no user or no password (so timing does not reveal which emails exist).
  */
 export async function checkCredentials(ctx: AuthContext, user: UserRow | undefined, password: string): Promise<boolean> {
   const account = user ? await findCredentialAccount(ctx.db, user.id) : undefined;

@@ -46,7 +46,8 @@ async function waitReady(base: string): Promise<void> {
   throw new Error("daemon did not become ready");
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "authd-bench-"));
@@ -55,21 +56,46 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   const daemon = spawn(process.execPath, ["bin/authd.ts", "serve"], {
     env: {
-      ...process.env, AUTH_PORT: String(port), AUTH_HOST: "127.0.0.1", AUTH_BASE_URL: base, AUTH_DATABASE_URL: database,
-      AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123", AUTH_SERVER_TOKEN: SERVER_TOKEN, AUTH_RATE_LIMIT: "off", AUTH_LOG_LEVEL: "error",
+      ...process.env,
+      AUTH_PORT: String(port),
+      AUTH_HOST: "127.0.0.1",
+      AUTH_BASE_URL: base,
+      AUTH_DATABASE_URL: database,
+      AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+      AUTH_SERVER_TOKEN: SERVER_TOKEN,
+      AUTH_RATE_LIMIT: "off",
+      AUTH_LOG_LEVEL: "error",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
   try {
     await waitReady(base);
     const server = (path: string, body: unknown) =>
-      fetch(`${base}/api/auth${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}`, origin: base }, body: JSON.stringify(body) });
-    const signUp = await (await fetch(`${base}/api/auth/sign-up/email`, {
-      method: "POST", headers: { "content-type": "application/json", origin: base },
-      body: JSON.stringify({ name: "Bench", email: `bench.${Date.now()}@example.com`, password: "correct-horse-battery" }),
-    })).json() as { user: { id: string } };
+      fetch(`${base}/api/auth${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}`, origin: base },
+        body: JSON.stringify(body),
+      });
+    const signUp = (await (
+      await fetch(`${base}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: base },
+        body: JSON.stringify({
+          name: "Bench",
+          email: `bench.${Date.now()}@example.com`,
+          password: "correct-horse-battery",
+        }),
+      })
+    ).json()) as { user: { id: string } };
     const keys: string[] = [];
-    for (let i = 0; i < keyCount; i++) keys.push(((await (await server("/api-key/create", { userId: signUp.user.id, rateLimitEnabled: false })).json()) as { key: string }).key);
+    for (let i = 0; i < keyCount; i++)
+      keys.push(
+        (
+          (await (await server("/api-key/create", { userId: signUp.user.id, rateLimitEnabled: false })).json()) as {
+            key: string;
+          }
+        ).key,
+      );
 
     const latencies: number[] = [];
     let failures = 0;
@@ -90,11 +116,24 @@ async function main(): Promise<void> {
     const elapsed = (performance.now() - began) / 1000;
     latencies.sort((a, b) => a - b);
     const dialect = database.startsWith("sqlite") ? "sqlite" : "postgres";
-    console.log(JSON.stringify({
-      route: "POST /api-key/verify", dialect, concurrency, keys: keyCount, seconds: Number(elapsed.toFixed(1)), requests: latencies.length, failures,
-      requestsPerSecond: Math.round(latencies.length / elapsed),
-      latencyMs: { p50: Number(percentile(latencies, 50).toFixed(2)), p90: Number(percentile(latencies, 90).toFixed(2)), p99: Number(percentile(latencies, 99).toFixed(2)), max: Number(latencies[latencies.length - 1].toFixed(2)) },
-    }));
+    console.log(
+      JSON.stringify({
+        route: "POST /api-key/verify",
+        dialect,
+        concurrency,
+        keys: keyCount,
+        seconds: Number(elapsed.toFixed(1)),
+        requests: latencies.length,
+        failures,
+        requestsPerSecond: Math.round(latencies.length / elapsed),
+        latencyMs: {
+          p50: Number(percentile(latencies, 50).toFixed(2)),
+          p90: Number(percentile(latencies, 90).toFixed(2)),
+          p99: Number(percentile(latencies, 99).toFixed(2)),
+          max: Number(latencies[latencies.length - 1].toFixed(2)),
+        },
+      }),
+    );
   } finally {
     daemon.kill("SIGTERM");
     await new Promise((resolve) => daemon.once("exit", resolve));

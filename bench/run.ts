@@ -9,13 +9,13 @@
 // starts the daemon with rate limiting off, and runs each scenario in its own autocannon process.
 
 import { spawn, spawnSync } from "node:child_process";
+import { scrypt } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { scrypt } from "node:crypto";
 import pg from "pg";
-import { seedDatabase, SEED_PASSWORD, seedEmail } from "./seed.ts";
+import { SEED_PASSWORD, seedDatabase, seedEmail } from "./seed.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -47,8 +47,25 @@ interface Figures {
 }
 
 /** One autocannon run in its own process, so the load generator never shares the daemon's event loop. */
-function autocannon(name: string, url: string, options: { method?: string; headers?: Record<string, string>; body?: unknown; connections?: number; seconds?: number }): Promise<Figures> {
-  const cli = [join(root, "node_modules/autocannon/autocannon.js"), "--json", "-c", String(options.connections ?? connections), "-d", String(options.seconds ?? duration)];
+function autocannon(
+  name: string,
+  url: string,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+    connections?: number;
+    seconds?: number;
+  },
+): Promise<Figures> {
+  const cli = [
+    join(root, "node_modules/autocannon/autocannon.js"),
+    "--json",
+    "-c",
+    String(options.connections ?? connections),
+    "-d",
+    String(options.seconds ?? duration),
+  ];
   if (options.method) cli.push("-m", options.method);
   for (const [header, value] of Object.entries(options.headers ?? {})) cli.push("-H", `${header}=${value}`);
   if (options.body !== undefined) cli.push("-H", "content-type=application/json", "-b", JSON.stringify(options.body));
@@ -61,7 +78,14 @@ function autocannon(name: string, url: string, options: { method?: string; heade
     child.on("close", () => {
       try {
         const result = JSON.parse(out);
-        resolve({ name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
+        resolve({
+          name,
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          non2xx: result.non2xx,
+          errors: result.errors,
+        });
       } catch (error) {
         reject(new Error(`autocannon gave no JSON for ${name}: ${out.slice(0, 300)} (${(error as Error).message})`));
       }
@@ -70,7 +94,15 @@ function autocannon(name: string, url: string, options: { method?: string; heade
 }
 
 const oneHash = () =>
-  new Promise((resolve, reject) => scrypt("bench", "0123456789abcdef0123456789abcdef", 64, { N: 16384, r: 16, p: 1, maxmem: 128 * 16384 * 16 * 2 }, (e, k) => (e ? reject(e) : resolve(k))));
+  new Promise((resolve, reject) =>
+    scrypt(
+      "bench",
+      "0123456789abcdef0123456789abcdef",
+      64,
+      { N: 16384, r: 16, p: 1, maxmem: 128 * 16384 * 16 * 2 },
+      (e, k) => (e ? reject(e) : resolve(k)),
+    ),
+  );
 
 /** Median time of one scrypt (the parameters of src/crypto/password.ts), in seconds. */
 async function scryptSeconds(): Promise<number> {
@@ -112,7 +144,10 @@ async function prepareDatabase(): Promise<{ url: string; cleanup: () => Promise<
     return { url: `${POSTGRES_URL}?schema=${schema}`, cleanup: () => admin(`drop schema ${schema} cascade`) };
   }
   const dir = mkdtempSync(join(tmpdir(), "authd-bench-"));
-  return { url: `sqlite://${join(dir, "bench.db")}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    url: `sqlite://${join(dir, "bench.db")}`,
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 async function startDaemon(databaseURL: string) {
@@ -120,9 +155,15 @@ async function startDaemon(databaseURL: string) {
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
-    AUTH_HOST: "127.0.0.1", AUTH_PORT: String(port), AUTH_BASE_URL: url, AUTH_DATABASE_URL: databaseURL,
-    AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123", AUTH_SERVER_TOKEN: SERVER_TOKEN, AUTH_RATE_LIMIT: "off",
-    AUTH_LOG_LEVEL: "error", AUTH_DATABASE_POOL_SIZE: args["pool-size"],
+    AUTH_HOST: "127.0.0.1",
+    AUTH_PORT: String(port),
+    AUTH_BASE_URL: url,
+    AUTH_DATABASE_URL: databaseURL,
+    AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+    AUTH_SERVER_TOKEN: SERVER_TOKEN,
+    AUTH_RATE_LIMIT: "off",
+    AUTH_LOG_LEVEL: "error",
+    AUTH_DATABASE_POOL_SIZE: args["pool-size"],
   };
   if (args.redis) Object.assign(env, { AUTH_REDIS_URL: REDIS_URL, AUTH_REDIS_KEY_PREFIX: `bench:${port}:` });
   const child = spawn(join(root, "dist/authd"), ["serve"], { env, stdio: ["ignore", "inherit", "inherit"] });
@@ -137,7 +178,10 @@ async function startDaemon(databaseURL: string) {
 }
 
 function cookiesOf(response: Response): string {
-  return response.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
 }
 
 const format = (f: Figures) =>
@@ -157,7 +201,11 @@ async function main() {
   try {
     const api = `${daemon.url}/api/auth`;
     const origin = { origin: daemon.url };
-    const signIn = await fetch(`${api}/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", ...origin }, body: JSON.stringify({ email: seedEmail(1), password: SEED_PASSWORD }) });
+    const signIn = await fetch(`${api}/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...origin },
+      body: JSON.stringify({ email: seedEmail(1), password: SEED_PASSWORD }),
+    });
     if (!signIn.ok) throw new Error(`bench sign-in failed: ${signIn.status}`);
     const cookie = cookiesOf(signIn);
     const userId = ((await signIn.json()) as { user: { id: string } }).user.id;
@@ -167,30 +215,64 @@ async function main() {
       body: JSON.stringify({ userId, rateLimitEnabled: false }),
     });
     const key = ((await keyResponse.json()) as { key: string }).key;
-    for (let i = 0; i < 5; i += 1) await fetch(`${api}/api-key/create`, { method: "POST", headers: { "content-type": "application/json", cookie, ...origin }, body: "{}" });
+    for (let i = 0; i < 5; i += 1)
+      await fetch(`${api}/api-key/create`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie, ...origin },
+        body: "{}",
+      });
     const signInBody = { email: seedEmail(2), password: SEED_PASSWORD };
 
-    console.log(`\nauthd bench: ${args.db}${args.redis ? " + redis" : ""}, ${users} users (seeded in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${duration} s each, ${cpus().length} cores (${cpus()[0]?.model.trim()})\n`);
+    console.log(
+      `\nauthd bench: ${args.db}${args.redis ? " + redis" : ""}, ${users} users (seeded in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${duration} s each, ${cpus().length} cores (${cpus()[0]?.model.trim()})\n`,
+    );
     if (wanted("get-session")) {
       results.push(await autocannon("get-session (cookie cache)", `${api}/get-session`, { headers: { cookie } }));
-      results.push(await autocannon("get-session (cookie cache off)", `${api}/get-session?disableCookieCache=true`, { headers: { cookie } }));
+      results.push(
+        await autocannon("get-session (cookie cache off)", `${api}/get-session?disableCookieCache=true`, {
+          headers: { cookie },
+        }),
+      );
     }
     if (wanted("api-key")) {
-      results.push(await autocannon("POST /api-key/verify", `${api}/api-key/verify`, { method: "POST", headers: { authorization: `Bearer ${SERVER_TOKEN}` }, body: { key } }));
+      results.push(
+        await autocannon("POST /api-key/verify", `${api}/api-key/verify`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${SERVER_TOKEN}` },
+          body: { key },
+        }),
+      );
       results.push(await autocannon("GET /api-key/list", `${api}/api-key/list`, { headers: { cookie } }));
     }
     if (wanted("sign-in")) {
       const hash = await scryptSeconds();
       const bound = cpus().length / hash;
       const parallelRate = await scryptParallelRate();
-      const signIns = await autocannon("sign-in/email", `${api}/sign-in/email`, { method: "POST", headers: origin, body: signInBody, connections: 8 });
+      const signIns = await autocannon("sign-in/email", `${api}/sign-in/email`, {
+        method: "POST",
+        headers: origin,
+        body: signInBody,
+        connections: 8,
+      });
       results.push(signIns);
       console.log(format(signIns));
-      console.log(`  scrypt: ${(hash * 1000).toFixed(1)} ms per hash → bound ${bound.toFixed(1)} sign-ins/s on ${cpus().length} cores; sign-in reaches ${((signIns.rps / bound) * 100).toFixed(0)}% of it`);
-      console.log(`  measured parallel hash rate now: ${parallelRate.toFixed(1)}/s; sign-in reaches ${((signIns.rps / parallelRate) * 100).toFixed(0)}% of it`);
+      console.log(
+        `  scrypt: ${(hash * 1000).toFixed(1)} ms per hash → bound ${bound.toFixed(1)} sign-ins/s on ${cpus().length} cores; sign-in reaches ${((signIns.rps / bound) * 100).toFixed(0)}% of it`,
+      );
+      console.log(
+        `  measured parallel hash rate now: ${parallelRate.toFixed(1)}/s; sign-in reaches ${((signIns.rps / parallelRate) * 100).toFixed(0)}% of it`,
+      );
       const [underLoad] = await Promise.all([
-        autocannon("get-session (cache off) while sign-ins saturate", `${api}/get-session?disableCookieCache=true`, { headers: { cookie }, connections: 2 }),
-        autocannon("sign-in/email (background load)", `${api}/sign-in/email`, { method: "POST", headers: origin, body: signInBody, connections: 8 }),
+        autocannon("get-session (cache off) while sign-ins saturate", `${api}/get-session?disableCookieCache=true`, {
+          headers: { cookie },
+          connections: 2,
+        }),
+        autocannon("sign-in/email (background load)", `${api}/sign-in/email`, {
+          method: "POST",
+          headers: origin,
+          body: signInBody,
+          connections: 8,
+        }),
       ]);
       results.push(underLoad);
     }

@@ -5,15 +5,17 @@
 //   bun bench/seed.ts --database-url sqlite://./bench.db --users 1000000
 //   bun bench/seed.ts --database-url 'postgres://postgres@127.0.0.1:5432/test?schema=bench' --users 100000
 //
-// Users are seed.<n>@example.com with password "bench-password-123"; session tokens are seed<n> padded.
+// Users are seed.<n>@example.com with password "bench-password-123"; session tokens are seed<n> padded
+// (stored, like every session token, as their SHA-256).
 
 import { parseArgs } from "node:util";
+import type { Kysely } from "kysely";
 import { loadConfig } from "../src/config/load.ts";
 import { createContext } from "../src/context.ts";
-import { hashPassword } from "../src/crypto/password.ts";
+import { createPasswordHasher } from "../src/crypto/password.ts";
 import type { Database } from "../src/db/schema.ts";
 import { silentLogger } from "../src/logger.ts";
-import type { Kysely } from "kysely";
+import { hashSessionToken } from "../src/services/sessions.ts";
 
 export const SEED_PASSWORD = "bench-password-123";
 const BATCH = 500;
@@ -22,8 +24,13 @@ export const seedEmail = (n: number) => `seed.${n}@example.com`;
 export const seedToken = (n: number) => `seed${String(n).padStart(28, "0")}`;
 
 /** Insert users, accounts and sessions numbered from `from` (inclusive) to `to` (exclusive). */
-export async function seedUsers(db: Kysely<Database>, from: number, to: number, onProgress?: (done: number) => void): Promise<void> {
-  const hash = await hashPassword(SEED_PASSWORD);
+export async function seedUsers(
+  db: Kysely<Database>,
+  from: number,
+  to: number,
+  onProgress?: (done: number) => void,
+): Promise<void> {
+  const hash = await createPasswordHasher().hash(SEED_PASSWORD);
   const now = Date.now();
   const expiresAt = now + 30 * 86_400_000;
   for (let start = from; start < to; start += BATCH) {
@@ -31,24 +38,62 @@ export async function seedUsers(db: Kysely<Database>, from: number, to: number, 
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto("user")
-        .values(numbers.map((n) => ({
-          id: `u${n}`, name: `Seed ${n}`, email: seedEmail(n), emailVerified: true, image: null, createdAt: now, updatedAt: now,
-          username: null, displayUsername: null, role: "user", banned: null, banReason: null, banExpires: null, additionalFields: null,
-        })))
+        .values(
+          numbers.map((n) => ({
+            id: `u${n}`,
+            name: `Seed ${n}`,
+            email: seedEmail(n),
+            emailVerified: true,
+            image: null,
+            createdAt: now,
+            updatedAt: now,
+            username: null,
+            displayUsername: null,
+            role: "user",
+            banned: null,
+            banReason: null,
+            banExpires: null,
+            additionalFields: null,
+          })),
+        )
         .execute();
       await trx
         .insertInto("account")
-        .values(numbers.map((n) => ({
-          id: `a${n}`, accountId: `u${n}`, providerId: "credential", userId: `u${n}`, password: hash, accessToken: null, refreshToken: null,
-          idToken: null, accessTokenExpiresAt: null, refreshTokenExpiresAt: null, scope: null, createdAt: now, updatedAt: now,
-        })))
+        .values(
+          numbers.map((n) => ({
+            id: `a${n}`,
+            accountId: `u${n}`,
+            providerId: "credential",
+            userId: `u${n}`,
+            password: hash,
+            accessToken: null,
+            refreshToken: null,
+            idToken: null,
+            accessTokenExpiresAt: null,
+            refreshTokenExpiresAt: null,
+            scope: null,
+            createdAt: now,
+            updatedAt: now,
+          })),
+        )
         .execute();
       await trx
         .insertInto("session")
-        .values(numbers.map((n) => ({
-          id: `s${n}`, token: seedToken(n), userId: `u${n}`, expiresAt, ipAddress: "", userAgent: "", createdAt: now, updatedAt: now,
-          activeOrganizationId: null, activeTeamId: null, impersonatedBy: null,
-        })))
+        .values(
+          numbers.map((n) => ({
+            id: `s${n}`,
+            tokenHash: hashSessionToken(seedToken(n)),
+            userId: `u${n}`,
+            expiresAt,
+            ipAddress: "",
+            userAgent: "",
+            createdAt: now,
+            updatedAt: now,
+            activeOrganizationId: null,
+            activeTeamId: null,
+            impersonatedBy: null,
+          })),
+        )
         .execute();
     });
     onProgress?.(start + numbers.length - from);
@@ -57,13 +102,23 @@ export async function seedUsers(db: Kysely<Database>, from: number, to: number, 
 
 /** How many seeded users the database holds already (seeding is resumable). */
 export async function countSeeded(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom("user").select((eb) => eb.fn.countAll<number>().as("n")).where("email", "like", "seed.%").executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("user")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("email", "like", "seed.%")
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Top the database up to `users` seeded users; returns the seconds spent. */
-export async function seedDatabase(databaseURL: string, users: number, log: (line: string) => void = () => {}): Promise<number> {
-  const config = loadConfig({ env: { AUTH_DATABASE_URL: databaseURL, AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123" } });
+export async function seedDatabase(
+  databaseURL: string,
+  users: number,
+  log: (line: string) => void = () => {},
+): Promise<number> {
+  const config = loadConfig({
+    env: { AUTH_DATABASE_URL: databaseURL, AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123" },
+  });
   const ctx = await createContext(config, { logger: silentLogger, migrate: true });
   const started = performance.now();
   try {
@@ -83,7 +138,9 @@ export async function seedDatabase(databaseURL: string, users: number, log: (lin
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { "database-url": { type: "string" }, users: { type: "string", default: "1000" } } });
+  const { values } = parseArgs({
+    options: { "database-url": { type: "string" }, users: { type: "string", default: "1000" } },
+  });
   const url = values["database-url"];
   if (!url) {
     console.error("usage: bun bench/seed.ts --database-url URL --users N");

@@ -180,7 +180,21 @@ export async function up(db: AnyDb): Promise<void> {
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  for (const table of ["authdSetting", "jwks", "apikey", "invitation", "teamMember", "member", "team", "organization", "rateLimit", "verification", "account", "session", "user"]) {
+  for (const table of [
+    "authdSetting",
+    "jwks",
+    "apikey",
+    "invitation",
+    "teamMember",
+    "member",
+    "team",
+    "organization",
+    "rateLimit",
+    "verification",
+    "account",
+    "session",
+    "user",
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

@@ -25,7 +25,11 @@ const result = await build({
   metafile: true,
   logLevel: "warning",
 });
-const imported = new Set(Object.values(result.metafile.outputs).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path)));
+const imported = new Set(
+  Object.values(result.metafile.outputs).flatMap((output) =>
+    output.imports.filter((i) => i.external).map((i) => i.path),
+  ),
+);
 const unexpected = [...imported].filter((path) => path !== "react");
 if (unexpected.length > 0) {
   console.error(`the client must not import platform modules: ${unexpected.join(", ")}`);
@@ -33,7 +37,11 @@ if (unexpected.length > 0) {
 }
 
 // Declarations from the client's own tsconfig (no Bun types, DOM lib), with .js specifiers.
-const tsc = spawnSync(join(root, "node_modules/.bin/tsc"), ["-p", join(root, "src/client/tsconfig.json"), "--outDir", outdir], { encoding: "utf8" });
+const tsc = spawnSync(
+  join(root, "node_modules/.bin/tsc"),
+  ["-p", join(root, "src/client/tsconfig.json"), "--outDir", outdir],
+  { encoding: "utf8" },
+);
 if (tsc.status !== 0) {
   console.error(tsc.stdout, tsc.stderr);
   process.exit(1);

@@ -24,8 +24,14 @@ const result = await Bun.build({
       // make the binary fail at start-up, so the bundle gets an inert stand-in (the binary stays self-contained).
       name: "ink-without-devtools",
       setup(build) {
-        build.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "react-devtools-core", namespace: "authd-stub" }));
-        build.onLoad({ filter: /.*/, namespace: "authd-stub" }, () => ({ contents: "export default { initialize() {}, connectToDevTools() {} };", loader: "js" }));
+        build.onResolve({ filter: /^react-devtools-core$/ }, () => ({
+          path: "react-devtools-core",
+          namespace: "authd-stub",
+        }));
+        build.onLoad({ filter: /.*/, namespace: "authd-stub" }, () => ({
+          contents: "export default { initialize() {}, connectToDevTools() {} };",
+          loader: "js",
+        }));
       },
     },
   ],

@@ -1,36 +1,30 @@
+import type { Kysely } from "kysely";
 import { resolveBaseURL } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
+import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
 import { generateRandomString } from "./crypto/random.ts";
 import { type DatabaseHandle, openDatabase } from "./db/driver.ts";
 import { migrateToLatest } from "./db/migrator.ts";
-import type { Database } from "./db/schema.ts";
+import { findSetting, insertSettingIfAbsent } from "./db/repositories/settings.ts";
+import type { Database, Db } from "./db/schema.ts";
+import { createAddressMatcher } from "./ip-address.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMailer, type Mail, type Mailer } from "./mailer.ts";
-import { createDatabaseRateLimitStore, createMemoryRateLimitStore, createRedisRateLimitStore, type RateLimitStore } from "./services/rate-limit.ts";
-import { createRedisStorage } from "./services/secondary-storage.ts";
-import { sessionCacheInvalidationPlugin } from "./services/session-cache-invalidation.ts";
-import { disownCachedSessions } from "./services/session-cache.ts";
-import type { Kysely } from "kysely";
+import type { RoleMap } from "./services/access-control.ts";
+import { createLocalState, type LocalState } from "./services/in-process.ts";
+import { createMetrics, type Metrics } from "./services/metrics.ts";
+import { createProviderCache, type ProviderCache } from "./services/oauth/provider-cache.ts";
+import { createOrganizationRoles } from "./services/organizations/roles.ts";
+import {
+  createDatabaseRateLimitStore,
+  createMemoryRateLimitStore,
+  createRedisRateLimitStore,
+  type RateLimitStore,
+} from "./services/rate-limit.ts";
+import { createRedisStorage, type SecondaryStorage } from "./services/secondary-storage.ts";
 
 // One context, built once, handed to the HTTP app, every CLI command, the terminal UI and the tests.
 // Nothing else opens the database or reads process.env.
-
-export interface SecondaryStorage {
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
-  /** Set only when the key is absent; false when it already existed. */
-  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
-  /** Several keys in one round trip (null for each absent key). */
-  getMany(keys: string[]): Promise<(string | null)[]>;
-  /** Add one to a counter (created at 0), returning the new value. */
-  increment(key: string): Promise<number>;
-  delete(key: string): Promise<void>;
-  /** Run a Lua script atomically on the server (rate-limit counters). */
-  evaluate(script: string, keys: string[], args: string[]): Promise<unknown>;
-  /** Whether a round trip succeeds now (readiness). */
-  ping(): Promise<boolean>;
-  close(): Promise<void>;
-}
 
 export interface AuthContext {
   config: Config;
@@ -39,12 +33,25 @@ export interface AuthContext {
   /** baseURL + basePath. */
   apiURL: string;
   secret: string;
-  database: DatabaseHandle;
+  /** The database: the one handle every repository call goes through (services own the writes). */
   db: Kysely<Database>;
+  /** What is known about the database beside the handle: dialect, schema, pool, closing. */
+  database: Omit<DatabaseHandle, "db">;
   logger: Logger;
   mailer: Mailer;
   rateLimitStore: RateLimitStore;
   secondaryStorage?: SecondaryStorage;
+  /** Password hashing on the thread pool, counting its derivations in flight. */
+  passwords: PasswordHasher;
+  metrics: Metrics;
+  /** The organization role table in force (configured or default). */
+  organizationRoles: RoleMap;
+  /** Provider discovery documents and JWKS, kept per URL. */
+  providerCache: ProviderCache;
+  /** Whether an address is one of the trusted reverse proxies (AUTH_TRUSTED_PROXIES). */
+  isTrustedProxy(address: string): boolean;
+  /** Queues, gates and log-line counts of this process (see in-process.ts). */
+  local: LocalState;
   /** Milliseconds since the epoch; tests replace it to move time. */
   now(): number;
   /** Send a mail in the background: the answer to the request never waits for, or depends on, delivery. */
@@ -66,24 +73,27 @@ export interface CreateContextOptions {
 
 const SECRET_SETTING = "secret";
 
-async function resolveSecret(config: Config, db: Kysely<Database>, logger: Logger): Promise<string> {
+async function resolveSecret(config: Config, db: Db, logger: Logger): Promise<string> {
   if (config.secret) return config.secret;
-  const stored = await db.selectFrom("authdSetting").select("value").where("key", "=", SECRET_SETTING).executeTakeFirst();
-  if (stored) return stored.value;
-  const generated = generateRandomString(64);
-  await db
-    .insertInto("authdSetting")
-    .values({ key: SECRET_SETTING, value: generated })
-    .onConflict((oc) => oc.column("key").doNothing())
-    .execute();
+  const stored = await findSetting(db, SECRET_SETTING);
+  if (stored) return stored;
+  await insertSettingIfAbsent(db, SECRET_SETTING, generateRandomString(64));
   // Another process may have won the race; everyone uses the stored value.
-  const winner = await db.selectFrom("authdSetting").select("value").where("key", "=", SECRET_SETTING).executeTakeFirstOrThrow();
-  logger.warn("AUTH_SECRET is not set: generated a secret and stored it in the database; set AUTH_SECRET in production");
-  return winner.value;
+  const winner = await findSetting(db, SECRET_SETTING);
+  if (!winner) throw new Error("the generated secret could not be stored in the database");
+  logger.warn(
+    "AUTH_SECRET is not set: generated a secret and stored it in the database; set AUTH_SECRET in production",
+  );
+  return winner;
 }
 
 /** Unset storage means the secondary storage when there is one (as Better Auth does), memory otherwise. */
-function createRateLimitStore(config: Config, db: Kysely<Database>, secondary: SecondaryStorage | undefined, logger: Logger): RateLimitStore {
+function createRateLimitStore(
+  config: Config,
+  db: Db,
+  secondary: SecondaryStorage | undefined,
+  logger: Logger,
+): RateLimitStore {
   const storage = config.rateLimit.storage ?? (secondary ? "secondary" : "memory");
   if (storage === "database") return createDatabaseRateLimitStore(db);
   if (storage === "secondary") {
@@ -95,29 +105,41 @@ function createRateLimitStore(config: Config, db: Kysely<Database>, secondary: S
 
 export async function createContext(config: Config, options: CreateContextOptions = {}): Promise<AuthContext> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
-  const database = openDatabase(config.databaseURL, { poolSize: config.databasePoolSize });
-  const { db } = database;
+  const { db, ...database } = openDatabase(config.databaseURL, { poolSize: config.databasePoolSize });
   let secondaryStorage: SecondaryStorage | undefined;
   try {
-    if (options.migrate) await migrateToLatest(db, (name) => logger.info("applied migration", { name }), database.schema);
+    if (options.migrate)
+      await migrateToLatest(db, (name) => logger.info("applied migration", { name }), database.schema);
     const secret = await resolveSecret(config, db, logger);
-    const mailer = createMailer({ smtpURL: config.smtpURL, from: config.mailFrom, timeoutMs: config.smtpTimeoutMs, logger });
+    const mailer = createMailer({
+      smtpURL: config.smtpURL,
+      from: config.mailFrom,
+      timeoutMs: config.smtpTimeoutMs,
+      logger,
+    });
     const baseURL = resolveBaseURL(config);
     const pending = new Set<Promise<unknown>>();
-    secondaryStorage = options.secondaryStorage ?? (config.redisURL ? createRedisStorage(config.redisURL, { keyPrefix: config.redisKeyPrefix }) : undefined);
+    secondaryStorage =
+      options.secondaryStorage ??
+      (config.redisURL ? createRedisStorage(config.redisURL, { keyPrefix: config.redisKeyPrefix }) : undefined);
     const rateLimitStore = createRateLimitStore(config, db, secondaryStorage, logger);
-    const storage = secondaryStorage;
-    // Writes to users and sessions made anywhere but the sessions service disown cached sessions.
-    const disown = (target: SecondaryStorage) => () => disownCachedSessions(target, (error) => logger.error("could not disown cached sessions", { error }));
-    const appDb = storage ? db.withPlugin(sessionCacheInvalidationPlugin(disown(storage))) : db;
 
     const background = (task: Promise<unknown>) => {
-      const tracked = task.catch((error: unknown) => logger.error("background task failed", { error })).finally(() => pending.delete(tracked));
+      const tracked = task
+        .catch((error: unknown) => logger.error("background task failed", { error }))
+        .finally(() => pending.delete(tracked));
       pending.add(tracked);
     };
     const settle = async () => {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     };
+
+    const passwords = createPasswordHasher();
+    const metrics = createMetrics({
+      passwordHashesInFlight: passwords.inFlight,
+      poolStats: database.poolStats,
+      poolMax: database.dialect === "postgres" ? config.databasePoolSize : 1,
+    });
 
     return {
       config,
@@ -125,11 +147,17 @@ export async function createContext(config: Config, options: CreateContextOption
       apiURL: `${baseURL}${config.basePath}`,
       secret,
       database,
-      db: appDb,
+      db,
       logger,
       mailer,
       rateLimitStore,
       secondaryStorage,
+      passwords,
+      metrics,
+      organizationRoles: createOrganizationRoles(config),
+      providerCache: createProviderCache(),
+      isTrustedProxy: createAddressMatcher(config.trustedProxies),
+      local: createLocalState(),
       now: options.now ?? Date.now,
       sendMail: (mail) => background(mailer.send(mail)),
       background,

@@ -1,8 +1,11 @@
-// The error catalogue. Every refusal authd sends is listed here once, with the status it answers by
-// default. Codes are derived from messages the way the spec says (upper-case, spaces to underscores,
-// other non-alphanumerics dropped) unless the spec fixes a code of its own (API keys).
+// The error catalogue. Every refusal authd sends is listed here once per (message, status): where one
+// message answers with different statuses for different callers, each status is an entry of its own
+// (the same message, so the same code), and the route answering it picks the entry (see a route's
+// `refusals`). Services throw the plain entry and never choose a status. Codes are derived from messages
+// the way the spec says (upper-case, spaces to underscores, other non-alphanumerics dropped) unless the
+// spec fixes a code of its own (API keys).
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 500 | 503;
 
 interface CatalogueEntry {
   readonly message: string;
@@ -20,31 +23,48 @@ export function codeFromMessage(message: string): string {
 const entries = {
   // Auth core
   USER_NOT_FOUND: { message: "User not found", status: 400 },
+  /** The user an administrator acts on does not exist (admin routes). */
+  TARGET_USER_NOT_FOUND: { message: "User not found", status: 404 },
   FAILED_TO_CREATE_USER: { message: "Failed to create user", status: 422 },
   FAILED_TO_CREATE_SESSION: { message: "Failed to create session", status: 500 },
   FAILED_TO_UPDATE_USER: { message: "Failed to update user", status: 500 },
-  FAILED_TO_GET_SESSION: { message: "Failed to get session", status: 500 },
+  FAILED_TO_GET_SESSION: { message: "Failed to get session", status: 400 },
   INVALID_PASSWORD: { message: "Invalid password", status: 400 },
   INVALID_EMAIL: { message: "Invalid email", status: 400 },
   INVALID_EMAIL_OR_PASSWORD: { message: "Invalid email or password", status: 401 },
   SOCIAL_ACCOUNT_ALREADY_LINKED: { message: "Social account already linked", status: 400 },
   PROVIDER_NOT_FOUND: { message: "Provider not found", status: 404 },
   INVALID_TOKEN: { message: "invalid token", status: 400 },
-  ID_TOKEN_NOT_SUPPORTED: { message: "id_token not supported", status: 400 },
+  /** A delete-account token that is unknown, expired or another user's. */
+  INVALID_DELETE_TOKEN: { message: "invalid token", status: 404 },
+  /** An ID token a client sent for social sign-in that fails verification. */
+  INVALID_ID_TOKEN: { message: "invalid token", status: 401 },
+  ID_TOKEN_NOT_SUPPORTED: { message: "id_token not supported", status: 404 },
   FAILED_TO_GET_USER_INFO: { message: "Failed to get user info", status: 401 },
-  USER_EMAIL_NOT_FOUND: { message: "User email not found", status: 400 },
+  /** A delete-account link followed without a session. */
+  NO_SESSION_FOR_DELETE_LINK: { message: "Failed to get user info", status: 404 },
+  USER_EMAIL_NOT_FOUND: { message: "User email not found", status: 401 },
   EMAIL_NOT_VERIFIED: { message: "Email not verified", status: 403 },
   PASSWORD_TOO_SHORT: { message: "Password too short", status: 400 },
   PASSWORD_TOO_LONG: { message: "Password too long", status: 400 },
   USER_ALREADY_EXISTS: { message: "User already exists", status: 422 },
+  /** admin create-user answers a taken email with 400, where sign-up answers 422. */
+  ADMIN_USER_ALREADY_EXISTS: { message: "User already exists", status: 400 },
   EMAIL_CAN_NOT_BE_UPDATED: { message: "Email can not be updated", status: 400 },
   CREDENTIAL_ACCOUNT_NOT_FOUND: { message: "Credential account not found", status: 400 },
-  SESSION_EXPIRED: { message: "Session expired. Re-authenticate to perform this action.", status: 403, code: "SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION" },
+  SESSION_EXPIRED: {
+    message: "Session expired. Re-authenticate to perform this action.",
+    status: 403,
+    code: "SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION",
+  },
   SESSION_NOT_FRESH: { message: "Session is not fresh", status: 403 },
   FAILED_TO_UNLINK_LAST_ACCOUNT: { message: "You can't unlink your last account", status: 400 },
   ACCOUNT_NOT_FOUND: { message: "Account not found", status: 400 },
   SESSION_NOT_FOUND: { message: "Session not found", status: 400 },
-  USER_ALREADY_HAS_PASSWORD_DELETE: { message: "User already has a password. Provide that to delete the account.", status: 400 },
+  USER_ALREADY_HAS_PASSWORD_DELETE: {
+    message: "User already has a password. Provide that to delete the account.",
+    status: 400,
+  },
   USER_ALREADY_HAS_PASSWORD: { message: "user already has a password", status: 400 },
   USER_CANNOT_BE_DELETED: { message: "User cannot be deleted. please provide a password or token.", status: 400 },
   EMAIL_PASSWORD_DISABLED: { message: "Email and password is not enabled", status: 400 },
@@ -54,11 +74,21 @@ const entries = {
   CHANGE_EMAIL_DISABLED: { message: "Change email is disabled", status: 400 },
   EMAIL_IS_THE_SAME: { message: "Email is the same", status: 400 },
   COULDNT_UPDATE_EMAIL: { message: "Couldn't update your email", status: 400 },
-  NO_PASSWORD_CREDENTIAL: { message: "No password credential found", status: 400 },
   UNAUTHORIZED: { message: "Unauthorized", status: 401 },
   NOT_FOUND: { message: "Not Found", status: 404 },
   TOO_MANY_REQUESTS: { message: "Too many requests. Please try again later.", status: 429 },
   PAYLOAD_TOO_LARGE: { message: "Request body is too large", status: 413 },
+  UNSUPPORTED_MEDIA_TYPE: {
+    message: "Content-Type must be application/json",
+    status: 415,
+    code: "UNSUPPORTED_MEDIA_TYPE",
+  },
+  /** The same refusal on a route that also takes form posts (social callbacks). */
+  UNSUPPORTED_FORM_MEDIA_TYPE: {
+    message: "Content-Type must be application/json or application/x-www-form-urlencoded",
+    status: 415,
+    code: "UNSUPPORTED_MEDIA_TYPE",
+  },
   INTERNAL_SERVER_ERROR: { message: "Internal Server Error", status: 500 },
   SERVICE_UNAVAILABLE: { message: "Service unavailable", status: 503 },
   INVALID_CALLBACK_URL: { message: "Invalid callbackURL", status: 403 },
@@ -93,7 +123,10 @@ const entries = {
   VERIFY_INVALID_TOKEN: { message: "invalid_token", status: 401 },
   VERIFY_USER_NOT_FOUND: { message: "user_not_found", status: 401 },
   VERIFY_UNAUTHORIZED: { message: "unauthorized", status: 401 },
-  VERIFICATION_EMAIL_ALREADY_VERIFIED: { message: "You can only send a verification email to an unverified email", status: 400 },
+  VERIFICATION_EMAIL_ALREADY_VERIFIED: {
+    message: "You can only send a verification email to an unverified email",
+    status: 400,
+  },
   VERIFICATION_EMAIL_NOT_YOURS: { message: "You can only send a verification email to your own email", status: 400 },
 
   // Username
@@ -109,7 +142,7 @@ const entries = {
   YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE: { message: "You are not allowed to access resource", status: 403 },
   UNAUTHORIZED_TO_ACCESS_RESOURCE: { message: "unauthorized to access resource", status: 403 },
   YOU_CANNOT_BAN_YOURSELF: { message: "You cannot ban yourself", status: 400 },
-  USER_IS_BANNED: { message: "User is banned", status: 403 },
+  USER_IS_BANNED: { message: "User is banned", status: 401 },
   BANNED_USER: { message: "You have been banned from this application", status: 403, code: "BANNED_USER" },
   YOU_CANNOT_REMOVE_YOURSELF: { message: "You cannot remove yourself", status: 400 },
   YOU_CANNOT_IMPERSONATE_ADMINS: { message: "You cannot impersonate admins", status: 403 },
@@ -128,6 +161,10 @@ const entries = {
   ORGANIZATION_ALREADY_EXISTS: { message: "Organization already exists", status: 400 },
   SLUG_IS_TAKEN: { message: "slug is taken", status: 400 },
   USER_IS_NOT_A_MEMBER: { message: "User is not a member of the organization", status: 400 },
+  /** has-permission asked about an organization the caller is not a member of. */
+  PERMISSION_CHECK_NOT_A_MEMBER: { message: "User is not a member of the organization", status: 401 },
+  /** get-full-organization or set-active on an organization the caller is not a member of. */
+  ORGANIZATION_ACCESS_NOT_A_MEMBER: { message: "User is not a member of the organization", status: 403 },
   TEAM_NOT_FOUND: { message: "Team not found", status: 400 },
   UNABLE_TO_REMOVE_LAST_TEAM: { message: "Unable to remove last team", status: 400 },
   NOT_AUTHENTICATED: { message: "Not authenticated", status: 401 },
@@ -151,13 +188,21 @@ const entries = {
   ALREADY_INVITED: { message: "User is already invited to this organization", status: 400 },
   INVITATION_LIMIT_REACHED: { message: "Invitation limit reached", status: 403 },
   NOT_ALLOWED_TO_UPDATE_MEMBER: { message: "You are not allowed to update this member", status: 403 },
-  EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: { message: "Email verification required before accepting or rejecting invitation", status: 403 },
+  EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: {
+    message: "Email verification required before accepting or rejecting invitation",
+    status: 403,
+  },
   TEAMS_NOT_ENABLED: { message: "Teams are not enabled", status: 400 },
   TEAM_LIMIT_REACHED: { message: "You have reached the maximum number of teams", status: 400 },
   TEAM_MEMBER_LIMIT_REACHED: { message: "Team member limit reached", status: 403 },
   NOT_ALLOWED_TO_CREATE_TEAMS: { message: "You are not allowed to create teams in this organization", status: 403 },
-  NOT_ALLOWED_TO_ACCESS_ORGANIZATION: { message: "You are not allowed to access this organization as an owner", status: 403 },
+  NOT_ALLOWED_TO_ACCESS_ORGANIZATION: {
+    message: "You are not allowed to access this organization as an owner",
+    status: 403,
+  },
   USER_IS_NOT_A_MEMBER_OF_TEAM: { message: "User is not a member of the team", status: 403 },
+  /** list-team-members of a team the caller is not in. */
+  TEAM_LIST_NOT_A_MEMBER: { message: "User is not a member of the team", status: 400 },
   NO_ACTIVE_TEAM: { message: "You do not have an active team", status: 400 },
   NOT_ALLOWED_TO_CREATE_TEAM_MEMBER: { message: "You are not allowed to create a new member", status: 403 },
   NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER: { message: "You are not allowed to remove a team member", status: 403 },
@@ -180,15 +225,26 @@ const entries = {
   INVALID_PREFIX_LENGTH: { message: "The prefix length is either too large or too small.", status: 400 },
   INVALID_NAME_LENGTH: { message: "The name length is either too large or too small.", status: 400 },
   METADATA_DISABLED: { message: "Metadata is disabled.", status: 400 },
-  RATE_LIMITED: { message: "Rate limit exceeded.", status: 429, code: "RATE_LIMITED" },
+  RATE_LIMITED: { message: "Rate limit exceeded.", status: 401, code: "RATE_LIMITED" },
   NO_VALUES_TO_UPDATE: { message: "No values to update.", status: 400 },
   KEY_DISABLED_EXPIRATION: { message: "Custom key expiration values are disabled.", status: 400 },
   INVALID_API_KEY: { message: "Invalid API key.", status: 401 },
+  /** A key in the header too short to be one. */
+  MALFORMED_API_KEY: { message: "Invalid API key.", status: 403 },
   INVALID_USER_ID_FROM_API_KEY: { message: "The user id from the API key is invalid.", status: 401 },
-  INVALID_API_KEY_GETTER_RETURN_TYPE: { message: "API Key getter returned an invalid key type. Expected string.", status: 400 },
-  SERVER_ONLY_PROPERTY: { message: "The property you're trying to set can only be set from the server auth instance only.", status: 400 },
+  INVALID_API_KEY_GETTER_RETURN_TYPE: {
+    message: "API Key getter returned an invalid key type. Expected string.",
+    status: 400,
+  },
+  SERVER_ONLY_PROPERTY: {
+    message: "The property you're trying to set can only be set from the server auth instance only.",
+    status: 400,
+  },
   FAILED_TO_UPDATE_API_KEY: { message: "Failed to update API key", status: 500 },
-  INVALID_PREFIX_FORMAT: { message: "Invalid prefix format, must be alphanumeric and contain only underscores and hyphens.", status: 400 },
+  INVALID_PREFIX_FORMAT: {
+    message: "Invalid prefix format, must be alphanumeric and contain only underscores and hyphens.",
+    status: 400,
+  },
 } satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof entries;
@@ -201,7 +257,7 @@ export const ERRORS: Record<ErrorKey, Required<CatalogueEntry>> = Object.fromEnt
 ) as Record<ErrorKey, Required<CatalogueEntry>>;
 
 export interface AuthErrorOptions {
-  status?: ErrorStatus;
+  /** A message of the same family (validation details, a configured ban message); never a different refusal. */
   message?: string;
   details?: Record<string, unknown>;
   headers?: Record<string, string>;
@@ -221,14 +277,16 @@ export class AuthError extends Error {
     super(options.message ?? entry.message, { cause: options.cause });
     this.name = "AuthError";
     this.key = key;
-    this.status = options.status ?? entry.status;
+    this.status = entry.status;
     this.code = entry.code;
     this.details = options.details;
     this.headers = options.headers;
   }
 
   toBody(): Record<string, unknown> {
-    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+    return this.details
+      ? { code: this.code, message: this.message, details: this.details }
+      : { code: this.code, message: this.message };
   }
 }
 

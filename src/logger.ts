@@ -26,17 +26,23 @@ function formatValue(value: unknown): string {
 export function createLogger(options: LoggerOptions): Logger {
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const threshold = ORDER[options.level];
-  const log = (level: LogLevel) => (message: string, fields: Record<string, unknown> = {}) => {
-    if (ORDER[level] < threshold) return;
-    const time = new Date().toISOString();
-    if (options.format === "json") {
-      const plain = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]));
-      write(JSON.stringify({ time, level, message, ...plain }));
-      return;
-    }
-    const extra = Object.entries(fields).map(([k, v]) => `${k}=${formatValue(v)}`).join(" ");
-    write(`${time} ${level.toUpperCase().padEnd(7)} ${message}${extra ? ` ${extra}` : ""}`);
-  };
+  const log =
+    (level: LogLevel) =>
+    (message: string, fields: Record<string, unknown> = {}) => {
+      if (ORDER[level] < threshold) return;
+      const time = new Date().toISOString();
+      if (options.format === "json") {
+        const plain = Object.fromEntries(
+          Object.entries(fields).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]),
+        );
+        write(JSON.stringify({ time, level, message, ...plain }));
+        return;
+      }
+      const extra = Object.entries(fields)
+        .map(([k, v]) => `${k}=${formatValue(v)}`)
+        .join(" ");
+      write(`${time} ${level.toUpperCase().padEnd(7)} ${message}${extra ? ` ${extra}` : ""}`);
+    };
   return { debug: log("debug"), info: log("info"), success: log("success"), warn: log("warn"), error: log("error") };
 }
 

@@ -37,7 +37,8 @@ export function smtpTransportOptions(smtpURL: string, timeoutMs: number): SMTPTr
   } catch {
     throw new Error("AUTH_SMTP_URL: not a valid URL");
   }
-  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") throw new Error("AUTH_SMTP_URL: expected smtp:// or smtps://");
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:")
+    throw new Error("AUTH_SMTP_URL: expected smtp:// or smtps://");
   if (!url.hostname) throw new Error("AUTH_SMTP_URL: the URL names no host");
   const secure = url.protocol === "smtps:";
   const tls = url.searchParams.get("tls");
@@ -85,7 +86,13 @@ export function createMailer(options: MailerOptions): Mailer {
     async send(mail) {
       for (let attempt = 1; ; attempt++) {
         try {
-          await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+          await transport.sendMail({
+            from: options.from,
+            to: mail.to,
+            subject: mail.subject,
+            text: mail.text,
+            html: mail.html,
+          });
           logger.debug("mail sent", { to: mail.to, subject: mail.subject });
           return;
         } catch (error) {
@@ -94,7 +101,12 @@ export function createMailer(options: MailerOptions): Mailer {
             continue;
           }
           // The message only: SMTP errors can echo the command, never the body (which holds the link).
-          logger.error("mail delivery failed", { to: mail.to, subject: mail.subject, attempts: attempt, error: (error as Error).message });
+          logger.error("mail delivery failed", {
+            to: mail.to,
+            subject: mail.subject,
+            attempts: attempt,
+            error: (error as Error).message,
+          });
           return;
         }
       }

@@ -1,6 +1,7 @@
 import type { Server } from "bun";
 import type { AuthContext } from "./context.ts";
 import { createApp } from "./http/app.ts";
+import type { ServerEnv } from "./http/client-address.ts";
 
 // The only module that starts an HTTP server.
 
@@ -16,8 +17,10 @@ export function startServer(ctx: AuthContext, options: { port?: number; host?: s
   const server = Bun.serve({
     port: options.port ?? ctx.config.port,
     hostname: options.host ?? ctx.config.host,
-    // The app reads the socket address through c.env.requestIP for rate limiting.
-    fetch: (request, srv) => app.fetch(request, { requestIP: (req: Request) => srv.requestIP(req) }),
+    // The peer's address is read here, on the request Bun received: middleware may replace the Request
+    // object (the body limit does), and the copy has no socket. See src/http/client-address.ts.
+    fetch: (request, srv) =>
+      app.fetch(request, { remoteAddress: srv.requestIP(request)?.address ?? null } satisfies ServerEnv),
   });
   let stopping: Promise<void> | undefined;
   const shutdown = () => {

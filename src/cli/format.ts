@@ -15,7 +15,11 @@ function cell(value: unknown): string {
 export function formatTable<T>(rows: T[], columns: Column<T>[]): string {
   const cells = rows.map((row) => columns.map((column) => cell(column.value(row))));
   const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((line) => line[i].length)));
-  const line = (values: string[]) => values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   return [line(columns.map((c) => c.header.toUpperCase())), ...cells.map(line)].join("\n");
 }
 
@@ -24,7 +28,8 @@ export function formatFields(record: Record<string, unknown>, prefix = ""): stri
   const lines: string[] = [];
   for (const [key, value] of Object.entries(record)) {
     const name = prefix ? `${prefix}.${key}` : key;
-    if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0) lines.push(...formatFields(value as Record<string, unknown>, name));
+    if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0)
+      lines.push(...formatFields(value as Record<string, unknown>, name));
     else lines.push(`${name}: ${Array.isArray(value) ? (value.length ? value.join(", ") : "-") : cell(value)}`);
   }
   return lines;

@@ -1,11 +1,11 @@
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config/load.ts";
-import { healthcheckCommand } from "./commands/healthcheck.ts";
 import { isAuthError } from "../errors.ts";
 import { adminCommand } from "./commands/admin.ts";
 import { apiKeysCommand } from "./commands/api-keys.ts";
 import { configCommand } from "./commands/config.ts";
 import { createUserCommand } from "./commands/create-user.ts";
+import { healthcheckCommand } from "./commands/healthcheck.ts";
 import { issueApiKeyCommand } from "./commands/issue-api-key.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { orgsCommand } from "./commands/orgs.ts";
@@ -18,7 +18,9 @@ import { UserError } from "./shared.ts";
 
 export function buildProgram(): Command {
   const program = new Command("authd")
-    .description("Self-hosted auth daemon: email/password, usernames, social sign-in, organizations, admin and API keys over Better Auth's wire protocol")
+    .description(
+      "Self-hosted auth daemon: email/password, usernames, social sign-in, organizations, admin and API keys over Better Auth's wire protocol",
+    )
     .version("0.1.0")
     .showHelpAfterError()
     .enablePositionalOptions()
@@ -39,7 +41,16 @@ export function buildProgram(): Command {
 }
 
 // Errors opening the database that an operator fixes (wrong URL, path, password, database name).
-const DATABASE_OPEN_FAILURES = new Set(["ECONNREFUSED", "SQLITE_CANTOPEN", "ENOTFOUND", "ENOTDIR", "EACCES", "EROFS", "28P01", "3D000"]);
+const DATABASE_OPEN_FAILURES = new Set([
+  "ECONNREFUSED",
+  "SQLITE_CANTOPEN",
+  "ENOTFOUND",
+  "ENOTDIR",
+  "EACCES",
+  "EROFS",
+  "28P01",
+  "3D000",
+]);
 
 /** Run the CLI; returns the exit code. User-fixable failures are one line on stderr, never a stack. */
 export async function main(argv: string[]): Promise<number> {
@@ -49,7 +60,12 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
+      if (
+        error.code === "commander.helpDisplayed" ||
+        error.code === "commander.version" ||
+        error.code === "commander.help"
+      )
+        return 0;
       return 2;
     }
     if (error instanceof ConfigError) {
@@ -74,7 +90,9 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`authd: cannot open the database: ${(error as Error).message}\n`);
       return 1;
     }
-    process.stderr.write(`authd: unexpected error (this is a bug, please report it):\n${(error as Error).stack ?? String(error)}\n`);
+    process.stderr.write(
+      `authd: unexpected error (this is a bug, please report it):\n${(error as Error).stack ?? String(error)}\n`,
+    );
     return 1;
   }
 }

@@ -2,14 +2,18 @@ import { Command } from "commander";
 import * as z from "zod";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
-import { type AuthContext, createContext, type CreateContextOptions } from "../context.ts";
+import { type AuthContext, type CreateContextOptions, createContext } from "../context.ts";
 import { createLogger } from "../logger.ts";
+import { findUserIdByIdOrEmail } from "../services/directory.ts";
 
 // What every command shares: the --config flag, configuration loading, the context, and exit codes
 // (0 success, 1 a failure the user can fix, 2 bad usage or configuration).
 
 export class UserError extends Error {
-  constructor(message: string, readonly exitCode: 1 | 2 = 1) {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2 = 1,
+  ) {
     super(message);
     this.name = "UserError";
   }
@@ -20,19 +24,33 @@ export interface CommonOptions {
   json?: boolean;
 }
 
-export function loadCommandConfig(options: CommonOptions, flags: Record<string, unknown> = {}, defaults: { logLevel?: Config["logLevel"] } = {}): Config {
+export function loadCommandConfig(
+  options: CommonOptions,
+  flags: Record<string, unknown> = {},
+  defaults: { logLevel?: Config["logLevel"] } = {},
+): Config {
   const env = process.env as Record<string, string | undefined>;
   const overrides = defaults.logLevel && !env.AUTH_LOG_LEVEL ? { logLevel: defaults.logLevel } : undefined;
   return loadConfig({ env, file: options.config, flags, overrides });
 }
 
-/** Open the context for a command; the logger stays quiet unless asked, so --json output stays clean. */
-export async function openCommandContext(config: Config, options: CreateContextOptions = {}): Promise<AuthContext> {
-  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
-  return createContext(config, { logger, ...options });
+export interface CommandContextOptions extends CreateContextOptions {
+  /** Where log lines go instead of stderr (the terminal UI hands them to Ink, which prints them above its frame). */
+  writeLog?: (line: string) => void;
 }
 
-export async function withContext<T>(options: CommonOptions, work: (ctx: AuthContext) => Promise<T>, contextOptions: CreateContextOptions = { migrate: true }): Promise<T> {
+/** Open the context for a command; the logger stays quiet unless asked, so --json output stays clean. */
+export async function openCommandContext(config: Config, options: CommandContextOptions = {}): Promise<AuthContext> {
+  const { writeLog, ...contextOptions } = options;
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, write: writeLog });
+  return createContext(config, { logger, ...contextOptions });
+}
+
+export async function withContext<T>(
+  options: CommonOptions,
+  work: (ctx: AuthContext) => Promise<T>,
+  contextOptions: CommandContextOptions = { migrate: true },
+): Promise<T> {
   const config = loadCommandConfig(options, {}, { logLevel: "warn" });
   const ctx = await openCommandContext(config, contextOptions);
   try {
@@ -40,6 +58,13 @@ export async function withContext<T>(options: CommonOptions, work: (ctx: AuthCon
   } finally {
     await ctx.close();
   }
+}
+
+/** The id of the user an operator named by id or email; an unknown one is the operator's to fix. */
+export async function resolveUserId(ctx: AuthContext, idOrEmail: string): Promise<string> {
+  const userId = await findUserIdByIdOrEmail(ctx, idOrEmail);
+  if (!userId) throw new UserError(`no user with id or email ${idOrEmail}`);
+  return userId;
 }
 
 export function printJSON(value: unknown): void {
@@ -58,7 +83,9 @@ export function parseFlags<T extends z.ZodType>(schema: T, raw: unknown): z.outp
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
-    const flag = issue.path.length ? `--${String(issue.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : "flags";
+    const flag = issue.path.length
+      ? `--${String(issue.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+      : "flags";
     return `${flag}: ${issue.message}`;
   });
   throw new UserError(lines.join("\n"), 2);

@@ -6,27 +6,40 @@ import type { SessionStore } from "./session.ts";
 // The client's type, derived from the route map: "/organization/accept-invitation" becomes
 // client.organization.acceptInvitation(input, options).
 
-type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
 
 type CallExtras = { fetchOptions?: CallOptions };
 
 type RouteInput<R> = R extends { method: "GET"; input: infer Query }
-  ? ({} extends Query ? { query?: Query } : { query: Query }) & CallExtras
+  ? // biome-ignore lint/complexity/noBannedTypes: `{} extends X` asks whether every field of X is optional.
+    ({} extends Query ? { query?: Query } : { query: Query }) & CallExtras
   : R extends { input: infer Body }
     ? Body & CallExtras & { query?: Record<string, unknown> }
     : never;
 
 type RouteOutput<R> = R extends { output: infer Output } ? Output : never;
 
-export type Endpoint<R> = {} extends RouteInput<R>
-  ? (input?: RouteInput<R>, options?: CallOptions) => Promise<AuthResult<RouteOutput<R>>>
-  : (input: RouteInput<R>, options?: CallOptions) => Promise<AuthResult<RouteOutput<R>>>;
+export type Endpoint<R> =
+  // biome-ignore lint/complexity/noBannedTypes: `{} extends X` asks whether every field of X is optional.
+  {} extends RouteInput<R>
+    ? (input?: RouteInput<R>, options?: CallOptions) => Promise<AuthResult<RouteOutput<R>>>
+    : (input: RouteInput<R>, options?: CallOptions) => Promise<AuthResult<RouteOutput<R>>>;
 
-type Nest<Path extends string, Leaf> = Path extends `${infer Head}/${infer Rest}` ? { [K in CamelCase<Head>]: Nest<Rest, Leaf> } : { [K in CamelCase<Path>]: Leaf };
+type Nest<Path extends string, Leaf> = Path extends `${infer Head}/${infer Rest}`
+  ? { [K in CamelCase<Head>]: Nest<Rest, Leaf> }
+  : { [K in CamelCase<Path>]: Leaf };
 
-type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
+type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void
+  ? I
+  : never;
 
-export type RouteTree = UnionToIntersection<{ [P in keyof AuthRoutes]: P extends `/${infer Rest}` ? Nest<Rest, Endpoint<AuthRoutes[P]>> : never }[keyof AuthRoutes]>;
+export type RouteTree = UnionToIntersection<
+  {
+    [P in keyof AuthRoutes]: P extends `/${infer Rest}` ? Nest<Rest, Endpoint<AuthRoutes[P]>> : never;
+  }[keyof AuthRoutes]
+>;
 
 export interface ClientMembers {
   /** A raw call for any path under the base path (routes added after this client was written). */

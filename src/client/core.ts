@@ -29,7 +29,10 @@ export interface ClientParts {
 }
 
 /** The parts shared by authd/client and authd/react; `extend` adds or replaces top-level members. */
-export function createClientCore(options: AuthClientOptions, extend: (parts: ClientParts) => Record<string, unknown> = () => ({})): unknown {
+export function createClientCore(
+  options: AuthClientOptions,
+  extend: (parts: ClientParts) => Record<string, unknown> = () => ({}),
+): unknown {
   const $fetch = createClientFetch({
     apiURL: resolveApiURL(options.baseURL, options.basePath),
     defaults: options.fetchOptions ?? {},

@@ -81,7 +81,10 @@ function toError(response: Response | null, body: unknown, failure?: unknown): A
     const message = failure instanceof Error ? failure.message : "The server could not be reached";
     return { code: "NETWORK_ERROR", message, status: 0, statusText: "" };
   }
-  const fields = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : { message: typeof body === "string" && body ? body : response.statusText };
+  const fields =
+    body !== null && typeof body === "object" && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : { message: typeof body === "string" && body ? body : response.statusText };
   return { ...fields, status: response.status, statusText: response.statusText };
 }
 
@@ -93,12 +96,23 @@ function followRedirect(data: unknown): void {
   if (location) location.href = url;
 }
 
-async function runHooks<C>(hooks: Array<((context: C) => void | Promise<void>) | undefined>, context: C): Promise<void> {
+async function runHooks<C>(
+  hooks: Array<((context: C) => void | Promise<void>) | undefined>,
+  context: C,
+): Promise<void> {
   for (const hook of hooks) if (hook) await hook(context);
 }
 
-function buildRequest(config: ClientFetchConfig, path: string, options: CallOptions, method: HttpMethod, attempt: number): RequestContext {
-  const url = new URL(`${config.apiURL.replace(/\/+$/, "")}${path.startsWith("/") ? path : `/${path}`}${toQueryString(options.query)}`);
+function buildRequest(
+  config: ClientFetchConfig,
+  path: string,
+  options: CallOptions,
+  method: HttpMethod,
+  attempt: number,
+): RequestContext {
+  const url = new URL(
+    `${config.apiURL.replace(/\/+$/, "")}${path.startsWith("/") ? path : `/${path}`}${toQueryString(options.query)}`,
+  );
   const headers = new Headers(config.defaults.headers);
   for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
   const body = method === "GET" ? undefined : (options.body ?? {});

@@ -7,9 +7,18 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
   return createClientCore(options) as AuthClient;
 }
 
-export type { AuthClientOptions } from "./core.ts";
 export type { AuthClient, Endpoint, RouteTree } from "./client-types.ts";
-export type { AuthClientError, AuthResult, CallOptions, ErrorContext, FetchHooks, FetchOptions, RequestContext, SuccessContext } from "./fetch.ts";
+export type { AuthClientOptions } from "./core.ts";
+export type {
+  AuthClientError,
+  AuthResult,
+  CallOptions,
+  ErrorContext,
+  FetchHooks,
+  FetchOptions,
+  RequestContext,
+  SuccessContext,
+} from "./fetch.ts";
 export type { RetryOption } from "./retry.ts";
 export type { AuthRoutePath, AuthRoutes } from "./routes.ts";
 export type { SessionState, SessionStore } from "./session.ts";

@@ -19,7 +19,13 @@ export interface PathCallHooks {
   afterSuccess(path: string): void;
 }
 
-export function callPath(clientFetch: ClientFetch, hooks: PathCallHooks, path: string, input: CallInput = {}, options: CallOptions = {}): Promise<AuthResult<unknown>> {
+export function callPath(
+  clientFetch: ClientFetch,
+  hooks: PathCallHooks,
+  path: string,
+  input: CallInput = {},
+  options: CallOptions = {},
+): Promise<AuthResult<unknown>> {
   const { query, fetchOptions, ...fields } = input ?? {};
   const merged: CallOptions = { ...options, ...fetchOptions };
   const body = { ...fields, ...merged.body };
@@ -42,7 +48,10 @@ export function callPath(clientFetch: ClientFetch, hooks: PathCallHooks, path: s
  * `members` ($fetch, useSession, …) win at the top level. "then" is never a path, so the client is not
  * mistaken for a promise when returned from an async function.
  */
-export function createPathProxy(members: Record<string, unknown>, call: (path: string, input?: CallInput, options?: CallOptions) => unknown): unknown {
+export function createPathProxy(
+  members: Record<string, unknown>,
+  call: (path: string, input?: CallInput, options?: CallOptions) => unknown,
+): unknown {
   const make = (segments: string[]): unknown =>
     new Proxy(function pathCall() {}, {
       get(_target, property) {

@@ -5,7 +5,13 @@ export type RetryOption =
   /** Number of retries, 1000 ms apart. */
   | number
   | { type: "linear"; attempts: number; delay?: number; shouldRetry?: (response: Response | null) => boolean }
-  | { type: "exponential"; attempts: number; baseDelay?: number; maxDelay: number; shouldRetry?: (response: Response | null) => boolean };
+  | {
+      type: "exponential";
+      attempts: number;
+      baseDelay?: number;
+      maxDelay: number;
+      shouldRetry?: (response: Response | null) => boolean;
+    };
 
 export const DEFAULT_RETRY_DELAY_MS = 1000;
 

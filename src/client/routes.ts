@@ -14,6 +14,7 @@ import type {
   Organization,
   OrganizationWithMembers,
   Permissions,
+  PublicUser,
   Redirect,
   Session,
   SessionWithUser,
@@ -31,6 +32,7 @@ import type {
   UpdateUserInput,
   User,
   UserList,
+  UsernameSignInUser,
 } from "./types.ts";
 
 // Every route authd serves that an app calls (auth-service.md §2 and §7), keyed by path under the base
@@ -64,15 +66,21 @@ export interface AuthRoutes {
   // sign-up and sign-in
   "/sign-up/email": Post<SignUpEmailInput, TokenAndUser>;
   "/sign-in/email": Post<SignInEmailInput, SignInEmailOutput>;
-  "/sign-in/username": Post<SignInUsernameInput, TokenAndUser>;
-  "/sign-in/social": Post<SignInSocialInput, Redirect | SignInEmailOutput>;
+  "/sign-in/username": Post<SignInUsernameInput, { token: string; user: UsernameSignInUser }>;
+  "/sign-in/social": Post<
+    SignInSocialInput,
+    Redirect | { redirect: boolean; token: string; url?: string; user: PublicUser }
+  >;
   // email verification and passwords
   "/send-verification-email": Post<{ email: string; callbackURL?: string }, Status>;
-  "/verify-email": Get<{ token: string; callbackURL?: string }, Status & { user?: User | null }>;
+  "/verify-email": Get<{ token: string; callbackURL?: string }, Status & { user?: PublicUser | null }>;
   "/request-password-reset": Post<{ email: string; redirectTo?: string }, Status & { message?: string }>;
   "/forget-password": Post<{ email: string; redirectTo?: string }, Status & { message?: string }>;
   "/reset-password": Post<{ newPassword: string; token?: string }, Status>;
-  "/change-password": Post<{ newPassword: string; currentPassword: string; revokeOtherSessions?: boolean }, TokenAndUser>;
+  "/change-password": Post<
+    { newPassword: string; currentPassword: string; revokeOtherSessions?: boolean },
+    { token: string | null; user: PublicUser }
+  >;
   // the user
   "/update-user": Post<UpdateUserInput, Status>;
   "/change-email": Post<{ newEmail: string; callbackURL?: string }, Status>;
@@ -80,7 +88,16 @@ export interface AuthRoutes {
   "/delete-user/callback": Get<{ token: string; callbackURL?: string }, Success & { message: string }>;
   // linked accounts
   "/list-accounts": Get<None, LinkedAccount[]>;
-  "/link-social": Post<{ provider: string; callbackURL?: string; errorCallbackURL?: string; scopes?: string[]; idToken?: SignInSocialInput["idToken"] }, Redirect>;
+  "/link-social": Post<
+    {
+      provider: string;
+      callbackURL?: string;
+      errorCallbackURL?: string;
+      scopes?: string[];
+      idToken?: SignInSocialInput["idToken"];
+    },
+    Redirect
+  >;
   "/unlink-account": Post<{ providerId: string; accountId?: string }, Status>;
   "/get-access-token": Post<{ providerId: string; accountId?: string; userId?: string }, AccessTokens>;
   "/refresh-token": Post<{ providerId: string; accountId?: string; userId?: string }, AccessTokens>;
@@ -88,25 +105,40 @@ export interface AuthRoutes {
   // organizations
   "/organization/create": Post<CreateOrganizationInput, OrganizationWithMembers>;
   "/organization/check-slug": Post<{ slug: string }, Status>;
-  "/organization/update": Post<{ data: Partial<Pick<Organization, "name" | "slug" | "logo" | "metadata">> } & OrganizationScope, Organization>;
+  "/organization/update": Post<
+    { data: Partial<Pick<Organization, "name" | "slug" | "logo" | "metadata">> } & OrganizationScope,
+    Organization
+  >;
   "/organization/delete": Post<{ organizationId: string }, Organization>;
   "/organization/list": Get<None, Organization[]>;
-  "/organization/set-active": Post<{ organizationId?: string | null; organizationSlug?: string }, FullOrganization | null>;
-  "/organization/get-full-organization": Get<{ organizationId?: string; organizationSlug?: string; membersLimit?: number }, FullOrganization | null>;
-  "/organization/invite-member": Post<{ email: string; role: string | string[]; resend?: boolean; teamId?: string } & OrganizationScope, Invitation>;
+  "/organization/set-active": Post<{ organizationId?: string | null; organizationSlug?: string }, Organization | null>;
+  "/organization/get-full-organization": Get<
+    { organizationId?: string; organizationSlug?: string; membersLimit?: number },
+    FullOrganization | null
+  >;
+  "/organization/invite-member": Post<
+    { email: string; role: string | string[]; resend?: boolean; teamId?: string } & OrganizationScope,
+    Invitation
+  >;
   "/organization/accept-invitation": Post<{ invitationId: string }, { invitation: Invitation; member: Member }>;
   "/organization/reject-invitation": Post<{ invitationId: string }, { invitation: Invitation; member: null }>;
   "/organization/cancel-invitation": Post<{ invitationId: string }, Invitation>;
   "/organization/get-invitation": Get<{ id: string }, InvitationDetails>;
   "/organization/list-invitations": Get<OrganizationScope, Invitation[]>;
   "/organization/list-user-invitations": Get<{ email?: string }, Invitation[]>;
-  "/organization/add-member": Post<{ userId: string; role: string | string[]; teamId?: string } & OrganizationScope, Member>;
+  "/organization/add-member": Post<
+    { userId: string; role: string | string[]; teamId?: string } & OrganizationScope,
+    Member
+  >;
   "/organization/remove-member": Post<{ memberIdOrEmail: string } & OrganizationScope, { member: Member }>;
   "/organization/update-member-role": Post<{ memberId: string; role: string | string[] } & OrganizationScope, Member>;
   "/organization/get-active-member": Get<None, Member>;
   "/organization/get-active-member-role": Get<{ userId?: string } & OrganizationScope, { role: string }>;
   "/organization/leave": Post<{ organizationId: string }, Member>;
-  "/organization/list-members": Get<{ limit?: number; offset?: number } & OrganizationScope, { members: Member[]; total: number }>;
+  "/organization/list-members": Get<
+    { limit?: number; offset?: number } & OrganizationScope,
+    { members: Member[]; total: number }
+  >;
   "/organization/has-permission": Post<PermissionCheck & OrganizationScope, { success: boolean; error: string | null }>;
   "/organization/create-team": Post<{ name: string } & OrganizationScope, Team>;
   "/organization/remove-team": Post<{ teamId: string } & OrganizationScope, { message: string }>;
@@ -126,7 +158,10 @@ export interface AuthRoutes {
   "/api-key/list": Get<None, ApiKey[]>;
   "/api-key/delete-all-expired-api-keys": Post<None, { success: boolean; error: unknown }>;
   // admin
-  "/admin/create-user": Post<{ email: string; password: string; name: string; role?: string | string[]; data?: Record<string, unknown> }, { user: User }>;
+  "/admin/create-user": Post<
+    { email: string; password: string; name: string; role?: string | string[]; data?: Record<string, unknown> },
+    { user: User }
+  >;
   "/admin/list-users": Get<ListUsersQuery, UserList>;
   "/admin/update-user": Post<{ userId: string; data: Record<string, unknown> }, User>;
   "/admin/set-role": Post<{ userId: string; role: string | string[] }, { user: User }>;
@@ -139,7 +174,10 @@ export interface AuthRoutes {
   "/admin/revoke-user-sessions": Post<{ userId: string }, Success>;
   "/admin/remove-user": Post<{ userId: string }, Success>;
   "/admin/set-user-password": Post<{ userId: string; newPassword: string }, Status>;
-  "/admin/has-permission": Post<PermissionCheck & { userId?: string; role?: string }, { success: boolean; error: string | null }>;
+  "/admin/has-permission": Post<
+    PermissionCheck & { userId?: string; role?: string },
+    { success: boolean; error: string | null }
+  >;
 }
 
 export type AuthRoutePath = keyof AuthRoutes;

@@ -36,10 +36,13 @@ export function createSessionStore(clientFetch: ClientFetch): SessionStore {
     store.set({ data: result.data, error: result.error, isPending: false, isRefetching: false, refetch });
   }
 
-  const store = createStore<SessionState>({ data: null, error: null, isPending: true, isRefetching: false, refetch }, () => {
-    loadTimer = setTimeout(() => void refetch(), 0);
-    return () => clearTimeout(loadTimer);
-  });
+  const store = createStore<SessionState>(
+    { data: null, error: null, isPending: true, isRefetching: false, refetch },
+    () => {
+      loadTimer = setTimeout(() => void refetch(), 0);
+      return () => clearTimeout(loadTimer);
+    },
+  );
 
   return {
     get: store.get,

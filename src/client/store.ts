@@ -19,11 +19,16 @@ export interface WritableStore<T> extends ReadableStore<T> {
 
 export const UNMOUNT_DELAY_MS = 1000;
 
-export function createStore<T>(initial: T, onMount?: () => (() => void) | void, unmountDelayMs = UNMOUNT_DELAY_MS): WritableStore<T> {
+export function createStore<T>(
+  initial: T,
+  // biome-ignore lint/suspicious/noConfusingVoidType: onMount may return nothing or a cleanup function.
+  onMount?: () => (() => void) | void,
+  unmountDelayMs = UNMOUNT_DELAY_MS,
+): WritableStore<T> {
   let value = initial;
   const listeners = new Set<Listener<T>>();
   let mounted = false;
-  let stopMount: (() => void) | void;
+  let stopMount: (() => void) | undefined;
   let unmountTimer: ReturnType<typeof setTimeout> | undefined;
 
   function unmountLater(): void {
@@ -46,7 +51,7 @@ export function createStore<T>(initial: T, onMount?: () => (() => void) | void, 
     }
     if (!mounted) {
       mounted = true;
-      stopMount = onMount?.();
+      stopMount = onMount?.() ?? undefined;
     }
     return () => {
       if (!listeners.delete(entry)) return;

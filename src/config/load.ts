@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import * as z from "zod";
+import type * as z from "zod";
+import { isAddressOrRange } from "../ip-address.ts";
 import { type Config, ConfigSchema } from "./schema.ts";
 
 // Configuration layers, later wins: schema defaults, the JSON config file, AUTH_* environment
@@ -45,10 +46,12 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_MAIL_FROM", "mailFrom"),
   binding("AUTH_SERVER_TOKEN", "serverToken"),
   binding("AUTH_TRUSTED_ORIGINS", "trustedOrigins", "list"),
+  binding("AUTH_TRUSTED_PROXIES", "trustedProxies", "list"),
   binding("AUTH_TRUSTED_PROXY_HEADERS", "trustedProxyHeaders", "list"),
   binding("AUTH_SESSION_COOKIE_CACHE", "session.cookieCache.enabled", "on-off"),
   binding("AUTH_RATE_LIMIT", "rateLimit.enabled", "on-off"),
   binding("AUTH_RATE_LIMIT_STORAGE", "rateLimit.storage"),
+  binding("AUTH_ACCOUNT_THROTTLE", "accountThrottle.enabled", "on-off"),
   binding("AUTH_REQUIRE_EMAIL_VERIFICATION", "emailAndPassword.requireEmailVerification", "on-off"),
   binding("AUTH_SEND_VERIFICATION_ON_SIGN_UP", "emailVerification.sendOnSignUp", "on-off"),
   binding("AUTH_CHANGE_EMAIL", "changeEmail.enabled", "on-off"),
@@ -102,7 +105,11 @@ function deepMerge(base: Tree, over: Tree): Tree {
   return out;
 }
 
-function parseEnvValue(raw: string, b: { env: string; kind: Kind; min?: number; max?: number }, problems: string[]): unknown {
+function parseEnvValue(
+  raw: string,
+  b: { env: string; kind: Kind; min?: number; max?: number },
+  problems: string[],
+): unknown {
   const value = raw.trim();
   if (b.kind === "int") {
     const n = Number(value);
@@ -119,7 +126,11 @@ function parseEnvValue(raw: string, b: { env: string; kind: Kind; min?: number; 
     problems.push(`${b.env}: expected on or off`);
     return undefined;
   }
-  if (b.kind === "list") return value.split(",").map((s) => s.trim()).filter(Boolean);
+  if (b.kind === "list")
+    return value
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
   return value;
 }
 
@@ -194,7 +205,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 function describeIssue(issue: z.core.$ZodIssue, sources: Map<string, string>): string {
   const path = issue.path.map(String).join(".");
   const label = sources.get(path) ?? (path === "" ? "config" : path);
-  if (issue.code === "unrecognized_keys") return `${label === "config" ? "config file" : label}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+  if (issue.code === "unrecognized_keys")
+    return `${label === "config" ? "config file" : label}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
   return `${label}: ${issue.message}`;
 }
 
@@ -203,7 +215,8 @@ function crossFieldProblems(config: Config): string[] {
   if (config.emailAndPassword.minPasswordLength > config.emailAndPassword.maxPasswordLength) {
     problems.push("emailAndPassword.minPasswordLength: must not exceed maxPasswordLength");
   }
-  if (config.username.minLength > config.username.maxLength) problems.push("username.minLength: must not exceed maxLength");
+  if (config.username.minLength > config.username.maxLength)
+    problems.push("username.minLength: must not exceed maxLength");
   try {
     new RegExp(config.username.pattern);
   } catch {
@@ -212,7 +225,14 @@ function crossFieldProblems(config: Config): string[] {
   if (!/^(sqlite:\/\/.+|postgres(ql)?:\/\/.+)$/.test(config.databaseURL)) {
     problems.push("AUTH_DATABASE_URL: expected sqlite://PATH, sqlite://:memory: or postgres://…");
   }
-  if (config.smtpURL && !URL.canParse(config.smtpURL)) problems.push("AUTH_SMTP_URL: not a valid URL (smtp://[user:pass@]host:port or smtps://…)");
+  if (config.smtpURL && !URL.canParse(config.smtpURL))
+    problems.push("AUTH_SMTP_URL: not a valid URL (smtp://[user:pass@]host:port or smtps://…)");
+  for (const entry of config.trustedProxies) {
+    if (!isAddressOrRange(entry))
+      problems.push(
+        `AUTH_TRUSTED_PROXIES: "${entry}" is not an IPv4/IPv6 address or CIDR range (e.g. 10.0.0.5, 10.0.0.0/8, fd00::/8)`,
+      );
+  }
   for (const origin of config.trustedOrigins) {
     if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]+$/i.test(origin) && !origin.includes("*")) {
       problems.push(`AUTH_TRUSTED_ORIGINS: "${origin}" is not an origin (scheme://host[:port])`);

@@ -12,7 +12,16 @@ export interface ConfigField {
   description: string;
 }
 
-type JSONSchema = { type?: string | string[]; properties?: Record<string, JSONSchema>; default?: unknown; description?: string; enum?: unknown[]; anyOf?: JSONSchema[]; additionalProperties?: unknown; items?: JSONSchema };
+type JSONSchema = {
+  type?: string | string[];
+  properties?: Record<string, JSONSchema>;
+  default?: unknown;
+  description?: string;
+  enum?: unknown[];
+  anyOf?: JSONSchema[];
+  additionalProperties?: unknown;
+  items?: JSONSchema;
+};
 
 function typeOf(schema: JSONSchema): string {
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(" \\| ");
@@ -59,6 +68,12 @@ export function configReferenceMarkdown(): string {
     const env = f.env.length ? f.env.map((e) => `\`${e}\``).join(", ") : "";
     return `| \`${f.key}\` | ${env} | ${f.type} | ${formatDefault(f)} | ${f.description.replace(/\|/g, "\\|")} |`;
   });
-  const social = "| `social.<id>.clientId` / `clientSecret` / `issuer` / `trusted` | `AUTH_SOCIAL_<ID>_CLIENT_ID`, `AUTH_SOCIAL_<ID>_CLIENT_SECRET`, `AUTH_SOCIAL_<ID>_ISSUER`, `AUTH_SOCIAL_<ID>_TRUSTED` | string / boolean | — | a social provider (see Social sign-in) |";
-  return ["| key (config file) | environment | type | default | meaning |", "| --- | --- | --- | --- | --- |", ...rows, social].join("\n");
+  const social =
+    "| `social.<id>.clientId` / `clientSecret` / `issuer` / `trusted` | `AUTH_SOCIAL_<ID>_CLIENT_ID`, `AUTH_SOCIAL_<ID>_CLIENT_SECRET`, `AUTH_SOCIAL_<ID>_ISSUER`, `AUTH_SOCIAL_<ID>_TRUSTED` | string / boolean | — | a social provider (see Social sign-in) |";
+  return [
+    "| key (config file) | environment | type | default | meaning |",
+    "| --- | --- | --- | --- | --- |",
+    ...rows,
+    social,
+  ].join("\n");
 }

@@ -35,23 +35,71 @@ export const ConfigSchema = z
     port: z.number().int().min(1).max(65535).default(3000).describe("listen port"),
     baseURL: z.url().optional().describe("public origin of the daemon (default http://localhost:<port>)"),
     basePath: z.string().startsWith("/").default("/api/auth").describe("path the API is served under"),
-    secret: z.string().min(32).optional().describe("signing secret, at least 32 characters; generated and stored in the database when unset"),
-    databaseURL: z.string().min(1).default("sqlite://./authd.db").describe("sqlite://PATH, sqlite://:memory: or postgres://…"),
+    secret: z
+      .string()
+      .min(32)
+      .optional()
+      .describe("signing secret, at least 32 characters; generated and stored in the database when unset"),
+    databaseURL: z
+      .string()
+      .min(1)
+      .default("sqlite://./authd.db")
+      .describe("sqlite://PATH, sqlite://:memory: or postgres://…"),
     databasePoolSize: z.number().int().min(1).max(1000).default(10).describe("Postgres connection pool size"),
-    redisURL: z.string().regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL").optional().describe("secondary storage for sessions and rate-limit counters"),
-    redisKeyPrefix: z.string().default("authd:").describe("prefix of every Redis key (several deployments can share one Redis)"),
-    smtpURL: z.string().regex(/^smtps?:\/\//, "expected an smtp:// or smtps:// URL").optional().describe("SMTP server; unset: mails are written to the log"),
+    redisURL: z
+      .string()
+      .regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL")
+      .optional()
+      .describe("secondary storage for sessions and rate-limit counters"),
+    redisKeyPrefix: z
+      .string()
+      .default("authd:")
+      .describe("prefix of every Redis key (several deployments can share one Redis)"),
+    smtpURL: z
+      .string()
+      .regex(/^smtps?:\/\//, "expected an smtp:// or smtps:// URL")
+      .optional()
+      .describe("SMTP server; unset: mails are written to the log"),
     smtpTimeoutMs: z.number().int().min(100).default(10_000).describe("SMTP connection and command timeout"),
     mailFrom: z.string().min(3).default("authd@localhost").describe("sender address"),
-    serverToken: z.string().min(16).optional().describe("bearer token for server calls; unset: server-only routes answer 404"),
-    trustedOrigins: z.array(z.string()).default([]).describe("origins trusted for redirects, the origin check and CORS (the base URL's origin is always trusted)"),
-    trustedProxyHeaders: z.array(z.string()).default(["x-forwarded-for"]).describe("headers read for the client IP, first valid address wins"),
-    bodyLimitBytes: z.number().int().min(1024).default(1024 * 1024).describe("largest request body accepted"),
+    serverToken: z
+      .string()
+      .min(16)
+      .optional()
+      .describe("bearer token for server calls; unset: server-only routes answer 404"),
+    trustedOrigins: z
+      .array(z.string())
+      .default([])
+      .describe("origins trusted for redirects, the origin check and CORS (the base URL's origin is always trusted)"),
+    trustedProxies: z
+      .array(z.string())
+      .default([])
+      .describe(
+        "addresses and CIDR ranges of reverse proxies whose forwarding headers are believed; from any other peer the socket address is the client",
+      ),
+    trustedProxyHeaders: z
+      .array(z.string())
+      .default(["x-forwarded-for"])
+      .describe(
+        "headers a trusted proxy names the client in (the first one present is read from the right, skipping trusted proxies)",
+      ),
+    bodyLimitBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024)
+      .describe("largest request body accepted"),
     shutdownGraceMs: z.number().int().min(0).default(10_000).describe("time given to requests in flight on SIGTERM"),
     logLevel: z.enum(["debug", "info", "success", "warn", "error"]).default("info").describe("log level"),
     logFormat: z.enum(["text", "json"]).default("text").describe("log line format"),
     disabledPaths: z.array(z.string().startsWith("/")).default([]).describe("routes that answer 404"),
-    apiReference: z.object({ enabled: onOff.default(true).describe("serve the API reference page at /api/reference (and its OpenAPI document)") }).prefault({}),
+    apiReference: z
+      .object({
+        enabled: onOff
+          .default(true)
+          .describe("serve the API reference page at /api/reference (and its OpenAPI document)"),
+      })
+      .prefault({}),
     metrics: z.object({ enabled: onOff.default(true).describe("serve GET /metrics") }).prefault({}),
 
     emailAndPassword: z
@@ -68,7 +116,9 @@ export const ConfigSchema = z
       .prefault({}),
     emailVerification: z
       .object({
-        sendOnSignUp: onOff.default(true).describe("mail a verification link on sign-up and on a refused unverified sign-in"),
+        sendOnSignUp: onOff
+          .default(true)
+          .describe("mail a verification link on sign-up and on a refused unverified sign-in"),
         autoSignInAfterVerification: onOff.default(false),
         expiresIn: seconds(3600, "lifetime of a verification token"),
       })
@@ -91,6 +141,11 @@ export const ConfigSchema = z
             trustedProviders: z.array(z.string()).default([]),
           })
           .prefault({}),
+        skipStateCookieCheck: onOff
+          .default(false)
+          .describe(
+            "do not bind social sign-in to the browser that started it (for apps that open the authorization URL elsewhere); allows login CSRF",
+          ),
       })
       .prefault({}),
 
@@ -102,7 +157,11 @@ export const ConfigSchema = z
         rememberMeOffExpiresIn: seconds(86_400, "lifetime of a session created with rememberMe false"),
         cookieCache: z
           .object({
-            enabled: onOff.default(false).describe("cache the session in a signed session_data cookie (get-session answers from it without a database read; a revoked session can then look alive until it expires)"),
+            enabled: onOff
+              .default(false)
+              .describe(
+                "cache the session in a signed session_data cookie (get-session answers from it without a database read; a revoked session can then look alive until it expires)",
+              ),
             maxAge: seconds(300, "lifetime of the cached session cookie"),
           })
           .prefault({}),
@@ -110,8 +169,15 @@ export const ConfigSchema = z
       .prefault({}),
     cookies: z
       .object({
-        prefix: z.string().regex(/^[A-Za-z0-9._-]+$/).default("better-auth").describe("cookie name prefix"),
-        secure: z.enum(["auto", "on", "off"]).default("auto").describe("Secure + __Secure- prefix (auto: when the base URL is https)"),
+        prefix: z
+          .string()
+          .regex(/^[A-Za-z0-9._-]+$/)
+          .default("better-auth")
+          .describe("cookie name prefix"),
+        secure: z
+          .enum(["auto", "on", "off"])
+          .default("auto")
+          .describe("Secure + __Secure- prefix (auto: when the base URL is https)"),
         domain: z.string().optional().describe("cookie domain for cross-subdomain cookies"),
       })
       .prefault({}),
@@ -120,11 +186,47 @@ export const ConfigSchema = z
         enabled: onOff.default(true),
         window: z.number().int().min(1).default(10).describe("window in seconds"),
         max: z.number().int().min(1).default(100).describe("requests per window and path"),
-        storage: z.enum(["memory", "database", "secondary"]).optional().describe("where counters live (secondary: Redis); unset: Redis when AUTH_REDIS_URL is set, else memory"),
+        storage: z
+          .enum(["memory", "database", "secondary"])
+          .optional()
+          .describe("where counters live (secondary: Redis); unset: Redis when AUTH_REDIS_URL is set, else memory"),
         customRules: z
-          .record(z.string(), z.union([z.literal(false), z.object({ window: z.number().int().min(1), max: z.number().int().min(1) })]))
+          .record(
+            z.string(),
+            z.union([z.literal(false), z.object({ window: z.number().int().min(1), max: z.number().int().min(1) })]),
+          )
           .default({})
           .describe("per-path rules; a path may end in * ; false disables the limit"),
+        ipv6Subnet: z
+          .number()
+          .int()
+          .min(1)
+          .max(128)
+          .default(64)
+          .describe(
+            "IPv6 clients are counted per network of this many leading bits (IPv4-mapped addresses count as IPv4)",
+          ),
+      })
+      .prefault({}),
+    accountThrottle: z
+      .object({
+        enabled: onOff
+          .default(true)
+          .describe(
+            "limit password attempts per account (per submitted email or username) from every address, counted in the rate-limit storage",
+          ),
+        maxFailures: z
+          .number()
+          .int()
+          .min(1)
+          .default(10)
+          .describe(
+            "failed password attempts for one account before further attempts answer 429 without checking the password",
+          ),
+        window: seconds(
+          900,
+          "seconds without an attempt after which the count starts over; a correct password or a password reset clears it",
+        ),
       })
       .prefault({}),
 
@@ -143,8 +245,17 @@ export const ConfigSchema = z
         adminRoles: z.array(z.string()).default(["admin"]),
         adminUserIds: z.array(z.string()).default([]),
         impersonationSessionDuration: seconds(3600, "lifetime of an impersonation session"),
+        allowImpersonatingAdmins: onOff
+          .default(false)
+          .describe(
+            "let admins impersonate users who hold any admin permission (the impersonation then carries those permissions)",
+          ),
         defaultBanReason: z.string().default("No reason"),
-        bannedUserMessage: z.string().default("You have been banned from this application. Please contact support if you believe this is an error."),
+        bannedUserMessage: z
+          .string()
+          .default(
+            "You have been banned from this application. Please contact support if you believe this is an error.",
+          ),
       })
       .prefault({}),
     organization: z
@@ -157,9 +268,16 @@ export const ConfigSchema = z
         invitationExpiresIn: seconds(172_800, "invitation lifetime"),
         invitationLimit: z.number().int().min(1).default(100),
         cancelPendingInvitationsOnReInvite: onOff.default(false),
-        requireEmailVerificationOnInvitation: onOff.default(false),
+        requireEmailVerificationOnInvitation: onOff
+          .default(true)
+          .describe(
+            "an account whose email is not verified cannot list, read, accept or reject invitations (off: anyone signed up with the invitee's address can)",
+          ),
         disableOrganizationDeletion: onOff.default(false),
-        invitationAcceptURL: z.string().optional().describe("link in invitation mails; {id} is replaced by the invitation id"),
+        invitationAcceptURL: z
+          .string()
+          .optional()
+          .describe("link in invitation mails; {id} is replaced by the invitation id"),
         roles: z
           .record(z.string(), z.record(z.string(), z.array(z.string())))
           .optional()
@@ -198,7 +316,13 @@ export const ConfigSchema = z
           .prefault({}),
         keyExpiration: z
           .object({
-            defaultExpiresIn: z.number().int().min(1).nullable().default(null).describe("default expiry in ms (null: none)"),
+            defaultExpiresIn: z
+              .number()
+              .int()
+              .min(1)
+              .nullable()
+              .default(null)
+              .describe("default expiry in ms (null: none)"),
             disableCustomExpiresTime: onOff.default(false),
             minExpiresIn: z.number().min(0).default(1).describe("days"),
             maxExpiresIn: z.number().min(0).default(365).describe("days"),
@@ -206,7 +330,12 @@ export const ConfigSchema = z
           .prefault({}),
       })
       .prefault({}),
-    social: z.record(z.string().regex(/^[a-z0-9_-]+$/, "provider ids are lower-case letters, digits, _ and -"), SocialProviderSchema).default({}),
+    social: z
+      .record(
+        z.string().regex(/^[a-z0-9_-]+$/, "provider ids are lower-case letters, digits, _ and -"),
+        SocialProviderSchema,
+      )
+      .default({}),
     userAdditionalFields: z
       .record(
         z.string(),

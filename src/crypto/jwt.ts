@@ -1,10 +1,18 @@
-import { jwtVerify, SignJWT, errors as joseErrors, createRemoteJWKSet, decodeJwt, type JWTPayload } from "jose";
+import { createRemoteJWKSet, decodeJwt, type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 
 // The only module that imports jose.
 
+// jose checks exp only when present: a token without one would never expire. Every token authd checks
+// (its own verification tokens, providers' ID tokens) must carry both an expiry and an issue time.
+const REQUIRED_CLAIMS = ["exp", "iat"];
+
 export type VerifyResult<T> = { ok: true; payload: T & JWTPayload } | { ok: false; reason: "expired" | "invalid" };
 
-export async function signHS256(secret: string, payload: Record<string, unknown>, expiresInSeconds: number): Promise<string> {
+export async function signHS256(
+  secret: string,
+  payload: Record<string, unknown>,
+  expiresInSeconds: number,
+): Promise<string> {
   return new SignJWT(payload)
     .setProtectedHeader({ alg: "HS256" })
     .setIssuedAt()
@@ -12,29 +20,41 @@ export async function signHS256(secret: string, payload: Record<string, unknown>
     .sign(new TextEncoder().encode(secret));
 }
 
-export async function verifyHS256<T extends Record<string, unknown>>(secret: string, token: string): Promise<VerifyResult<T>> {
+export async function verifyHS256<T extends Record<string, unknown>>(
+  secret: string,
+  token: string,
+): Promise<VerifyResult<T>> {
   try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ["HS256"] });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+      algorithms: ["HS256"],
+      requiredClaims: REQUIRED_CLAIMS,
+    });
     return { ok: true, payload: payload as T & JWTPayload };
   } catch (error) {
     return { ok: false, reason: error instanceof joseErrors.JWTExpired ? "expired" : "invalid" };
   }
 }
 
-const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+/** Remote key sets by JWKS URL; the caller keeps it (one per context). */
+export type JWKSCache = Map<string, ReturnType<typeof createRemoteJWKSet>>;
 
-/** Verify an ID token against a provider's JWKS (cached per URL), issuer and audience. */
+/** Verify an ID token against a provider's JWKS (kept in `keySets` per URL), issuer and audience. */
 export async function verifyIdToken(
   token: string,
   options: { jwksURI: string; issuer?: string | string[]; audience: string | string[]; timeoutMs?: number },
+  keySets: JWKSCache,
 ): Promise<JWTPayload | null> {
-  let keySet = remoteKeySets.get(options.jwksURI);
+  let keySet = keySets.get(options.jwksURI);
   if (!keySet) {
     keySet = createRemoteJWKSet(new URL(options.jwksURI), { timeoutDuration: options.timeoutMs ?? 10_000 });
-    remoteKeySets.set(options.jwksURI, keySet);
+    keySets.set(options.jwksURI, keySet);
   }
   try {
-    const { payload } = await jwtVerify(token, keySet, { issuer: options.issuer, audience: options.audience });
+    const { payload } = await jwtVerify(token, keySet, {
+      issuer: options.issuer,
+      audience: options.audience,
+      requiredClaims: REQUIRED_CLAIMS,
+    });
     return payload;
   } catch {
     return null;

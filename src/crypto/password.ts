@@ -8,37 +8,51 @@ import { constantTimeEqual } from "./random.ts";
 const PARAMS = { N: 16384, r: 16, p: 1, maxmem: 128 * 16384 * 16 * 2 };
 const KEY_LENGTH = 64;
 
-let inFlight = 0;
-
-/** Derivations queued or running on the thread pool now (the hash queue depth of /metrics). */
-export const passwordHashesInFlight = () => inFlight;
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+  /** Spend the time of one verification when there is no hash to check, so unknown users answer as slowly as known ones. */
+  verifyAgainstDummy(password: string): Promise<void>;
+  /** Derivations queued or running on the thread pool now (the hash queue depth of /metrics). */
+  inFlight(): number;
+}
 
 function deriveKey(password: string, salt: string): Promise<Buffer> {
-  inFlight += 1;
   return new Promise<Buffer>((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, PARAMS, (error, key) => (error ? reject(error) : resolve(key)));
-  }).finally(() => {
-    inFlight -= 1;
+    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, PARAMS, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16).toString("hex");
-  const key = await deriveKey(password, salt);
-  return `${salt}:${key.toString("hex")}`;
-}
-
-export async function verifyPassword(hash: string, password: string): Promise<boolean> {
-  const [salt, keyHex] = hash.split(":");
-  if (!salt || !keyHex) return false;
-  const key = await deriveKey(password, salt);
-  return constantTimeEqual(key.toString("hex"), keyHex);
-}
-
-let dummyHash: Promise<string> | undefined;
-
-/** Spend the time of one verification when there is no hash to check, so unknown users answer as slowly as known ones. */
-export async function verifyAgainstDummy(password: string): Promise<void> {
-  dummyHash ??= hashPassword("authd-timing-equaliser");
-  await verifyPassword(await dummyHash, password);
+/** One context's hasher: it counts its own derivations in flight and keeps its own timing dummy. */
+export function createPasswordHasher(): PasswordHasher {
+  let inFlight = 0;
+  let dummyHash: Promise<string> | undefined;
+  const derive = (password: string, salt: string) => {
+    inFlight += 1;
+    return deriveKey(password, salt).finally(() => {
+      inFlight -= 1;
+    });
+  };
+  const hash = async (password: string) => {
+    const salt = randomBytes(16).toString("hex");
+    const key = await derive(password, salt);
+    return `${salt}:${key.toString("hex")}`;
+  };
+  const verify = async (stored: string, password: string) => {
+    const [salt, keyHex] = stored.split(":");
+    if (!salt || !keyHex) return false;
+    const key = await derive(password, salt);
+    return constantTimeEqual(key.toString("hex"), keyHex);
+  };
+  return {
+    hash,
+    verify,
+    async verifyAgainstDummy(password) {
+      dummyHash ??= hash("authd-timing-equaliser");
+      await verify(await dummyHash, password);
+    },
+    inFlight: () => inFlight,
+  };
 }

@@ -1,10 +1,10 @@
 import { Database as BunDatabase } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import type { Database } from "./schema.ts";
 import { createStatementNamer, preparePooledClient } from "./prepared-statements.ts";
+import type { Database } from "./schema.ts";
 import { BunSqliteDialect } from "./sqlite-dialect.ts";
 
 // The only module that picks a dialect or imports bun:sqlite.
@@ -18,8 +18,14 @@ export interface DatabaseHandle {
   schema?: string;
   /** Connections in use and idle (Postgres), for metrics. */
   poolStats(): { total: number; idle: number; waiting: number };
+  /** One round trip (readiness); rejects when the database does not answer. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+const pingWith = (db: Kysely<Database>) => async () => {
+  await sql`select 1`.execute(db);
+};
 
 export interface OpenDatabaseOptions {
   poolSize?: number;
@@ -46,6 +52,7 @@ function openSqlite(path: string): DatabaseHandle {
     db,
     dialect: "sqlite",
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    ping: pingWith(db),
     close: () => db.destroy(),
   };
 }
@@ -79,6 +86,7 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     dialect: "postgres",
     schema: schema ?? "public",
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    ping: pingWith(db),
     close: () => db.destroy(),
   };
 }

@@ -14,7 +14,11 @@ export function uniqueViolationTarget(error: unknown): string | null {
   const e = error as DriverError | null;
   if (!e || typeof e !== "object") return null;
   if (e.code === "23505") return `${e.constraint ?? ""} ${e.detail ?? ""}`;
-  if (e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "SQLITE_CONSTRAINT_PRIMARYKEY" || /UNIQUE constraint failed/.test(e.message ?? "")) {
+  if (
+    e.code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    e.code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
+    /UNIQUE constraint failed/.test(e.message ?? "")
+  ) {
     return e.message ?? "";
   }
   return null;
@@ -22,7 +26,7 @@ export function uniqueViolationTarget(error: unknown): string | null {
 
 export function isUniqueViolationOn(error: unknown, column: string): boolean {
   const target = uniqueViolationTarget(error);
-  return target !== null && target.includes(column);
+  return target?.includes(column) === true;
 }
 
 /** The driver's code for a NOT NULL violation (SQLITE_CONSTRAINT_NOTNULL, Postgres 23502), or null. */

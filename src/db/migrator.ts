@@ -20,7 +20,11 @@ function createMigrator(db: Kysely<Database>, schema?: string): Migrator {
 }
 
 export class MigrationError extends Error {
-  constructor(message: string, readonly migration?: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly migration?: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = "MigrationError";
   }
@@ -35,15 +39,24 @@ function isCatalogRace(error: unknown, results: readonly MigrationResult[] | und
 }
 
 /** Apply every pending migration; returns the names applied, in order. */
-export async function migrateToLatest(db: Kysely<Database>, onProgress?: (name: string) => void, schema?: string): Promise<string[]> {
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  onProgress?: (name: string) => void,
+  schema?: string,
+): Promise<string[]> {
   const migrator = createMigrator(db, schema);
   let { error, results } = await migrator.migrateToLatest();
-  for (let attempt = 1; attempt < 4 && error && isCatalogRace(error, results); attempt++) ({ error, results } = await migrator.migrateToLatest());
+  for (let attempt = 1; attempt < 4 && error && isCatalogRace(error, results); attempt++)
+    ({ error, results } = await migrator.migrateToLatest());
   const applied = (results ?? []).filter((r: MigrationResult) => r.status === "Success").map((r) => r.migrationName);
   for (const name of applied) onProgress?.(name);
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName;
-    throw new MigrationError(`migration ${failed ?? "(unknown)"} failed: ${error instanceof Error ? error.message : String(error)}`, failed, { cause: error });
+    throw new MigrationError(
+      `migration ${failed ?? "(unknown)"} failed: ${error instanceof Error ? error.message : String(error)}`,
+      failed,
+      { cause: error },
+    );
   }
   return applied;
 }

@@ -34,7 +34,11 @@ export function createStatementNamer(): (text: string) => string | undefined {
 type QueryFunction = (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
 
 /** Make a pooled client name the hot statements Kysely sends it (the (text, values) promise form only). */
-export function preparePooledClient(client: pg.PoolClient, nameFor: (text: string) => string | undefined, forget: (text: string) => void): void {
+export function preparePooledClient(
+  client: pg.PoolClient,
+  nameFor: (text: string) => string | undefined,
+  forget: (text: string) => void,
+): void {
   const original = client.query.bind(client) as unknown as (...args: unknown[]) => Promise<pg.QueryResult>;
   const wrapped: QueryFunction = (text, values) => {
     const name = typeof text === "string" && Array.isArray(values) ? nameFor(text) : undefined;
@@ -47,5 +51,7 @@ export function preparePooledClient(client: pg.PoolClient, nameFor: (text: strin
   };
   // Other call shapes (callbacks, cursors, config objects) go straight through.
   (client as unknown as { query: unknown }).query = (...args: unknown[]) =>
-    args.length === 2 && typeof args[0] === "string" && Array.isArray(args[1]) ? wrapped(args[0], args[1]) : original(...args);
+    args.length === 2 && typeof args[0] === "string" && Array.isArray(args[1])
+      ? wrapped(args[0], args[1])
+      : original(...args);
 }

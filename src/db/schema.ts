@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from "kysely";
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 
 // Table types. Dates are epoch milliseconds (bigint on Postgres, integer on SQLite); booleans come back
 // as 0/1 from SQLite and true/false from Postgres, so mappers read them with Boolean().
@@ -24,7 +24,8 @@ export interface UserTable {
 
 export interface SessionTable {
   id: string;
-  token: string;
+  /** SHA-256 (base64url) of the session token; the token itself is never stored. */
+  tokenHash: string;
   userId: string;
   expiresAt: number;
   ipAddress: string | null;
@@ -86,12 +87,14 @@ export interface MemberTable {
   createdAt: number;
 }
 
+export type InvitationStatus = "pending" | "accepted" | "rejected" | "canceled";
+
 export interface InvitationTable {
   id: string;
   organizationId: string;
   email: string;
   role: string;
-  status: string;
+  status: InvitationStatus;
   teamId: string | null;
   inviterId: string;
   expiresAt: number;
@@ -180,3 +183,9 @@ export type TeamRow = Selectable<TeamTable>;
 export type TeamMemberRow = Selectable<TeamMemberTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
+
+/** The database or a transaction on it: what every repository function takes first. */
+export type Db = Kysely<Database> | Transaction<Database>;
+
+/** A transaction (locks are taken only inside one). */
+export type Trx = Transaction<Database>;

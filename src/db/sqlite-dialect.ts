@@ -38,6 +38,7 @@ class BunSqliteConnection implements DatabaseConnection {
     return { rows: [], numAffectedRows: BigInt(result.changes), insertId: BigInt(result.lastInsertRowid) };
   }
 
+  // biome-ignore lint/correctness/useYield: Kysely requires the method; this driver never streams.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error("streaming is not supported by the bun:sqlite dialect");
   }
@@ -105,7 +106,7 @@ export class BunSqliteDialect implements Dialect {
   createAdapter(): DialectAdapter {
     return new SqliteAdapter();
   }
-  // Kysely's introspector interface takes an untyped instance.
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's introspector interface takes an untyped instance.
   createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
   }

@@ -3,15 +3,14 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { AuthContext } from "../context.ts";
 import { AuthError } from "../errors.ts";
-import { metricsFor } from "../services/metrics.ts";
 import { metricsMiddleware } from "./middleware/metrics.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
-import { isTrustedURL } from "./request.ts";
 import { mountReference } from "./reference.ts";
+import { isTrustedURL } from "./request.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
 
-// Middleware order: errors → metrics → CORS → body limit → rate limit → routes. Unknown and disabled paths 404.
+// Middleware order: errors → metrics → no-store → CORS → body limit → rate limit → routes. Unknown and disabled paths 404.
 
 function errorResponse(error: AuthError): Response {
   const headers: Record<string, string> = { "content-type": "application/json", ...error.headers };
@@ -35,9 +34,17 @@ export function createApp(ctx: AuthContext): Hono {
 
   if (ctx.config.metrics.enabled) {
     app.use("*", metricsMiddleware(ctx));
-    app.get("/metrics", async (c) => c.body(await metricsFor(ctx).render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }));
+    app.get("/metrics", async (c) =>
+      c.body(await ctx.metrics.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }),
+    );
   }
 
+  // Answers here carry session tokens, API keys and provider tokens: no browser, proxy or CDN cache may
+  // keep one. Every answer gets it (simpler than listing the secret ones); a route may set its own policy.
+  app.use(`${base}/*`, async (c, next) => {
+    await next();
+    if (!c.res.headers.has("cache-control")) c.header("cache-control", "no-store");
+  });
   app.use(
     `${base}/*`,
     cors({

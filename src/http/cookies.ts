@@ -1,11 +1,12 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { AuthContext } from "../context.ts";
-import { constantTimeEqual } from "../crypto/random.ts";
 import { hmacSha256Base64Url, signValue, unsignValue } from "../crypto/hmac.ts";
+import { constantTimeEqual } from "../crypto/random.ts";
 import type { SessionWithUser } from "../services/sessions.ts";
 import { toSessionWire } from "../services/sessions.ts";
 import { toUserWire } from "../services/users.ts";
+import type { SessionWithUser as WireSessionWithUser } from "../wire/session.ts";
 
 // The three cookies of Better Auth's wire protocol: session_token ("token.signature", URL-encoded),
 // session_data (a signed copy of the session, short-lived) and dont_remember (rememberMe false).
@@ -26,7 +27,11 @@ export function isSecureContext(ctx: AuthContext): boolean {
 
 export function cookieNames(ctx: AuthContext): CookieNames {
   const prefix = `${isSecureContext(ctx) ? "__Secure-" : ""}${ctx.config.cookies.prefix}`;
-  return { sessionToken: `${prefix}.session_token`, sessionData: `${prefix}.session_data`, dontRemember: `${prefix}.dont_remember` };
+  return {
+    sessionToken: `${prefix}.session_token`,
+    sessionData: `${prefix}.session_data`,
+    dontRemember: `${prefix}.dont_remember`,
+  };
 }
 
 function cookieOptions(ctx: AuthContext, maxAge?: number) {
@@ -61,7 +66,12 @@ export interface SetSessionCookieOptions {
 }
 
 /** Write session_token (and dont_remember, session_data) for a session. */
-export function setSessionCookies(c: Context, ctx: AuthContext, data: SessionWithUser, options: SetSessionCookieOptions = {}): void {
+export function setSessionCookies(
+  c: Context,
+  ctx: AuthContext,
+  data: SessionWithUser,
+  options: SetSessionCookieOptions = {},
+): void {
   const names = cookieNames(ctx);
   const remaining = Math.max(0, Math.ceil((Number(data.session.expiresAt) - ctx.now()) / 1000));
   const maxAge = options.dontRemember ? undefined : Math.min(ctx.config.session.expiresIn, remaining);
@@ -70,9 +80,7 @@ export function setSessionCookies(c: Context, ctx: AuthContext, data: SessionWit
   setSessionDataCookie(c, ctx, data);
 }
 
-interface CachedSession {
-  session: Record<string, unknown>;
-  user: Record<string, unknown>;
+interface CachedSession extends WireSessionWithUser {
   expiresAt: number;
   signature: string;
 }
@@ -84,7 +92,9 @@ export function setSessionDataCookie(c: Context, ctx: AuthContext, data: Session
   const payload = { session: toSessionWire(ctx, data.session), user: toUserWire(ctx, data.user) };
   const expiresAt = ctx.now() + cache.maxAge * 1000;
   const signature = hmacSha256Base64Url(ctx.secret, JSON.stringify({ ...payload, expiresAt }));
-  const value = Buffer.from(JSON.stringify({ ...payload, expiresAt, signature } satisfies CachedSession)).toString("base64url");
+  const value = Buffer.from(JSON.stringify({ ...payload, expiresAt, signature } satisfies CachedSession)).toString(
+    "base64url",
+  );
   if (value.length > SESSION_DATA_LIMIT) {
     ctx.logger.warn("session too large for the cookie cache; not cached", { size: value.length });
     return;
@@ -93,14 +103,19 @@ export function setSessionDataCookie(c: Context, ctx: AuthContext, data: Session
 }
 
 /** The cached {session, user} from a valid, unexpired session_data cookie matching `token`, else null. */
-export function readSessionDataCookie(c: Context, ctx: AuthContext, token: string): { session: Record<string, unknown>; user: Record<string, unknown> } | null {
+export function readSessionDataCookie(c: Context, ctx: AuthContext, token: string): WireSessionWithUser | null {
   const raw = getCookie(c, cookieNames(ctx).sessionData);
   if (!raw) return null;
   try {
     const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as CachedSession;
-    const expected = hmacSha256Base64Url(ctx.secret, JSON.stringify({ session: parsed.session, user: parsed.user, expiresAt: parsed.expiresAt }));
+    const expected = hmacSha256Base64Url(
+      ctx.secret,
+      JSON.stringify({ session: parsed.session, user: parsed.user, expiresAt: parsed.expiresAt }),
+    );
     if (!constantTimeEqual(expected, String(parsed.signature))) return null;
-    if (parsed.expiresAt <= ctx.now() || parsed.session.token !== token) return null;
+    // A copy without an expiry is refused: it would outlive the cache's max age (signed by us or not).
+    if (typeof parsed.expiresAt !== "number" || parsed.expiresAt <= ctx.now() || parsed.session.token !== token)
+      return null;
     if (Date.parse(String(parsed.session.expiresAt)) <= ctx.now()) return null;
     return { session: parsed.session, user: parsed.user };
   } catch {

@@ -1,8 +1,8 @@
 import * as z from "zod";
 import type { AuthContext } from "../context.ts";
 import { ERRORS } from "../errors.ts";
-import type { RouteDefinition } from "./route.ts";
-import { ErrorBodySchema } from "./routes/schemas.ts";
+import { ErrorBodySchema } from "../wire/common.ts";
+import type { Route } from "./route.ts";
 
 // The OpenAPI 3.1 document, generated from the very route list the app mounts and the zod schemas that
 // validate requests, so the documentation cannot drift from the behaviour.
@@ -29,16 +29,26 @@ export function toOpenAPIPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 }
 
-function queryParameters(route: RouteDefinition): unknown[] {
+function queryParameters(route: Route): unknown[] {
   if (!route.query) return [];
   const json = toJSONSchema(route.query, "input");
   const properties = (json.properties ?? {}) as Record<string, JSONSchema>;
   const required = new Set((json.required as string[] | undefined) ?? []);
-  return Object.entries(properties).map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema }));
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: "query",
+    required: required.has(name),
+    schema,
+  }));
 }
 
-function pathParameters(route: RouteDefinition): unknown[] {
-  return [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+function pathParameters(route: Route): unknown[] {
+  return [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
 }
 
 const errorResponse = (description: string) => ({
@@ -46,14 +56,14 @@ const errorResponse = (description: string) => ({
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
 
-function security(route: RouteDefinition): unknown[] | undefined {
+function security(route: Route): unknown[] | undefined {
   if (route.serverOnly) return [{ serverToken: [] }];
   if (route.auth === "session") return [{ sessionCookie: [] }, { apiKey: [] }];
   if (route.auth === "session-or-server") return [{ sessionCookie: [] }, { apiKey: [] }, { serverToken: [] }];
   return undefined;
 }
 
-function operation(route: RouteDefinition): Record<string, unknown> {
+function operation(route: Route): Record<string, unknown> {
   const responses: Record<string, unknown> = {
     "200": route.response
       ? { description: "Success", content: { "application/json": { schema: toJSONSchema(route.response, "output") } } }
@@ -62,7 +72,8 @@ function operation(route: RouteDefinition): Record<string, unknown> {
     "429": errorResponse(ERRORS.TOO_MANY_REQUESTS.message),
     "500": errorResponse("Unexpected failure"),
   };
-  if (route.auth === "session" || route.auth === "session-or-server") responses["401"] = errorResponse("No valid session");
+  if (route.auth === "session" || route.auth === "session-or-server")
+    responses["401"] = errorResponse("No valid session");
   if (route.serverOnly) responses["404"] = errorResponse("Without the server token the route does not exist");
   const op: Record<string, unknown> = {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ""))}`,
@@ -80,7 +91,7 @@ function operation(route: RouteDefinition): Record<string, unknown> {
   return op;
 }
 
-export function buildOpenAPIDocument(ctx: AuthContext, routes: RouteDefinition[]): OpenAPIDocument {
+export function buildOpenAPIDocument(ctx: AuthContext, routes: Route[]): OpenAPIDocument {
   const paths: OpenAPIDocument["paths"] = {};
   for (const route of routes) {
     const path = `${ctx.config.basePath}${toOpenAPIPath(route.path)}`;
@@ -94,7 +105,8 @@ export function buildOpenAPIDocument(ctx: AuthContext, routes: RouteDefinition[]
     info: {
       title: "authd",
       version: "0.1.0",
-      description: "Self-hosted auth daemon speaking Better Auth's wire protocol. Errors are JSON bodies {code, message}.",
+      description:
+        "Self-hosted auth daemon speaking Better Auth's wire protocol. Errors are JSON bodies {code, message}.",
     },
     servers: [{ url: ctx.baseURL }],
     paths,

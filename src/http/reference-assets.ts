@@ -1,5 +1,5 @@
-import bundlePath from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import cssPath from "swagger-ui-dist/swagger-ui.css" with { type: "file" };
+import bundlePath from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 
 // The API reference renderer (swagger-ui-dist), embedded in the compiled binary through Bun's file
 // imports so /api/reference works offline. Tests run under vite, which ignores import attributes; vitest's
@@ -13,6 +13,9 @@ export interface ReferenceAssets {
 let loaded: Promise<ReferenceAssets> | undefined;
 
 export function loadReferenceAssets(): Promise<ReferenceAssets> {
-  loaded ??= Promise.all([Bun.file(bundlePath).text(), Bun.file(cssPath).text()]).then(([script, css]) => ({ script, css }));
+  loaded ??= Promise.all([Bun.file(bundlePath).text(), Bun.file(cssPath).text()]).then(([script, css]) => ({
+    script,
+    css,
+  }));
   return loaded;
 }

@@ -1,31 +1,12 @@
 import type { Context } from "hono";
-import { isIP } from "node:net";
 import type { AuthContext } from "../context.ts";
 import { constantTimeEqual } from "../crypto/random.ts";
 import { AuthError } from "../errors.ts";
+import { claimLogSlot, loggableText, recordSecurityEvent } from "../services/security-events.ts";
+import { requestSource } from "./security-log.ts";
 
-// What a request says about its caller: client IP, server token, trusted origins and redirect targets.
-
-/** The first valid IPv4/IPv6 address from the trusted proxy headers, or null. */
-export function headerClientIp(c: Context, ctx: AuthContext): string | null {
-  for (const header of ctx.config.trustedProxyHeaders) {
-    const value = c.req.header(header);
-    if (!value) continue;
-    for (const part of value.split(",")) {
-      const candidate = part.trim();
-      if (isIP(candidate)) return candidate;
-    }
-  }
-  return null;
-}
-
-/** For rate limiting: the header IP, else the socket peer (a daemon hit directly must still be limited). */
-export function rateLimitClientKey(c: Context, ctx: AuthContext): string {
-  const fromHeader = headerClientIp(c, ctx);
-  if (fromHeader) return fromHeader;
-  const env = c.env as { requestIP?: (req: Request) => { address: string } | null } | undefined;
-  return env?.requestIP?.(c.req.raw)?.address ?? "unknown";
-}
+// What a request says about its caller: server token, trusted origins and redirect targets (the client
+// address is in client-address.ts).
 
 /** True when the request carries `Authorization: Bearer <server token>` (compared in constant time). */
 export function isServerCall(c: Context, ctx: AuthContext): boolean {
@@ -75,9 +56,49 @@ export function assertTrustedRedirects(ctx: AuthContext, values: Record<string, 
   }
 }
 
-/** A cookie-carrying POST must come from a trusted origin (CSRF). Requests without cookies are not at risk. */
-export function assertTrustedOrigin(c: Context, ctx: AuthContext): void {
-  if (!c.req.header("cookie")) return;
+/**
+ * Cross-site request forgery. A cookie-carrying POST must come from a trusted origin. So must a POST to a
+ * route that starts a session, cookies or not: otherwise another site could sign the browser in to an
+ * account of the attacker's (login CSRF). A request naming no origin at all is no browser's (servers, curl).
+ */
+export function assertTrustedOrigin(c: Context, ctx: AuthContext, startsSession = false): void {
+  const carriesCookies = Boolean(c.req.header("cookie"));
+  if (!carriesCookies && !startsSession) return;
   const origin = c.req.header("origin") || c.req.header("referer") || "";
-  if (!origin || origin === "null" || !isTrustedURL(ctx, origin, false)) throw new AuthError("INVALID_ORIGIN");
+  if (!origin && !carriesCookies) return;
+  if (!origin || origin === "null" || !isTrustedURL(ctx, origin, false)) {
+    recordRefusedOrigin(c, ctx, origin);
+    throw new AuthError("INVALID_ORIGIN");
+  }
+}
+
+/** The origin of an Origin or Referer value: a Referer's path and query are left out (they may hold anything). */
+function originOnly(presented: string): string {
+  if (!presented) return "(none)";
+  if (presented === "null") return "null";
+  try {
+    return new URL(presented).origin;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/**
+ * Log a refused origin (security.origin_refused). Any web page can make its visitors' browsers post here,
+ * so the lines are limited per origin (see claimLogSlot): one a minute, with the count of those held back.
+ */
+function recordRefusedOrigin(c: Context, ctx: AuthContext, presented: string): void {
+  const origin = loggableText(originOnly(presented));
+  const slot = claimLogSlot(ctx, "origin", origin);
+  if (!slot) return;
+  const path = c.req.path.slice(ctx.config.basePath.length);
+  recordSecurityEvent(ctx, {
+    type: "origin_refused",
+    outcome: "failure",
+    origin,
+    path,
+    ...slot,
+    userId: null,
+    source: requestSource(c, ctx),
+  });
 }

@@ -1,7 +1,10 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../context.ts";
-import { AuthError } from "../errors.ts";
+import { AuthError, type ErrorKey, isAuthError } from "../errors.ts";
+import { hasControlCharacters } from "../services/control-characters.ts";
+import { readRequestBody } from "./body.ts";
+import { CONTROL_CHARACTER_MESSAGE } from "./fields.ts";
 import { assertTrustedOrigin, assertTrustedRedirects, isServerCall } from "./request.ts";
 import { type ResolvedSession, resolveSession } from "./session.ts";
 
@@ -16,19 +19,19 @@ export type HttpMethod = "GET" | "POST";
  */
 export type RouteAuth = "none" | "session" | "optional-session" | "session-or-server";
 
-export interface RouteInput<Body, Query> {
+export interface RouteInput<Body, Query, Session> {
   c: Context;
   ctx: AuthContext;
   body: Body;
   query: Query;
   params: Record<string, string>;
-  /** Present when auth is session, or when it is optional/session-or-server and one was found. */
-  session: ResolvedSession | null;
+  /** The caller's session: always there on an auth "session" route, when one was found on the others. */
+  session: Session;
   /** The request carries the server token. */
   isServer: boolean;
 }
 
-export interface RouteDefinition<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
+interface RouteOptions<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType> {
   method: HttpMethod;
   /** Path under the base path, hono syntax for parameters ("/reset-password/:token"). */
   path: string;
@@ -38,75 +41,149 @@ export interface RouteDefinition<B extends z.ZodType = z.ZodType, Q extends z.Zo
   body?: B;
   query?: Q;
   /** Schema of a successful JSON answer, for the OpenAPI document. */
-  response?: z.ZodType;
-  auth?: RouteAuth;
+  response?: R;
   /** Only reachable with the server token; anyone else gets 404, as for an unknown route. */
   serverOnly?: boolean;
-  /** Skip cookie refresh when resolving the session (get-session decides itself). */
-  manualSession?: boolean;
   /** Accept application/x-www-form-urlencoded bodies too (form_post callbacks). */
   acceptsForm?: boolean;
-  handler: (input: RouteInput<z.output<B>, z.output<Q>>) => unknown | Promise<unknown>;
+  /**
+   * The route signs a browser in (sets session cookies): a POST from an untrusted Origin or Referer is
+   * refused even without cookies (login CSRF). Every route under /sign-in/ and /sign-up/ sets it.
+   */
+  startsSession?: boolean;
+  /**
+   * How this route answers a refusal a service throws, where it differs from the catalogue's plain entry:
+   * another entry with the same message and code and the status this route answers with (admin routes
+   * answer USER_NOT_FOUND as TARGET_USER_NOT_FOUND, 404). Services never choose a status themselves.
+   */
+  refusals?: Partial<Record<ErrorKey, ErrorKey>>;
 }
 
-export function defineRoute<B extends z.ZodType = z.ZodObject<{}>, Q extends z.ZodType = z.ZodObject<{}>>(definition: RouteDefinition<B, Q>): RouteDefinition {
-  return definition as unknown as RouteDefinition;
+/** A handler answers with its response schema's shape (or a Response of its own: a redirect, a page). */
+type Handler<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType, Session> = (
+  input: RouteInput<z.output<B>, z.output<Q>, Session>,
+) => z.output<R> | Response | Promise<z.output<R> | Response>;
+
+interface SessionRouteDefinition<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType>
+  extends RouteOptions<B, Q, R> {
+  auth: "session";
+  handler: Handler<B, Q, R, ResolvedSession>;
+}
+
+interface OpenRouteDefinition<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType>
+  extends RouteOptions<B, Q, R> {
+  auth?: Exclude<RouteAuth, "session">;
+  handler: Handler<B, Q, R, ResolvedSession | null>;
+}
+
+/** A route as written: its handler sees the body and query its schemas produce, and a session when it requires one. */
+export type RouteDefinition<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType> =
+  | SessionRouteDefinition<B, Q, R>
+  | OpenRouteDefinition<B, Q, R>;
+
+/** Any route definition, as the implementation sees it. */
+type AnyRouteDefinition = RouteDefinition<z.ZodType, z.ZodType, z.ZodType>;
+
+/** A route as the app mounts it and the OpenAPI document lists it. */
+export interface Route extends RouteOptions<z.ZodType, z.ZodType, z.ZodType> {
+  auth: RouteAuth;
+  /** Validate the request against the route's rules and schemas, then run its handler. */
+  run(c: Context, ctx: AuthContext): Promise<unknown>;
+}
+
+export function defineRoute<
+  B extends z.ZodType = z.ZodUnknown,
+  Q extends z.ZodType = z.ZodUnknown,
+  R extends z.ZodType = z.ZodUnknown,
+>(definition: RouteDefinition<B, Q, R>): Route;
+// The implementation sees every schema as z.ZodType (its output unknown); each call site is checked
+// against the typed signature above.
+export function defineRoute(definition: AnyRouteDefinition): Route {
+  const { handler: _handler, ...options } = definition;
+  return { ...options, auth: definition.auth ?? "none", run: (c, ctx) => runRoute(definition, c, ctx) };
 }
 
 /** Query-string booleans: "true"/"false" as well as real booleans. */
 export const queryBoolean = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
 
 function validationError(error: z.ZodError, where: "body" | "query"): AuthError {
-  const missing = error.issues.find((issue) => issue.code === "invalid_type" && issue.message.endsWith("received undefined"));
-  const message = missing ? `${missing.path.join(".")} is required` : where === "body" ? "Invalid body parameters" : "Invalid query parameters";
-  return new AuthError("VALIDATION_ERROR", { message, details: { issues: error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) } });
+  const missing = error.issues.find(
+    (issue) => issue.code === "invalid_type" && issue.message.endsWith("received undefined"),
+  );
+  const control = error.issues.find((issue) => issue.message === CONTROL_CHARACTER_MESSAGE);
+  let message = where === "body" ? "Invalid body parameters" : "Invalid query parameters";
+  if (missing) message = `${missing.path.join(".")} is required`;
+  else if (control) message = `${control.path.join(".") || where} ${CONTROL_CHARACTER_MESSAGE}`;
+  return new AuthError("VALIDATION_ERROR", {
+    message,
+    details: { issues: error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) },
+  });
 }
 
-async function readBody(c: Context, acceptsForm: boolean): Promise<unknown> {
-  const type = c.req.header("content-type") ?? "";
-  if (acceptsForm && type.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(await c.req.text()));
-  const text = await c.req.text();
-  if (text.trim() === "") return {};
+/** The path parameters; they arrive percent-decoded ("%00") and some are looked up in the database. */
+function pathParams(c: Context): Record<string, string> {
+  const params = c.req.param() as Record<string, string>;
+  for (const [name, value] of Object.entries(params)) {
+    if (hasControlCharacters(value))
+      throw new AuthError("VALIDATION_ERROR", { message: `${name} ${CONTROL_CHARACTER_MESSAGE}` });
+  }
+  return params;
+}
+
+/** A service's refusal as the route answers it (see a route's refusals); anything else unchanged. */
+function answeredAs(error: unknown, refusals: Route["refusals"]): unknown {
+  const key = isAuthError(error) ? refusals?.[error.key] : undefined;
+  if (!key || !isAuthError(error)) return error;
+  const { message, details, headers, cause } = error;
+  return new AuthError(key, { message, details, headers, cause });
+}
+
+/** The object fields of a parsed input (an object body or query), or none. */
+function fieldsOf(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null ? Object.fromEntries(Object.entries(value)) : {};
+}
+
+function parseInput(schema: z.ZodType | undefined, raw: unknown, where: "body" | "query"): unknown {
+  if (!schema) return raw;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error, where);
+  return parsed.data;
+}
+
+/** Validation, origin checks, session, then the handler (whose refusals the route may answer its own way). */
+async function runRoute(route: AnyRouteDefinition, c: Context, ctx: AuthContext): Promise<unknown> {
+  const isServer = isServerCall(c, ctx);
+  if (route.serverOnly && !isServer) throw new AuthError("NOT_FOUND");
+  const params = pathParams(c);
+  const query = parseInput(route.query, c.req.query(), "query");
+  let body: unknown = {};
+  if (route.method !== "GET") {
+    body = parseInput(route.body, await readRequestBody(c, route.acceptsForm ?? false), "body");
+    if (!isServer) assertTrustedOrigin(c, ctx, route.startsSession);
+    assertTrustedRedirects(ctx, { ...fieldsOf(query), ...fieldsOf(body) });
+  } else {
+    assertTrustedRedirects(ctx, fieldsOf(query));
+  }
+
+  const auth = route.auth ?? "none";
+  const session = auth === "none" ? null : await resolveSession(c, ctx);
+  const input = { c, ctx, body, query, params, isServer };
   try {
-    return JSON.parse(text);
-  } catch {
-    throw new AuthError("VALIDATION_ERROR", { message: "Invalid body parameters" });
+    if (route.auth === "session") {
+      if (!session) throw new AuthError("UNAUTHORIZED");
+      return await route.handler({ ...input, session });
+    }
+    if (auth === "session-or-server" && !session && !isServer) throw new AuthError("UNAUTHORIZED");
+    return await route.handler({ ...input, session });
+  } catch (error) {
+    throw answeredAs(error, route.refusals);
   }
 }
 
-/** The hono handler for a route definition: validation, origin checks, session, then the handler. */
-export function toHandler(ctx: AuthContext, route: RouteDefinition) {
+/** The hono handler for a route. */
+export function toHandler(ctx: AuthContext, route: Route) {
   return async (c: Context) => {
-    const isServer = isServerCall(c, ctx);
-    if (route.serverOnly && !isServer) throw new AuthError("NOT_FOUND");
-
-    let query: unknown = c.req.query();
-    if (route.query) {
-      const parsed = route.query.safeParse(query);
-      if (!parsed.success) throw validationError(parsed.error, "query");
-      query = parsed.data;
-    }
-    let body: unknown = {};
-    if (route.method !== "GET") {
-      const raw = await readBody(c, route.acceptsForm ?? false);
-      if (route.body) {
-        const parsed = route.body.safeParse(raw);
-        if (!parsed.success) throw validationError(parsed.error, "body");
-        body = parsed.data;
-      } else body = raw;
-      if (!isServer) assertTrustedOrigin(c, ctx);
-      assertTrustedRedirects(ctx, { ...(query as object), ...(typeof body === "object" && body !== null ? body : {}) });
-    } else {
-      assertTrustedRedirects(ctx, query as Record<string, unknown>);
-    }
-
-    const auth = route.auth ?? "none";
-    let session: ResolvedSession | null = null;
-    if (auth !== "none" && !route.manualSession) session = await resolveSession(c, ctx);
-    if (auth === "session" && !session) throw new AuthError("UNAUTHORIZED");
-    if (auth === "session-or-server" && !session && !isServer) throw new AuthError("UNAUTHORIZED");
-
-    const result = await route.handler({ c, ctx, body, query, params: c.req.param() as Record<string, string>, session, isServer });
+    const result = await route.run(c, ctx);
     if (result instanceof Response) return result;
     return c.json(result === undefined ? null : result);
   };

@@ -2,7 +2,7 @@
 // actions it knows; roles grant a subset of them. The admin capability and organizations both build their
 // roles here, so nothing in this file knows about either.
 
-import { AuthError } from "../errors";
+import { AuthError } from "../errors.ts";
 
 export type Connector = "AND" | "OR";
 
@@ -53,13 +53,17 @@ export function missingActionsMessage(resource: string): string {
 function holdsActions(held: readonly string[], asked: ActionRequest): boolean {
   if (Array.isArray(asked)) return asked.every((action) => held.includes(action));
   const { actions, connector } = asked as { actions: readonly string[]; connector?: Connector };
-  return connector === "OR" ? actions.some((action) => held.includes(action)) : actions.every((action) => held.includes(action));
+  return connector === "OR"
+    ? actions.some((action) => held.includes(action))
+    : actions.every((action) => held.includes(action));
 }
 
 /** Builds a role holding exactly `statements`. */
 export function defineRole(statements: Statements): Role {
   const frozen: Statements = Object.freeze(
-    Object.fromEntries(Object.entries(statements).map(([resource, actions]) => [resource, Object.freeze([...(actions ?? [])])])),
+    Object.fromEntries(
+      Object.entries(statements).map(([resource, actions]) => [resource, Object.freeze([...(actions ?? [])])]),
+    ),
   );
   return {
     statements: frozen,
@@ -72,14 +76,16 @@ export function defineRole(statements: Statements): Role {
         const held = Object.hasOwn(frozen, resource) ? frozen[resource] : undefined;
         const refusal: AccessDecision | undefined = !held
           ? { allowed: false, reason: "resource", resource, message: missingResourceMessage(resource) }
-          : holdsActions(held, request[resource]!)
+          : holdsActions(held, request[resource] ?? [])
             ? undefined
             : { allowed: false, reason: "actions", resource, message: missingActionsMessage(resource) };
         if (!refusal && connector === "OR") return ALLOWED;
         if (refusal && connector === "AND") return refusal;
         firstRefusal ??= refusal;
       }
-      return connector === "AND" ? ALLOWED : firstRefusal!;
+      if (connector === "AND") return ALLOWED;
+      // Fail closed: with OR every resource was refused, so a refusal is always recorded here.
+      return firstRefusal ?? { allowed: false, reason: "empty", message: "Not authorized" };
     },
   };
 }
@@ -147,6 +153,7 @@ function isActionsRefusal(decision: AccessDecision): boolean {
 /** Throws the spec's 403 for a refused decision; does nothing when it was allowed. */
 export function assertAllowed(decision: AccessDecision): void {
   if (decision.allowed) return;
-  if (decision.reason === "actions") throw new AuthError("UNAUTHORIZED_TO_ACCESS_RESOURCE", { message: decision.message });
+  if (decision.reason === "actions")
+    throw new AuthError("UNAUTHORIZED_TO_ACCESS_RESOURCE", { message: decision.message });
   throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE", { message: decision.message });
 }

@@ -1,10 +1,9 @@
 import type { AuthContext } from "../context.ts";
 import { generateRandomString, LOWER_ALPHANUMERIC, sha256Base64Url } from "../crypto/random.ts";
-import { deleteUser } from "../db/repositories/users.ts";
 import { consumeVerification, findVerification, insertVerification } from "../db/repositories/verifications.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
-import { revokeUserSessions } from "./sessions.ts";
+import { deleteUser } from "./users.ts";
 
 // Deleting a user: by password, by a fresh session, or by a mailed 32-character token. Like reset
 // tokens, only the token's SHA-256 is stored (identifier delete-account-{hash}), so the database holds
@@ -37,17 +36,6 @@ export async function sendDeleteConfirmation(ctx: AuthContext, user: UserRow, ca
   });
 }
 
-/** Delete the user with their sessions and accounts (and, by cascade, memberships and API keys). */
-export async function deleteUserCompletely(ctx: AuthContext, userId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("session").where("userId", "=", userId).execute();
-    await trx.deleteFrom("account").where("userId", "=", userId).execute();
-    await deleteUser(trx, userId);
-  });
-  // Through the session service too, so a secondary session store forgets them as well.
-  await revokeUserSessions(ctx, userId);
-}
-
 /**
  * Use a delete token for the signed-in user: it must exist, be live and belong to that user. The
  * single-statement delete makes it single-use even when the link is followed twice at once.
@@ -55,8 +43,8 @@ export async function deleteUserCompletely(ctx: AuthContext, userId: string): Pr
 export async function deleteUserWithToken(ctx: AuthContext, user: UserRow, token: string): Promise<void> {
   const identifier = deleteIdentifier(token);
   const row = await findVerification(ctx.db, identifier);
-  if (!row || Number(row.expiresAt) <= ctx.now() || row.value !== user.id) throw new AuthError("INVALID_TOKEN", { status: 404 });
+  if (!row || Number(row.expiresAt) <= ctx.now() || row.value !== user.id) throw new AuthError("INVALID_TOKEN");
   const consumed = await consumeVerification(ctx.db, identifier);
-  if (!consumed || consumed.value !== user.id) throw new AuthError("INVALID_TOKEN", { status: 404 });
-  await deleteUserCompletely(ctx, user.id);
+  if (!consumed || consumed.value !== user.id) throw new AuthError("INVALID_TOKEN");
+  await deleteUser(ctx, user.id);
 }

@@ -1,15 +1,25 @@
 import type { AuthContext } from "../context.ts";
-import { hashPassword } from "../crypto/password.ts";
-import { generateId } from "../crypto/random.ts";
-import { findCredentialAccount, insertCredentialAccount, updateAccount } from "../db/repositories/accounts.ts";
-import { deleteUser, findUserById, updateUser } from "../db/repositories/users.ts";
 import type { UserRow, UserUpdate } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
-import { type AccessDecision, assertAllowed, createAccessControl, type PermissionRequest, type RoleMap, roleAllows, splitRoles } from "./access-control.ts";
-import { revokeUserSessions } from "./sessions.ts";
+import { iso } from "../wire/common.ts";
+import {
+  type AccessDecision,
+  assertAllowed,
+  createAccessControl,
+  type PermissionRequest,
+  type RoleMap,
+  roleAllows,
+  splitRoles,
+} from "./access-control.ts";
+import { clearPasswordAttempts } from "./account-throttle.ts";
+import { setPassword } from "./passwords.ts";
+import { type EventSource, recordSecurityEvent } from "./security-events.ts";
+import { revokeAllSessions, revokeSessionByHandle, revokeSessionById, revokeUserSessions } from "./sessions.ts";
+import { deleteUser, findUserById, updateUser } from "./users.ts";
 
 // The admin capability: who may act on users and sessions, and the actions themselves. Routes check the
-// permission first (assertAdminPermission), then call one function here.
+// permission first (assertAdminPermission), then call one function here; the command line and the terminal
+// UI call the same functions. Each action is logged as a security event from the `source` it is given.
 
 export const adminStatements = {
   user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password"],
@@ -46,10 +56,23 @@ export function assertAdminPermission(ctx: AuthContext, actor: AdminActor, reque
   assertAllowed(decideAdminPermission(ctx, actor, request));
 }
 
-/** Whether the user holds the whole admin capability (an admin user id or an admin role). */
-export function isAdminUser(ctx: AuthContext, user: Pick<UserRow, "id" | "role">): boolean {
+/** Whether the user holds any admin permission at all: an admin user id, or a role granting any action. */
+export function holdsAnyAdminPermission(ctx: AuthContext, user: Pick<UserRow, "id" | "role">): boolean {
   if (ctx.config.admin.adminUserIds.includes(user.id)) return true;
-  return splitRoles(user.role).some((role) => role === "admin" || ctx.config.admin.adminRoles.includes(role));
+  const roles = adminRoles(ctx);
+  return splitRoles(user.role || ctx.config.admin.defaultRole).some((name) => {
+    const role = Object.hasOwn(roles, name) ? roles[name] : undefined;
+    return role !== undefined && Object.values(role.statements).some((actions) => actions.length > 0);
+  });
+}
+
+/**
+ * Impersonating someone who holds admin permissions would hand the impersonator those permissions
+ * under another name (and let one admin act as another), so it is refused unless configured.
+ */
+export function assertMayBeImpersonated(ctx: AuthContext, target: Pick<UserRow, "id" | "role">): void {
+  if (!ctx.config.admin.allowImpersonatingAdmins && holdsAnyAdminPermission(ctx, target))
+    throw new AuthError("YOU_CANNOT_IMPERSONATE_ADMINS");
 }
 
 /** "admin, user" or ["admin", "user"] → "admin,user", the stored form of several roles. */
@@ -58,19 +81,26 @@ export function normalizeRoles(role: string | readonly string[]): string {
 }
 
 export async function findUserOrThrow(ctx: AuthContext, userId: string): Promise<UserRow> {
-  const user = await findUserById(ctx.db, userId);
-  if (!user) throw new AuthError("USER_NOT_FOUND", { status: 404 });
+  const user = await findUserById(ctx, userId);
+  if (!user) throw new AuthError("USER_NOT_FOUND");
   return user;
 }
 
 async function updateUserOrThrow(ctx: AuthContext, userId: string, changes: UserUpdate): Promise<UserRow> {
-  const updated = await updateUser(ctx.db, userId, { ...changes, updatedAt: ctx.now() });
-  if (!updated) throw new AuthError("USER_NOT_FOUND", { status: 404 });
+  const updated = await updateUser(ctx, userId, changes);
+  if (!updated) throw new AuthError("USER_NOT_FOUND");
   return updated;
 }
 
-export function setUserRole(ctx: AuthContext, userId: string, role: string | readonly string[]): Promise<UserRow> {
-  return updateUserOrThrow(ctx, userId, { role: normalizeRoles(role) });
+export async function setUserRole(
+  ctx: AuthContext,
+  userId: string,
+  role: string | readonly string[],
+  source: EventSource,
+): Promise<UserRow> {
+  const user = await updateUserOrThrow(ctx, userId, { role: normalizeRoles(role) });
+  recordSecurityEvent(ctx, { type: "role_changed", outcome: "success", role: user.role ?? "", userId, source });
+  return user;
 }
 
 export interface BanOptions {
@@ -80,39 +110,94 @@ export interface BanOptions {
 }
 
 /** Ban a user and end every session they hold, so the ban takes effect at once. */
-export async function banUser(ctx: AuthContext, userId: string, options: BanOptions = {}): Promise<UserRow> {
+export async function banUser(
+  ctx: AuthContext,
+  userId: string,
+  options: BanOptions,
+  source: EventSource,
+): Promise<UserRow> {
   const user = await updateUserOrThrow(ctx, userId, {
     banned: true,
     banReason: options.reason || ctx.config.admin.defaultBanReason,
     banExpires: options.expiresIn ? ctx.now() + options.expiresIn * 1000 : null,
   });
   await revokeUserSessions(ctx, userId);
+  recordSecurityEvent(ctx, {
+    type: "user_banned",
+    outcome: "success",
+    banExpires: iso(user.banExpires),
+    userId,
+    source,
+  });
   return user;
 }
 
-export function unbanUser(ctx: AuthContext, userId: string): Promise<UserRow> {
-  return updateUserOrThrow(ctx, userId, { banned: false, banReason: null, banExpires: null });
-}
-
-/** A ban whose expiry has passed lifts itself the next time the user signs in. */
-export async function liftExpiredBan(ctx: AuthContext, userId: string): Promise<void> {
-  await updateUser(ctx.db, userId, { banned: false, banReason: null, banExpires: null, updatedAt: ctx.now() });
+export async function unbanUser(ctx: AuthContext, userId: string, source: EventSource): Promise<UserRow> {
+  const user = await updateUserOrThrow(ctx, userId, { banned: false, banReason: null, banExpires: null });
+  recordSecurityEvent(ctx, { type: "user_unbanned", outcome: "success", userId, source });
+  return user;
 }
 
 export async function removeUser(ctx: AuthContext, userId: string): Promise<void> {
-  // Sessions, accounts, memberships and API keys go with the user (foreign keys cascade).
-  if (!(await deleteUser(ctx.db, userId))) throw new AuthError("USER_NOT_FOUND", { status: 404 });
+  if (!(await deleteUser(ctx, userId))) throw new AuthError("USER_NOT_FOUND");
 }
 
 /** Set a user's password, creating the credential account when the user signs in only socially. */
-export async function setUserPassword(ctx: AuthContext, userId: string, newPassword: string): Promise<void> {
-  await findUserOrThrow(ctx, userId);
-  const hash = await hashPassword(newPassword);
-  const now = ctx.now();
-  const account = await findCredentialAccount(ctx.db, userId);
-  if (account) {
-    await updateAccount(ctx.db, account.id, { password: hash, updatedAt: now });
-    return;
+export async function setUserPassword(
+  ctx: AuthContext,
+  userId: string,
+  newPassword: string,
+  source: EventSource,
+): Promise<void> {
+  const user = await findUserOrThrow(ctx, userId);
+  await setPassword(ctx, userId, newPassword);
+  // A new password set by an operator also unlocks an account held by the per-account throttle.
+  await clearPasswordAttempts(ctx, user);
+  recordSecurityEvent(ctx, { type: "password_changed", outcome: "success", method: "admin", userId, source });
+}
+
+/** Which sessions an administrator or operator ends: one (by handle or token, or by id), a user's, or everyone's. */
+export type SessionRevocation =
+  | { handle: string }
+  | { sessionId: string }
+  | { userId: string }
+  | { all: true; onProgress?: (revoked: number) => void };
+
+/** End sessions of others (admin routes, the command line, the terminal UI); returns how many went. */
+export async function revokeSessionsOf(
+  ctx: AuthContext,
+  target: SessionRevocation,
+  source: EventSource,
+): Promise<number> {
+  if ("all" in target) {
+    const count = await revokeAllSessions(ctx, target.onProgress);
+    recordSecurityEvent(ctx, {
+      type: "session_revoked",
+      outcome: "success",
+      scope: "all",
+      count,
+      userId: null,
+      source,
+    });
+    return count;
   }
-  await insertCredentialAccount(ctx.db, { id: generateId(), userId, password: hash, now });
+  if ("userId" in target) {
+    const count = await revokeUserSessions(ctx, target.userId);
+    recordSecurityEvent(ctx, {
+      type: "session_revoked",
+      outcome: "success",
+      scope: "user",
+      count,
+      userId: target.userId,
+      source,
+    });
+    return count;
+  }
+  const revoked =
+    "handle" in target
+      ? await revokeSessionByHandle(ctx, target.handle)
+      : await revokeSessionById(ctx, target.sessionId);
+  const event = { type: "session_revoked", outcome: "success", scope: "session", count: revoked.length } as const;
+  recordSecurityEvent(ctx, { ...event, sessionId: revoked[0]?.id, userId: revoked[0]?.userId ?? null, source });
+  return revoked.length;
 }

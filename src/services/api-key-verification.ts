@@ -1,8 +1,10 @@
 import type { AuthContext } from "../context.ts";
 import { constantTimeEqual } from "../crypto/random.ts";
+import { readJSONObject } from "../db/json-column.ts";
 import * as apiKeys from "../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../db/schema.ts";
 import { type ApiKeyPermissions, scheduleExpiredApiKeyCleanup, storedFormOfKey } from "./api-keys.ts";
+import { isBanned } from "./users.ts";
 
 // Verifying a key is a use of it: it spends one of `remaining` and counts in the key's rate window.
 // The counters are written with a compare-and-set (see updateApiKeyUsageIfUnchanged), so concurrent
@@ -12,9 +14,19 @@ const DAY_MS = 86_400_000;
 /** Each attempt loses only to a writer that succeeded, so this bounds the work, not correctness. */
 const MAX_ATTEMPTS = 64;
 
-export type ApiKeyRefusal = "INVALID_API_KEY" | "KEY_NOT_FOUND" | "KEY_DISABLED" | "KEY_EXPIRED" | "USAGE_EXCEEDED" | "RATE_LIMITED" | "FAILED_TO_UPDATE_API_KEY";
+export type ApiKeyRefusal =
+  | "INVALID_API_KEY"
+  | "KEY_NOT_FOUND"
+  | "KEY_DISABLED"
+  | "KEY_EXPIRED"
+  | "USER_IS_BANNED"
+  | "USAGE_EXCEEDED"
+  | "RATE_LIMITED"
+  | "FAILED_TO_UPDATE_API_KEY";
 
-export type ApiKeyVerification = { valid: true; row: ApiKeyRow } | { valid: false; reason: ApiKeyRefusal; tryAgainIn?: number };
+export type ApiKeyVerification =
+  | { valid: true; row: ApiKeyRow }
+  | { valid: false; reason: ApiKeyRefusal; tryAgainIn?: number };
 
 /** Every requested action of every requested resource must be held; asking for nothing grants nothing. */
 export function holdsPermissions(held: ApiKeyPermissions | null, requested: ApiKeyPermissions): boolean {
@@ -26,25 +38,23 @@ export function holdsPermissions(held: ApiKeyPermissions | null, requested: ApiK
   });
 }
 
-function parsePermissions(text: string | null): ApiKeyPermissions | null {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as ApiKeyPermissions | null;
-  } catch {
-    return null;
-  }
-}
-
-type UsageDecision = { kind: "use"; next: apiKeys.ApiKeyUsage } | { kind: "refuse"; reason: ApiKeyRefusal; tryAgainIn?: number; deleteKey?: boolean };
+type UsageDecision =
+  | { kind: "use"; next: apiKeys.ApiKeyUsage }
+  | { kind: "refuse"; reason: ApiKeyRefusal; tryAgainIn?: number; deleteKey?: boolean };
 
 /** What one more use of the key does to its counters, or why it is refused. Pure: reads `row`, writes nothing. */
 export function decideUsage(ctx: AuthContext, row: ApiKeyRow, now: number): UsageDecision {
   let remaining = row.remaining === null ? null : Number(row.remaining);
   let lastRefillAt = row.lastRefillAt === null ? null : Number(row.lastRefillAt);
   if (remaining !== null) {
-    if (remaining <= 0 && row.refillAmount === null) return { kind: "refuse", reason: "USAGE_EXCEEDED", deleteKey: true };
+    if (remaining <= 0 && row.refillAmount === null)
+      return { kind: "refuse", reason: "USAGE_EXCEEDED", deleteKey: true };
     const interval = row.refillInterval === null ? 0 : Number(row.refillInterval);
-    if (interval > 0 && row.refillAmount !== null && now - (lastRefillAt ?? Number(row.createdAt)) > interval * DAY_MS) {
+    if (
+      interval > 0 &&
+      row.refillAmount !== null &&
+      now - (lastRefillAt ?? Number(row.createdAt)) > interval * DAY_MS
+    ) {
       remaining = Number(row.refillAmount);
       lastRefillAt = now;
     }
@@ -61,7 +71,8 @@ export function decideUsage(ctx: AuthContext, row: ApiKeyRow, now: number): Usag
   } else if (window !== null && max !== null) {
     const sinceLast = lastRequest === null ? null : now - lastRequest;
     if (sinceLast === null || sinceLast > window) requestCount = 1;
-    else if (requestCount >= max) return { kind: "refuse", reason: "RATE_LIMITED", tryAgainIn: Math.ceil(window - sinceLast) };
+    else if (requestCount >= max)
+      return { kind: "refuse", reason: "RATE_LIMITED", tryAgainIn: Math.ceil(window - sinceLast) };
     else requestCount += 1;
     lastRequest = now;
   }
@@ -70,37 +81,29 @@ export function decideUsage(ctx: AuthContext, row: ApiKeyRow, now: number): Usag
 
 /**
  * Verify a presented key and count the use. Order of checks: length, existence, enabled, expiry (an
- * expired key is deleted on sight), permissions, usage limit (with refill), rate window.
+ * expired key is deleted on sight), the owner's ban, permissions, usage limit (with refill), rate window.
  */
-export async function verifyApiKey(ctx: AuthContext, key: string, permissions?: ApiKeyPermissions): Promise<ApiKeyVerification> {
+export async function verifyApiKey(
+  ctx: AuthContext,
+  key: string,
+  permissions?: ApiKeyPermissions,
+): Promise<ApiKeyVerification> {
   if (key.length < ctx.config.apiKey.defaultKeyLength) return { valid: false, reason: "INVALID_API_KEY" };
   const storedKey = storedFormOfKey(ctx, key);
   try {
-    return await inKeyQueue(ctx, storedKey, () => useKey(ctx, storedKey, permissions));
+    // Uses of one key inside this process take turns, so a hot key costs one read and one write per use
+    // instead of a storm of compare-and-set retries. The compare-and-set still guards against other processes.
+    return await ctx.local.apiKeyUses.run(storedKey, () => useKey(ctx, storedKey, permissions));
   } finally {
     scheduleExpiredApiKeyCleanup(ctx);
   }
 }
 
-// Uses of one key inside this process take turns, so a hot key costs one read and one write per use
-// instead of a storm of compare-and-set retries. The compare-and-set still guards against other processes.
-const keyQueues = new WeakMap<AuthContext, Map<string, Promise<unknown>>>();
-
-async function inKeyQueue<T>(ctx: AuthContext, storedKey: string, work: () => Promise<T>): Promise<T> {
-  let queues = keyQueues.get(ctx);
-  if (!queues) keyQueues.set(ctx, (queues = new Map()));
-  const previous = queues.get(storedKey) ?? Promise.resolve();
-  const current = previous.then(work, work);
-  const settled = current.catch(() => {});
-  queues.set(storedKey, settled);
-  try {
-    return await current;
-  } finally {
-    if (queues.get(storedKey) === settled) queues.delete(storedKey);
-  }
-}
-
-async function useKey(ctx: AuthContext, storedKey: string, permissions?: ApiKeyPermissions): Promise<ApiKeyVerification> {
+async function useKey(
+  ctx: AuthContext,
+  storedKey: string,
+  permissions?: ApiKeyPermissions,
+): Promise<ApiKeyVerification> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const row = await apiKeys.findApiKeyByStoredKey(ctx.db, storedKey);
     // Compare in constant time: the stored key is the secret (or its hash) the caller must match.
@@ -111,7 +114,12 @@ async function useKey(ctx: AuthContext, storedKey: string, permissions?: ApiKeyP
       await apiKeys.deleteApiKeyById(ctx.db, row.id);
       return { valid: false, reason: "KEY_EXPIRED" };
     }
-    if (permissions && !holdsPermissions(parsePermissions(row.permissions), permissions)) return { valid: false, reason: "KEY_NOT_FOUND" };
+    // A ban must reach every credential the user holds, not only sessions: refused before the use is
+    // counted, and only while the ban is in force (an expired ban no longer stops the key).
+    if (isBanned({ banned: row.ownerBanned, banExpires: row.ownerBanExpires }, now))
+      return { valid: false, reason: "USER_IS_BANNED" };
+    if (permissions && !holdsPermissions(readJSONObject<ApiKeyPermissions>(row.permissions), permissions))
+      return { valid: false, reason: "KEY_NOT_FOUND" };
     const decision = decideUsage(ctx, row, now);
     if (decision.kind === "refuse") {
       if (decision.deleteKey) await apiKeys.deleteApiKeyById(ctx.db, row.id);

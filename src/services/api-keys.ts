@@ -1,9 +1,12 @@
 import type { AuthContext } from "../context.ts";
 import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../crypto/random.ts";
+import { readJSONObject, toJSONColumn } from "../db/json-column.ts";
 import * as apiKeys from "../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
-import { iso } from "./users.ts";
+import type { ApiKey, CreatedApiKey, Permissions } from "../wire/api-key.ts";
+import { iso, isoDate } from "../wire/common.ts";
+import { type EventSource, recordSecurityEvent } from "./security-events.ts";
 
 // API keys: issuing, reading, changing and removing them. Verification (counting uses) lives in
 // api-key-verification.ts; both share the wire mapping and the throttled cleanup defined here.
@@ -11,48 +14,21 @@ import { iso } from "./users.ts";
 const DAY_SECONDS = 86_400;
 const CLEANUP_INTERVAL_MS = 10_000;
 
-export type ApiKeyPermissions = Record<string, string[]>;
+export type ApiKeyPermissions = Permissions;
 
-export interface ApiKeyWire {
-  id: string;
-  name: string | null;
-  start: string | null;
-  prefix: string | null;
-  userId: string;
-  refillInterval: number | null;
-  refillAmount: number | null;
-  lastRefillAt: string | null;
-  enabled: boolean;
-  rateLimitEnabled: boolean;
-  rateLimitTimeWindow: number | null;
-  rateLimitMax: number | null;
-  requestCount: number;
-  remaining: number | null;
-  lastRequest: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  metadata: Record<string, unknown> | null;
-  permissions: ApiKeyPermissions | null;
-}
+/** The key on the wire (src/wire/api-key.ts). */
+export type ApiKeyWire = ApiKey;
 
-/** The key as create answers it: the record plus the full key, shown this once only. */
-export type CreatedApiKey = ApiKeyWire & { key: string };
+/** How operators' listings mark the keys of a user whose ban is in force (every such key is refused). */
+export const OWNER_BANNED_MARKER = "owner banned: keys refused";
 
-function parseJSONObject<T>(text: string | null): T | null {
-  if (text === null || text === undefined) return null;
-  try {
-    const value = JSON.parse(text) as unknown;
-    return value !== null && typeof value === "object" ? (value as T) : null;
-  } catch {
-    return null;
-  }
-}
+export type { CreatedApiKey };
 
-const numberOrNull = (value: number | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
+const numberOrNull = (value: number | null | undefined): number | null =>
+  value === null || value === undefined ? null : Number(value);
 
 /** The one place a key row becomes wire JSON. The stored key (hash) never leaves. */
-export function toApiKeyWire(row: ApiKeyRow): ApiKeyWire {
+export function toApiKeyWire(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     name: row.name ?? null,
@@ -70,10 +46,10 @@ export function toApiKeyWire(row: ApiKeyRow): ApiKeyWire {
     remaining: numberOrNull(row.remaining),
     lastRequest: iso(row.lastRequest),
     expiresAt: iso(row.expiresAt),
-    createdAt: iso(row.createdAt) as string,
-    updatedAt: iso(row.updatedAt) as string,
-    metadata: parseJSONObject<Record<string, unknown>>(row.metadata),
-    permissions: parseJSONObject<ApiKeyPermissions>(row.permissions),
+    createdAt: isoDate(row.createdAt),
+    updatedAt: isoDate(row.updatedAt),
+    metadata: readJSONObject(row.metadata),
+    permissions: readJSONObject<ApiKeyPermissions>(row.permissions),
   };
 }
 
@@ -84,18 +60,16 @@ export function storedFormOfKey(ctx: AuthContext, key: string): string {
 
 // ---- cleanup of expired keys -------------------------------------------------------------------
 
-const lastCleanupAt = new WeakMap<AuthContext, number>();
-
 /** Delete every expired key now; returns how many went. */
 export function deleteAllExpiredApiKeys(ctx: AuthContext): Promise<number> {
-  lastCleanupAt.set(ctx, ctx.now());
+  ctx.local.apiKeySweptAt = ctx.now();
   return apiKeys.deleteExpiredApiKeys(ctx.db, ctx.now());
 }
 
 /** After a key operation: sweep expired keys in the background, at most once every 10 seconds. */
 export function scheduleExpiredApiKeyCleanup(ctx: AuthContext): void {
-  const last = lastCleanupAt.get(ctx);
-  if (last !== undefined && ctx.now() - last < CLEANUP_INTERVAL_MS) return;
+  const last = ctx.local.apiKeySweptAt;
+  if (last !== null && ctx.now() - last < CLEANUP_INTERVAL_MS) return;
   ctx.background(deleteAllExpiredApiKeys(ctx));
 }
 
@@ -106,11 +80,24 @@ export interface CallerOptions {
   isServer: boolean;
 }
 
-const SERVER_ONLY_FIELDS = ["refillAmount", "refillInterval", "rateLimitMax", "rateLimitTimeWindow", "rateLimitEnabled", "permissions", "remaining"] as const;
+const SERVER_ONLY_FIELDS = [
+  "refillAmount",
+  "refillInterval",
+  "rateLimitMax",
+  "rateLimitTimeWindow",
+  "rateLimitEnabled",
+  "permissions",
+  "remaining",
+] as const;
 
-export function assertNoServerOnlyFields(input: Partial<Record<(typeof SERVER_ONLY_FIELDS)[number], unknown>>, options: CallerOptions): void {
+export function assertNoServerOnlyFields(
+  input: Partial<Record<(typeof SERVER_ONLY_FIELDS)[number], unknown>>,
+  options: CallerOptions,
+): void {
   if (options.isServer) return;
-  if (SERVER_ONLY_FIELDS.some((field) => input[field] !== undefined && (field !== "remaining" || input[field] !== null))) {
+  if (
+    SERVER_ONLY_FIELDS.some((field) => input[field] !== undefined && (field !== "remaining" || input[field] !== null))
+  ) {
     throw new AuthError("SERVER_ONLY_PROPERTY");
   }
 }
@@ -118,10 +105,14 @@ export function assertNoServerOnlyFields(input: Partial<Record<(typeof SERVER_ON
 export function assertMetadata(ctx: AuthContext, metadata: unknown): void {
   if (metadata === undefined) return;
   if (!ctx.config.apiKey.enableMetadata) throw new AuthError("METADATA_DISABLED");
-  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata)) throw new AuthError("METADATA_MUST_BE_OBJECT");
+  if (metadata === null || typeof metadata !== "object" || Array.isArray(metadata))
+    throw new AuthError("METADATA_MUST_BE_OBJECT");
 }
 
-export function assertRefillPair(refillAmount: number | undefined | null, refillInterval: number | undefined | null): void {
+export function assertRefillPair(
+  refillAmount: number | undefined | null,
+  refillInterval: number | undefined | null,
+): void {
   const hasAmount = refillAmount !== undefined && refillAmount !== null;
   const hasInterval = refillInterval !== undefined && refillInterval !== null;
   if (hasAmount && !hasInterval) throw new AuthError("REFILL_INTERVAL_REQUIRED");
@@ -142,7 +133,8 @@ export const PREFIX_PATTERN = /^[a-zA-Z0-9_-]+$/;
 
 export function assertPrefix(ctx: AuthContext, prefix: string): void {
   const { minimumPrefixLength, maximumPrefixLength } = ctx.config.apiKey;
-  if (prefix.length < minimumPrefixLength || prefix.length > maximumPrefixLength) throw new AuthError("INVALID_PREFIX_LENGTH");
+  if (prefix.length < minimumPrefixLength || prefix.length > maximumPrefixLength)
+    throw new AuthError("INVALID_PREFIX_LENGTH");
   if (!PREFIX_PATTERN.test(prefix)) throw new AuthError("INVALID_PREFIX_FORMAT");
 }
 
@@ -169,13 +161,20 @@ export interface CreateApiKeyInput {
   rateLimitMax?: number;
 }
 
-export async function createApiKey(ctx: AuthContext, input: CreateApiKeyInput, options: CallerOptions): Promise<CreatedApiKey> {
+/** Issue a key (logged as security.api_key_created from `source`); the full key is in this answer only. */
+export async function createApiKey(
+  ctx: AuthContext,
+  input: CreateApiKeyInput,
+  options: CallerOptions,
+  source: EventSource,
+): Promise<CreatedApiKey> {
   const config = ctx.config.apiKey;
   assertNoServerOnlyFields(input, options);
   assertMetadata(ctx, input.metadata);
   assertRefillPair(input.refillAmount, input.refillInterval);
   const now = ctx.now();
-  let expiresAt: number | null = config.keyExpiration.defaultExpiresIn === null ? null : now + config.keyExpiration.defaultExpiresIn;
+  let expiresAt: number | null =
+    config.keyExpiration.defaultExpiresIn === null ? null : now + config.keyExpiration.defaultExpiresIn;
   if (input.expiresIn !== undefined && input.expiresIn !== null) expiresAt = expiryFromExpiresIn(ctx, input.expiresIn);
   const prefix = input.prefix ?? config.defaultPrefix ?? null;
   if (input.prefix !== undefined) assertPrefix(ctx, input.prefix);
@@ -203,10 +202,11 @@ export async function createApiKey(ctx: AuthContext, input: CreateApiKeyInput, o
     expiresAt,
     createdAt: now,
     updatedAt: now,
-    permissions: input.permissions ? JSON.stringify(input.permissions) : null,
-    metadata: input.metadata === undefined ? null : JSON.stringify(input.metadata),
+    permissions: toJSONColumn(input.permissions),
+    metadata: toJSONColumn(input.metadata),
   });
   scheduleExpiredApiKeyCleanup(ctx);
+  recordSecurityEvent(ctx, { type: "api_key_created", outcome: "success", keyId: row.id, userId: row.userId, source });
   return { ...toApiKeyWire(row), key };
 }
 
@@ -226,9 +226,15 @@ export async function getApiKey(ctx: AuthContext, userId: string, keyId: string)
 }
 
 /** Delete one of the user's keys; throws KEY_NOT_FOUND when the user has no such key. */
-export async function deleteApiKey(ctx: AuthContext, userId: string, keyId: string): Promise<void> {
+export async function deleteApiKey(
+  ctx: AuthContext,
+  userId: string,
+  keyId: string,
+  source: EventSource,
+): Promise<void> {
   const deleted = await apiKeys.deleteApiKeyOfUser(ctx.db, userId, keyId);
   if (deleted === 0) throw new AuthError("KEY_NOT_FOUND");
+  recordSecurityEvent(ctx, { type: "api_key_deleted", outcome: "success", keyId, userId, source });
   scheduleExpiredApiKeyCleanup(ctx);
 }
 
@@ -248,7 +254,13 @@ export interface UpdateApiKeyInput {
 }
 
 /** Change one of the user's keys. An update is not a use: counters and remaining are left alone. */
-export async function updateApiKey(ctx: AuthContext, userId: string, keyId: string, input: UpdateApiKeyInput, options: CallerOptions): Promise<ApiKeyWire> {
+export async function updateApiKey(
+  ctx: AuthContext,
+  userId: string,
+  keyId: string,
+  input: UpdateApiKeyInput,
+  options: CallerOptions,
+): Promise<ApiKeyWire> {
   assertNoServerOnlyFields(input, options);
   const existing = await apiKeys.findApiKeyOfUser(ctx.db, userId, keyId);
   if (!existing) throw new AuthError("KEY_NOT_FOUND");
@@ -258,10 +270,11 @@ export async function updateApiKey(ctx: AuthContext, userId: string, keyId: stri
     changes.name = input.name;
   }
   if (input.enabled !== undefined) changes.enabled = input.enabled;
-  if (input.expiresIn !== undefined) changes.expiresAt = input.expiresIn === null ? null : expiryFromExpiresIn(ctx, input.expiresIn);
+  if (input.expiresIn !== undefined)
+    changes.expiresAt = input.expiresIn === null ? null : expiryFromExpiresIn(ctx, input.expiresIn);
   if (input.metadata !== undefined) {
     assertMetadata(ctx, input.metadata);
-    changes.metadata = JSON.stringify(input.metadata);
+    changes.metadata = toJSONColumn(input.metadata);
   }
   if (input.remaining !== undefined) changes.remaining = input.remaining;
   if (input.refillAmount !== undefined || input.refillInterval !== undefined) {
@@ -272,7 +285,7 @@ export async function updateApiKey(ctx: AuthContext, userId: string, keyId: stri
   if (input.rateLimitEnabled !== undefined) changes.rateLimitEnabled = input.rateLimitEnabled;
   if (input.rateLimitTimeWindow !== undefined) changes.rateLimitTimeWindow = input.rateLimitTimeWindow;
   if (input.rateLimitMax !== undefined) changes.rateLimitMax = input.rateLimitMax;
-  if (input.permissions !== undefined) changes.permissions = input.permissions === null ? null : JSON.stringify(input.permissions);
+  if (input.permissions !== undefined) changes.permissions = toJSONColumn(input.permissions);
   if (Object.keys(changes).length === 0) throw new AuthError("NO_VALUES_TO_UPDATE");
   const row = await apiKeys.updateApiKeyOfUser(ctx.db, userId, keyId, { ...changes, updatedAt: ctx.now() });
   if (!row) throw new AuthError("KEY_NOT_FOUND");

@@ -1,9 +1,8 @@
 import type { AuthContext } from "../context.ts";
-import { isUniqueViolationOn } from "../db/errors.ts";
-import { findUserByEmail, updateUser } from "../db/repositories/users.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import { createEmailVerificationToken, sendVerificationEmail, verificationLink } from "./email-verification.ts";
+import { changeEmail, findUserByEmail } from "./users.ts";
 
 // Changing the address (spec §4). An unverified address changes at once and the new one gets a
 // verification mail. A verified address is only replaced after its owner confirms from the current
@@ -11,24 +10,19 @@ import { createEmailVerificationToken, sendVerificationEmail, verificationLink }
 
 export type EmailChangeOutcome = { changed: UserRow } | { confirmationSent: true };
 
-/** Update the address; null when another user took it meanwhile (the unique index decides races). */
-async function writeEmail(ctx: AuthContext, userId: string, email: string): Promise<UserRow | null> {
-  try {
-    return (await updateUser(ctx.db, userId, { email, emailVerified: false, updatedAt: ctx.now() })) ?? null;
-  } catch (error) {
-    if (isUniqueViolationOn(error, "email")) return null;
-    throw error;
-  }
-}
-
-export async function requestEmailChange(ctx: AuthContext, user: UserRow, requestedEmail: string, callbackURL?: string): Promise<EmailChangeOutcome> {
+export async function requestEmailChange(
+  ctx: AuthContext,
+  user: UserRow,
+  requestedEmail: string,
+  callbackURL?: string,
+): Promise<EmailChangeOutcome> {
   if (!ctx.config.changeEmail.enabled) throw new AuthError("CHANGE_EMAIL_DISABLED");
   const newEmail = requestedEmail.toLowerCase();
   if (newEmail === user.email) throw new AuthError("EMAIL_IS_THE_SAME");
-  if (await findUserByEmail(ctx.db, newEmail)) throw new AuthError("COULDNT_UPDATE_EMAIL");
+  if (await findUserByEmail(ctx, newEmail)) throw new AuthError("COULDNT_UPDATE_EMAIL");
 
   if (!user.emailVerified) {
-    const changed = await writeEmail(ctx, user.id, newEmail);
+    const changed = await changeEmail(ctx, user.id, newEmail);
     if (!changed) throw new AuthError("COULDNT_UPDATE_EMAIL");
     await sendVerificationEmail(ctx, changed, callbackURL);
     return { changed };
@@ -47,8 +41,13 @@ export async function requestEmailChange(ctx: AuthContext, user: UserRow, reques
  * Complete a confirmed change: the new address replaces the old one, unverified, and gets its own
  * verification mail. Null when the new address belongs to someone else by now.
  */
-export async function applyEmailChange(ctx: AuthContext, user: UserRow, newEmail: string, callbackURL?: string): Promise<UserRow | null> {
-  const changed = await writeEmail(ctx, user.id, newEmail.toLowerCase());
+export async function applyEmailChange(
+  ctx: AuthContext,
+  user: UserRow,
+  newEmail: string,
+  callbackURL?: string,
+): Promise<UserRow | null> {
+  const changed = await changeEmail(ctx, user.id, newEmail.toLowerCase());
   if (changed) await sendVerificationEmail(ctx, changed, callbackURL);
   return changed;
 }

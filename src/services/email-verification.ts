@@ -1,5 +1,5 @@
-import type { AuthContext } from "../context.ts";
 import * as z from "zod";
+import type { AuthContext } from "../context.ts";
 import { signHS256, verifyHS256 } from "../crypto/jwt.ts";
 import type { UserRow } from "../db/schema.ts";
 
@@ -12,7 +12,11 @@ export interface VerificationClaims {
   requestType?: "change-email-confirmation" | "change-email-verification";
 }
 
-export async function createEmailVerificationToken(ctx: AuthContext, claims: VerificationClaims, expiresIn = ctx.config.emailVerification.expiresIn): Promise<string> {
+export async function createEmailVerificationToken(
+  ctx: AuthContext,
+  claims: VerificationClaims,
+  expiresIn = ctx.config.emailVerification.expiresIn,
+): Promise<string> {
   return signHS256(ctx.secret, { ...claims, email: claims.email.toLowerCase() }, expiresIn);
 }
 
@@ -21,7 +25,11 @@ export function verificationLink(ctx: AuthContext, token: string, callbackURL?: 
 }
 
 /** Mail a verification link to the user's address (in the background). */
-export async function sendVerificationEmail(ctx: AuthContext, user: Pick<UserRow, "email" | "name">, callbackURL?: string): Promise<void> {
+export async function sendVerificationEmail(
+  ctx: AuthContext,
+  user: Pick<UserRow, "email" | "name">,
+  callbackURL?: string,
+): Promise<void> {
   const token = await createEmailVerificationToken(ctx, { email: user.email });
   const url = verificationLink(ctx, token, callbackURL);
   ctx.sendMail({
@@ -34,7 +42,9 @@ export async function sendVerificationEmail(ctx: AuthContext, user: Pick<UserRow
 /** The verify-email error codes of the spec, redirected to the callback or answered as 401. */
 export type VerifyEmailFailure = "token_expired" | "invalid_token" | "user_not_found" | "unauthorized";
 
-export type ReadVerificationResult = { ok: true; claims: VerificationClaims } | { ok: false; failure: VerifyEmailFailure };
+export type ReadVerificationResult =
+  | { ok: true; claims: VerificationClaims }
+  | { ok: false; failure: VerifyEmailFailure };
 
 const EMAIL = z.email();
 
@@ -44,20 +54,7 @@ export async function readEmailVerificationToken(ctx: AuthContext, token: string
   if (!verified.ok) return { ok: false, failure: verified.reason === "expired" ? "token_expired" : "invalid_token" };
   const { email, updateTo } = verified.payload;
   if (typeof email !== "string" || !EMAIL.safeParse(email).success) return { ok: false, failure: "invalid_token" };
-  if (updateTo !== undefined && (typeof updateTo !== "string" || !EMAIL.safeParse(updateTo).success)) return { ok: false, failure: "invalid_token" };
+  if (updateTo !== undefined && (typeof updateTo !== "string" || !EMAIL.safeParse(updateTo).success))
+    return { ok: false, failure: "invalid_token" };
   return { ok: true, claims: { email, updateTo } };
-}
-
-/**
- * Mark the address verified. True only for the call that flips it from false to true, so a verification
- * link signs its user in (with auto sign-in) at most once, however often it is replayed.
- */
-export async function markEmailVerified(ctx: AuthContext, userId: string): Promise<boolean> {
-  const result = await ctx.db
-    .updateTable("user")
-    .set({ emailVerified: true, updatedAt: ctx.now() })
-    .where("id", "=", userId)
-    .where("emailVerified", "=", false)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }

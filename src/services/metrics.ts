@@ -1,6 +1,3 @@
-import type { AuthContext } from "../context.ts";
-import { passwordHashesInFlight } from "../crypto/password.ts";
-
 // Counters and histograms kept in memory per context, rendered in the Prometheus text format (0.0.4).
 // Labels are bounded: routes are the registered patterns (unknown paths share one label), never raw URLs.
 
@@ -20,16 +17,13 @@ export interface Metrics {
   render(): Promise<string>;
 }
 
-const registry = new WeakMap<AuthContext, Metrics>();
-
-/** The metrics of a context (created on first use). */
-export function metricsFor(ctx: AuthContext): Metrics {
-  let metrics = registry.get(ctx);
-  if (!metrics) {
-    metrics = createMetrics(ctx);
-    registry.set(ctx, metrics);
-  }
-  return metrics;
+/** What the gauges read when the metrics are rendered. */
+export interface MetricsSources {
+  passwordHashesInFlight(): number;
+  /** Database connections (Postgres pool; SQLite counts as one). */
+  poolStats(): { total: number; idle: number; waiting: number };
+  /** The configured pool size (1 on SQLite). */
+  poolMax: number;
 }
 
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -38,7 +32,8 @@ const labels = (pairs: Record<string, string | number>) =>
     .map(([name, value]) => `${name}="${escapeLabel(String(value))}"`)
     .join(",")}}`;
 
-function createMetrics(ctx: AuthContext): Metrics {
+/** One context's metrics (see AuthContext.metrics). */
+export function createMetrics(sources: MetricsSources): Metrics {
   const requests = new Map<string, number>();
   const durations = new Map<string, Histogram>();
   const signIns = new Map<SignInOutcome, number>();
@@ -46,7 +41,9 @@ function createMetrics(ctx: AuthContext): Metrics {
   const renderHistograms = (lines: string[]) => {
     for (const [route, histogram] of durations) {
       DURATION_BUCKETS.forEach((bound, index) => {
-        lines.push(`authd_http_request_duration_seconds_bucket${labels({ route, le: bound })} ${histogram.counts[index]}`);
+        lines.push(
+          `authd_http_request_duration_seconds_bucket${labels({ route, le: bound })} ${histogram.counts[index]}`,
+        );
       });
       lines.push(`authd_http_request_duration_seconds_bucket${labels({ route, le: "+Inf" })} ${histogram.count}`);
       lines.push(`authd_http_request_duration_seconds_sum${labels({ route })} ${histogram.sum}`);
@@ -75,25 +72,40 @@ function createMetrics(ctx: AuthContext): Metrics {
     },
     async render() {
       const lines: string[] = [];
-      lines.push("# HELP authd_http_requests_total HTTP requests by route, method and status.", "# TYPE authd_http_requests_total counter");
+      lines.push(
+        "# HELP authd_http_requests_total HTTP requests by route, method and status.",
+        "# TYPE authd_http_requests_total counter",
+      );
       for (const [key, value] of requests) lines.push(`authd_http_requests_total${key} ${value}`);
-      lines.push("# HELP authd_http_request_duration_seconds Time to answer, by route.", "# TYPE authd_http_request_duration_seconds histogram");
+      lines.push(
+        "# HELP authd_http_request_duration_seconds Time to answer, by route.",
+        "# TYPE authd_http_request_duration_seconds histogram",
+      );
       renderHistograms(lines);
       lines.push("# HELP authd_sign_in_total Sign-in attempts by outcome.", "# TYPE authd_sign_in_total counter");
       for (const outcome of ["success", "failure", "rate_limited", "error"] as const) {
         lines.push(`authd_sign_in_total${labels({ outcome })} ${signIns.get(outcome) ?? 0}`);
       }
-      lines.push("# HELP authd_password_hash_queue_depth Password hashes and verifications waiting or running.", "# TYPE authd_password_hash_queue_depth gauge");
-      lines.push(`authd_password_hash_queue_depth ${passwordHashesInFlight()}`);
-      const pool = ctx.database.poolStats();
-      lines.push("# HELP authd_db_pool_connections Database connections by state.", "# TYPE authd_db_pool_connections gauge");
+      lines.push(
+        "# HELP authd_password_hash_queue_depth Password hashes and verifications waiting or running.",
+        "# TYPE authd_password_hash_queue_depth gauge",
+      );
+      lines.push(`authd_password_hash_queue_depth ${sources.passwordHashesInFlight()}`);
+      const pool = sources.poolStats();
+      lines.push(
+        "# HELP authd_db_pool_connections Database connections by state.",
+        "# TYPE authd_db_pool_connections gauge",
+      );
       lines.push(`authd_db_pool_connections${labels({ state: "total" })} ${pool.total}`);
       lines.push(`authd_db_pool_connections${labels({ state: "idle" })} ${pool.idle}`);
       lines.push(`authd_db_pool_connections${labels({ state: "in_use" })} ${pool.total - pool.idle}`);
-      lines.push("# HELP authd_db_pool_waiting Requests waiting for a database connection.", "# TYPE authd_db_pool_waiting gauge");
+      lines.push(
+        "# HELP authd_db_pool_waiting Requests waiting for a database connection.",
+        "# TYPE authd_db_pool_waiting gauge",
+      );
       lines.push(`authd_db_pool_waiting ${pool.waiting}`);
       lines.push("# HELP authd_db_pool_max Configured database pool size.", "# TYPE authd_db_pool_max gauge");
-      lines.push(`authd_db_pool_max ${ctx.database.dialect === "postgres" ? ctx.config.databasePoolSize : 1}`);
+      lines.push(`authd_db_pool_max ${sources.poolMax}`);
       return `${lines.join("\n")}\n`;
     },
   };

@@ -1,12 +1,18 @@
 import type { AuthContext } from "../context.ts";
-import { hashPassword } from "../crypto/password.ts";
 import { generateRandomString, sha256Base64Url } from "../crypto/random.ts";
-import { findUserByEmail, findUserById } from "../db/repositories/users.ts";
-import { consumeVerification, findVerification, insertVerification } from "../db/repositories/verifications.ts";
+import { findUserById } from "../db/repositories/users.ts";
+import {
+  consumeVerification,
+  deleteVerificationsOfValue,
+  findVerification,
+  insertVerification,
+} from "../db/repositories/verifications.ts";
+import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { clearPasswordAttempts } from "./account-throttle.ts";
 import { storePasswordHash } from "./passwords.ts";
 import { revokeUserSessions } from "./sessions.ts";
-import { assertPasswordLength } from "./users.ts";
+import { assertPasswordLength, findUserByEmail } from "./users.ts";
 
 // Password reset: a 24-character token mailed as {api}/reset-password/{token}?callbackURL=…, stored as a
 // verification value whose identifier is reset-password:{SHA-256 of the token}. Only the hash is at rest,
@@ -36,7 +42,7 @@ export function requestPasswordReset(ctx: AuthContext, email: string, redirectTo
   assertResetEnabled(ctx);
   ctx.background(
     (async () => {
-      const user = await findUserByEmail(ctx.db, email);
+      const user = await findUserByEmail(ctx, email);
       if (!user) {
         ctx.logger.debug("password reset requested for an unknown email");
         return;
@@ -63,21 +69,30 @@ export async function isResetTokenValid(ctx: AuthContext, token: string): Promis
 /**
  * Use a reset token: the token is deleted and the password written in one transaction. The delete
  * returns the row to exactly one of any number of concurrent callers, so a token resets a password once.
+ * Answers the user whose password it was.
  */
-export async function resetPassword(ctx: AuthContext, token: string | undefined, newPassword: string): Promise<void> {
+export async function resetPassword(
+  ctx: AuthContext,
+  token: string | undefined,
+  newPassword: string,
+): Promise<UserRow> {
   assertResetEnabled(ctx);
   if (!token) throw new AuthError("INVALID_TOKEN");
   assertPasswordLength(ctx, newPassword);
-  const passwordHash = await hashPassword(newPassword);
-  const userId = await ctx.db.transaction().execute(async (trx) => {
+  const passwordHash = await ctx.passwords.hash(newPassword);
+  const user = await ctx.db.transaction().execute(async (trx) => {
     const row = await consumeVerification(trx, resetIdentifier(token));
     if (!row || Number(row.expiresAt) <= ctx.now()) return null;
-    if (!(await findUserById(trx, row.value))) return null;
+    const owner = await findUserById(trx, row.value);
+    if (!owner) return null;
     await storePasswordHash(ctx, trx, row.value, passwordHash);
     // Every other outstanding reset link of this user dies with this one.
-    await trx.deleteFrom("verification").where("identifier", "like", `${RESET_PREFIX}%`).where("value", "=", row.value).execute();
-    return row.value;
+    await deleteVerificationsOfValue(trx, RESET_PREFIX, row.value);
+    return owner;
   });
-  if (!userId) throw new AuthError("INVALID_TOKEN");
-  if (ctx.config.emailAndPassword.revokeSessionsOnPasswordReset) await revokeUserSessions(ctx, userId);
+  if (!user) throw new AuthError("INVALID_TOKEN");
+  // The owner proved control of the mailbox: an account held by the per-account throttle opens again.
+  await clearPasswordAttempts(ctx, user);
+  if (ctx.config.emailAndPassword.revokeSessionsOnPasswordReset) await revokeUserSessions(ctx, user.id);
+  return user;
 }

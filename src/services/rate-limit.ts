@@ -1,7 +1,7 @@
-import { type Kysely, sql } from "kysely";
-import { generateId } from "../crypto/random.ts";
-import type { Database } from "../db/schema.ts";
-import type { SecondaryStorage } from "../context.ts";
+import { countRequest, deleteRateLimit } from "../db/repositories/rate-limits.ts";
+import type { Db } from "../db/schema.ts";
+import { AuthError } from "../errors.ts";
+import type { SecondaryStorage } from "./secondary-storage.ts";
 
 // Fixed-window counters per client key and path, as Better Auth counts them: the first request of a
 // window sets the count to 1, later ones increment it until the maximum, after that requests are refused
@@ -15,10 +15,23 @@ export interface RateLimitDecision {
 
 export interface RateLimitStore {
   consume(key: string, windowSeconds: number, max: number, now: number): Promise<RateLimitDecision>;
+  /** Forget a counter (the account throttle after a correct password or a reset). */
+  reset(key: string): Promise<void>;
 }
 
-function decide(previous: { count: number; lastRequest: number } | undefined, windowMs: number, max: number, now: number) {
-  if (!previous || now - previous.lastRequest > windowMs) return { allowed: true, next: { count: 1, lastRequest: now } };
+/** The answer to a refused request, as a rate limit answers: 429 with X-Retry-After in seconds. */
+export function tooManyRequests(decision: RateLimitDecision): AuthError {
+  return new AuthError("TOO_MANY_REQUESTS", { headers: { "X-Retry-After": String(decision.retryAfter) } });
+}
+
+function decide(
+  previous: { count: number; lastRequest: number } | undefined,
+  windowMs: number,
+  max: number,
+  now: number,
+) {
+  if (!previous || now - previous.lastRequest > windowMs)
+    return { allowed: true, next: { count: 1, lastRequest: now } };
   if (previous.count >= max) {
     return { allowed: false, retryAfter: Math.max(1, Math.ceil((previous.lastRequest + windowMs - now) / 1000)) };
   }
@@ -39,33 +52,25 @@ export function createMemoryRateLimitStore(): RateLimitStore {
       if (result.next) counters.set(key, { ...result.next, windowMs });
       return { allowed: result.allowed, retryAfter: result.retryAfter ?? 0 };
     },
+    async reset(key) {
+      counters.delete(key);
+    },
   };
 }
 
 /**
- * Counters in the rateLimit table, shared by every daemon on the database. One upsert decides and counts
- * atomically (no read-then-write race between daemons). A refused request leaves the count at max + 1 and
- * the window's time untouched, so "count <= max" is the decision.
+ * Counters in the rateLimit table, shared by every daemon on the database (see countRequest). A refused
+ * request leaves the count at max + 1 and the window's time untouched, so "count <= max" is the decision.
  */
-export function createDatabaseRateLimitStore(db: Kysely<Database>): RateLimitStore {
+export function createDatabaseRateLimitStore(db: Db): RateLimitStore {
   return {
     async consume(key, windowSeconds, max, now) {
       const windowMs = windowSeconds * 1000;
-      const fresh = sql<boolean>`${now} - ${sql.ref("rateLimit.lastRequest")} > ${windowMs}`;
-      const row = await db
-        .insertInto("rateLimit")
-        .values({ id: generateId(), key, count: 1, lastRequest: now })
-        .onConflict((oc) =>
-          oc.column("key").doUpdateSet({
-            count: sql`case when ${fresh} then 1 when ${sql.ref("rateLimit.count")} >= ${max} then ${max + 1} else ${sql.ref("rateLimit.count")} + 1 end`,
-            lastRequest: sql`case when ${fresh} or ${sql.ref("rateLimit.count")} < ${max} then ${now} else ${sql.ref("rateLimit.lastRequest")} end`,
-          }),
-        )
-        .returning(["count", "lastRequest"])
-        .executeTakeFirstOrThrow();
-      if (Number(row.count) <= max) return { allowed: true, retryAfter: 0 };
-      return { allowed: false, retryAfter: Math.max(1, Math.ceil((Number(row.lastRequest) + windowMs - now) / 1000)) };
+      const row = await countRequest(db, { key, windowMs, max, now });
+      if (row.count <= max) return { allowed: true, retryAfter: 0 };
+      return { allowed: false, retryAfter: Math.max(1, Math.ceil((row.lastRequest + windowMs - now) / 1000)) };
     },
+    reset: (key) => deleteRateLimit(db, key),
   };
 }
 
@@ -92,11 +97,18 @@ return {1, 0}
 `;
 
 /** Counters in Redis (the secondary storage), shared by every daemon using it; expire with their window. */
-export function createRedisRateLimitStore(redis: Pick<SecondaryStorage, "evaluate">): RateLimitStore {
+export function createRedisRateLimitStore(redis: Pick<SecondaryStorage, "evaluate" | "delete">): RateLimitStore {
   return {
     async consume(key, windowSeconds, max, now) {
-      const reply = (await redis.evaluate(CONSUME_SCRIPT, [`rate-limit:${key}`], [String(now), String(windowSeconds * 1000), String(max)])) as [number, number];
+      const reply = (await redis.evaluate(
+        CONSUME_SCRIPT,
+        [`rate-limit:${key}`],
+        [String(now), String(windowSeconds * 1000), String(max)],
+      )) as [number, number];
       return { allowed: Number(reply[0]) === 1, retryAfter: Number(reply[1]) };
+    },
+    async reset(key) {
+      await redis.delete(`rate-limit:${key}`);
     },
   };
 }

@@ -1,10 +1,24 @@
-import type { SecondaryStorage } from "../context.ts";
-
 // Redis as the secondary storage of sessions and rate-limit counters, through Bun's built-in client.
 // Commands fail fast while Redis is away (no offline queue: a request must not hang on a dead Redis, it
 // answers 5xx), and the next command after an outage reconnects, so no daemon restart is needed.
 
-export type RedisStorage = SecondaryStorage;
+/** Where sessions and rate-limit counters are shared by every daemon of a deployment (Redis). */
+export interface SecondaryStorage {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  /** Set only when the key is absent; false when it already existed. */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /** Several keys in one round trip (null for each absent key). */
+  getMany(keys: string[]): Promise<(string | null)[]>;
+  /** Add one to a counter (created at 0), returning the new value. */
+  increment(key: string): Promise<number>;
+  delete(key: string): Promise<void>;
+  /** Run a Lua script atomically on the server (rate-limit counters). */
+  evaluate(script: string, keys: string[], args: string[]): Promise<unknown>;
+  /** Whether a round trip succeeds now (readiness). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
 
 export interface RedisStorageOptions {
   /** Prepended to every key, so several deployments (or test runs) can share one Redis. */
@@ -12,7 +26,7 @@ export interface RedisStorageOptions {
   connectionTimeoutMs?: number;
 }
 
-export function createRedisStorage(url: string, options: RedisStorageOptions = {}): RedisStorage {
+export function createRedisStorage(url: string, options: RedisStorageOptions = {}): SecondaryStorage {
   const prefix = options.keyPrefix ?? "";
   const client = new Bun.RedisClient(url, {
     connectionTimeout: options.connectionTimeoutMs ?? 2000,
@@ -46,7 +60,13 @@ export function createRedisStorage(url: string, options: RedisStorageOptions = {
       else await redis.set(key(name), value);
     },
     async setIfAbsent(name, value, ttlSeconds) {
-      const reply = await (await ready()).send("SET", [key(name), value, "EX", String(Math.max(1, Math.ceil(ttlSeconds))), "NX"]);
+      const reply = await (await ready()).send("SET", [
+        key(name),
+        value,
+        "EX",
+        String(Math.max(1, Math.ceil(ttlSeconds))),
+        "NX",
+      ]);
       return reply === "OK";
     },
     async getMany(names) {

@@ -1,12 +1,17 @@
-import type { AuthContext, SecondaryStorage } from "../context.ts";
+import type { AuthContext } from "../context.ts";
 import type { SessionRow, UserRow } from "../db/schema.ts";
+import type { SecondaryStorage } from "./secondary-storage.ts";
 
 // Sessions in the secondary storage (Redis). The database stays the record (lists, cascades and the CLI
-// read it); Redis holds {session, user} per token so that every daemon of a deployment answers a session
-// read without the database. Rules that keep it honest:
+// read it); Redis holds {session, user} per token hash so that every daemon of a deployment answers a
+// session read without the database. Like the database, Redis never sees a session token: keys and
+// entries carry only its SHA-256, so a Redis dump is no more a set of live sessions than a backup is.
+// Rules that keep it honest:
 // - An entry is filled on a read miss, tagged with the generation read before the database was asked.
-//   Any write to users or sessions outside the sessions service bumps the generation (see
-//   session-cache-invalidation.ts), which disowns every older entry at once.
+//   Only services/users.ts and services/sessions.ts write users and sessions, and each of their writes
+//   invalidates: a write to users, or to sessions chosen by anything but their token hash (a user's, an
+//   organization's), bumps the generation (disownCachedSessions), which disowns every older entry at once.
+//   Such writes are rare next to session reads, so one global counter costs almost nothing.
 // - The sessions service drops the entry of a session it changes, and writes a tombstone for one it
 //   revokes; a fill never overwrites a tombstone (one Lua script), so a read racing a revocation on another
 //   daemon cannot bring the session back.
@@ -15,7 +20,7 @@ import type { SessionRow, UserRow } from "../db/schema.ts";
 const CACHE_MAX_AGE_SECONDS = 300;
 const REVOKED = "revoked";
 const GENERATION_KEY = "session-generation";
-const cacheKey = (token: string) => `session:${token}`;
+const cacheKey = (tokenHash: string) => `session:${tokenHash}`;
 
 const FILL_SCRIPT = `
 if redis.call('GET', KEYS[1]) == '${REVOKED}' then return 0 end
@@ -45,17 +50,23 @@ function bumpSessionCacheGeneration(storage: SecondaryStorage): Promise<void> {
  * After a write to users or sessions: disown every cached entry now, and once more a moment later. The
  * write may sit in a transaction that commits after this runs; a read on another daemon in between sees
  * the old rows and could cache them under the new generation (a deleted account's session, say). The
- * second bump disowns such an entry too.
+ * second bump disowns such an entry too. The caller's answer waits for the first bump.
  */
-export async function disownCachedSessions(storage: SecondaryStorage, onLateFailure: (error: unknown) => void): Promise<void> {
+export async function disownCachedSessions(ctx: AuthContext): Promise<void> {
+  const storage = ctx.secondaryStorage;
+  if (!storage) return;
   await bumpSessionCacheGeneration(storage);
-  setTimeout(() => bumpSessionCacheGeneration(storage).catch(onLateFailure), LATE_BUMP_MS).unref();
+  const late = () =>
+    bumpSessionCacheGeneration(storage).catch((error) =>
+      ctx.logger.error("could not disown cached sessions", { error }),
+    );
+  setTimeout(late, LATE_BUMP_MS).unref();
 }
 
 /** One round trip: the entry and the current generation. */
-export async function readCachedSession(ctx: AuthContext, token: string): Promise<CacheLookup> {
+export async function readCachedSession(ctx: AuthContext, tokenHash: string): Promise<CacheLookup> {
   if (!ctx.secondaryStorage) return { kind: "off" };
-  const [entry, current] = await ctx.secondaryStorage.getMany([cacheKey(token), GENERATION_KEY]);
+  const [entry, current] = await ctx.secondaryStorage.getMany([cacheKey(tokenHash), GENERATION_KEY]);
   const generation = current ?? "0";
   if (entry === REVOKED) return { kind: "revoked" };
   if (entry !== null) {
@@ -65,18 +76,28 @@ export async function readCachedSession(ctx: AuthContext, token: string): Promis
   return { kind: "miss", generation };
 }
 
-export async function fillSessionCache(ctx: AuthContext, found: { session: SessionRow; user: UserRow }, generation: string): Promise<void> {
+export async function fillSessionCache(
+  ctx: AuthContext,
+  found: { session: SessionRow; user: UserRow },
+  generation: string,
+): Promise<void> {
   const storage = ctx.secondaryStorage;
   const ttl = Math.min(CACHE_MAX_AGE_SECONDS, Math.ceil((Number(found.session.expiresAt) - ctx.now()) / 1000));
   if (!storage || ttl <= 0) return;
-  const entry: CachedSession = { generation, session: found.session, user: found.user };
-  await storage.evaluate(FILL_SCRIPT, [cacheKey(found.session.token)], [JSON.stringify(entry), String(ttl)]);
+  // Whatever the caller hands in, the clear token (a live credential) must not reach Redis.
+  const { token: _token, ...session } = found.session as SessionRow & { token?: string };
+  const entry: CachedSession = { generation, session, user: found.user };
+  await storage.evaluate(FILL_SCRIPT, [cacheKey(found.session.tokenHash)], [JSON.stringify(entry), String(ttl)]);
 }
 
 /** "changed": the next read refills from the database; "revoked": a tombstone no fill can overwrite. */
-export async function forgetCachedSessions(ctx: AuthContext, tokens: string[], mode: "revoked" | "changed"): Promise<void> {
+export async function forgetCachedSessions(
+  ctx: AuthContext,
+  tokenHashes: string[],
+  mode: "revoked" | "changed",
+): Promise<void> {
   const storage = ctx.secondaryStorage;
-  if (!storage || tokens.length === 0) return;
-  if (mode === "changed") await Promise.all(tokens.map((token) => storage.delete(cacheKey(token))));
-  else await Promise.all(tokens.map((token) => storage.set(cacheKey(token), REVOKED, CACHE_MAX_AGE_SECONDS)));
+  if (!storage || tokenHashes.length === 0) return;
+  if (mode === "changed") await Promise.all(tokenHashes.map((hash) => storage.delete(cacheKey(hash))));
+  else await Promise.all(tokenHashes.map((hash) => storage.set(cacheKey(hash), REVOKED, CACHE_MAX_AGE_SECONDS)));
 }

@@ -1,45 +1,65 @@
 import type { AuthContext } from "../context.ts";
-import { generateId, generateRandomString } from "../crypto/random.ts";
+import { generateId, generateRandomString, sha256Base64Url } from "../crypto/random.ts";
+import type { DeletedSession } from "../db/repositories/sessions.ts";
 import * as sessions from "../db/repositories/sessions.ts";
-import type { SessionRow, UserRow } from "../db/schema.ts";
+import type { Db, SessionRow, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
-import { fillSessionCache, forgetCachedSessions, readCachedSession } from "./session-cache.ts";
-import { liftExpiredBan } from "./admin.ts";
-import { iso, isBanned } from "./users.ts";
+import { isoDate } from "../wire/common.ts";
+import type { Session } from "../wire/session.ts";
+import { withoutControlCharacters } from "./control-characters.ts";
+import { disownCachedSessions, fillSessionCache, forgetCachedSessions, readCachedSession } from "./session-cache.ts";
 
 // Sessions: every read and write of a session goes through here, so a secondary storage (Redis) can be
-// layered in one place (session-cache.ts). Its own writes go through the database handle without the
-// cache-invalidation plugin: it keeps the cache right itself, entry by entry.
+// layered in one place (session-cache.ts). Each write keeps the cache right: a session changed or revoked
+// by its token hash drops or tombstones that entry; sessions changed by anything else (a user's, an
+// organization's) disown every cached entry (disownCachedSessions).
+//
+// Only the SHA-256 of a session token is stored (database and Redis), so a leaked backup or dump holds
+// no live session: a cookie needs the token itself, and a hash cannot be turned back into one. A plain
+// hash is enough because the token is 32 random characters (190 bits, nothing to guess); a key would
+// add nothing against a database reader (the secret may live in that very database) and would tie
+// every session, and the migration that converts old rows, to the secret.
 
-const recordDb = (ctx: AuthContext) => ctx.database.db;
+/** What is stored for a session token, and the key every lookup uses (the unique index). */
+export function hashSessionToken(token: string): string {
+  return sha256Base64Url(token);
+}
+
+/** A session as its holder presents it: the stored row plus the clear token, known only to the holder. */
+export type LiveSession = SessionRow & { token: string };
 
 export interface SessionWithUser {
-  session: SessionRow;
+  session: LiveSession;
   user: UserRow;
 }
 
-export interface SessionWire {
-  id: string;
-  token: string;
-  userId: string;
-  expiresAt: string;
-  ipAddress: string | null;
-  userAgent: string | null;
-  createdAt: string;
-  updatedAt: string;
-  [field: string]: unknown;
+/** The session on the wire (src/wire/session.ts). */
+export type SessionWire = Session;
+
+/** The holder's own session on the wire: `token` is the one they hold (sign-in, get-session, cookies). */
+export function toSessionWire(ctx: AuthContext, session: LiveSession): SessionWire {
+  return sessionWire(ctx, session, session.token);
 }
 
-export function toSessionWire(ctx: AuthContext, row: SessionRow): SessionWire {
-  const wire: SessionWire = {
+/**
+ * A listed session on the wire (list-sessions, admin listings): `token` is the session's handle, the
+ * stored hash. revoke-session accepts it; as a cookie or bearer token it names no session, since the
+ * server would hash it again.
+ */
+export function toListedSessionWire(ctx: AuthContext, row: SessionRow): SessionWire {
+  return sessionWire(ctx, row, row.tokenHash);
+}
+
+function sessionWire(ctx: AuthContext, row: SessionRow, token: string): Session {
+  const wire: Session = {
     id: row.id,
-    token: row.token,
+    token,
     userId: row.userId,
-    expiresAt: iso(row.expiresAt) as string,
+    expiresAt: isoDate(row.expiresAt),
     ipAddress: row.ipAddress ?? null,
     userAgent: row.userAgent ?? null,
-    createdAt: iso(row.createdAt) as string,
-    updatedAt: iso(row.updatedAt) as string,
+    createdAt: isoDate(row.createdAt),
+    updatedAt: isoDate(row.updatedAt),
   };
   if (ctx.config.organization.enabled) {
     wire.activeOrganizationId = row.activeOrganizationId ?? null;
@@ -59,25 +79,33 @@ export interface CreateSessionOptions {
   activeOrganizationId?: string | null;
 }
 
-export async function createSession(ctx: AuthContext, user: UserRow, options: CreateSessionOptions = {}): Promise<SessionRow> {
+/** Store a new session for a user (the ban rules are checked first, by startSession in sign-in.ts). */
+export async function createSession(
+  ctx: AuthContext,
+  user: Pick<UserRow, "id">,
+  options: CreateSessionOptions = {},
+): Promise<LiveSession> {
   const now = ctx.now();
-  if (ctx.config.admin.enabled && isBanned(user, now)) throw new AuthError("BANNED_USER", { message: ctx.config.admin.bannedUserMessage });
-  if (ctx.config.admin.enabled && user.banned) await liftExpiredBan(ctx, user.id);
-  const lifetime = options.expiresIn ?? (options.rememberMe === false ? ctx.config.session.rememberMeOffExpiresIn : ctx.config.session.expiresIn);
+  const lifetime =
+    options.expiresIn ??
+    (options.rememberMe === false ? ctx.config.session.rememberMeOffExpiresIn : ctx.config.session.expiresIn);
+  const token = generateRandomString(32);
   try {
-    return await sessions.insertSession(recordDb(ctx), {
+    const row = await sessions.insertSession(ctx.db, {
       id: generateId(),
-      token: generateRandomString(32),
+      tokenHash: hashSessionToken(token),
       userId: user.id,
       expiresAt: now + lifetime * 1000,
       ipAddress: options.ipAddress ?? "",
-      userAgent: options.userAgent ?? "",
+      // Not the user's own text, and shown to operators: control characters are dropped, not refused.
+      userAgent: withoutControlCharacters(options.userAgent ?? ""),
       createdAt: now,
       updatedAt: now,
       activeOrganizationId: options.activeOrganizationId ?? null,
       activeTeamId: null,
       impersonatedBy: options.impersonatedBy ?? null,
     });
+    return { ...row, token };
   } catch (error) {
     throw new AuthError("FAILED_TO_CREATE_SESSION", { cause: error });
   }
@@ -85,16 +113,20 @@ export async function createSession(ctx: AuthContext, user: UserRow, options: Cr
 
 /** The live session for a token with its user, or null. An expired session is deleted when found. */
 export async function findSession(ctx: AuthContext, token: string): Promise<SessionWithUser | null> {
-  const cached = await readCachedSession(ctx, token);
+  const tokenHash = hashSessionToken(token);
+  const cached = await readCachedSession(ctx, tokenHash);
   if (cached.kind === "revoked") return null;
-  const found = cached.kind === "hit" ? { session: cached.session, user: cached.user } : await sessions.findSessionWithUserByToken(recordDb(ctx), token);
+  const found =
+    cached.kind === "hit"
+      ? { session: cached.session, user: cached.user }
+      : await sessions.findSessionWithUserByTokenHash(ctx.db, tokenHash);
   if (!found) return null;
   if (Number(found.session.expiresAt) <= ctx.now()) {
-    await revokeSession(ctx, token);
+    await revokeStoredSessions(ctx, [tokenHash]);
     return null;
   }
   if (cached.kind === "miss") await fillSessionCache(ctx, found, cached.generation);
-  return found;
+  return { session: { ...found.session, token }, user: found.user };
 }
 
 /** Whether the session is old enough (since its last refresh) to be extended. */
@@ -106,34 +138,71 @@ export function isRefreshDue(ctx: AuthContext, session: SessionRow): boolean {
   return lastRefresh + updateAge * 1000 <= ctx.now();
 }
 
-export async function refreshSession(ctx: AuthContext, session: SessionRow): Promise<SessionRow> {
+export async function refreshSession(ctx: AuthContext, session: LiveSession): Promise<LiveSession> {
   const now = ctx.now();
-  const updated = await sessions.updateSessionByToken(recordDb(ctx), session.token, { expiresAt: now + ctx.config.session.expiresIn * 1000, updatedAt: now });
-  await forgetCachedSessions(ctx, [session.token], "changed");
-  return updated ?? session;
+  return (await updateSession(ctx, session, { expiresAt: now + ctx.config.session.expiresIn * 1000 })) ?? session;
 }
 
-export async function updateSession(ctx: AuthContext, token: string, changes: Partial<Omit<SessionRow, "id" | "token">>): Promise<SessionRow | undefined> {
-  const updated = await sessions.updateSessionByToken(recordDb(ctx), token, { ...changes, updatedAt: ctx.now() });
-  await forgetCachedSessions(ctx, [token], "changed");
-  return updated;
+/** Change a session's row; the answer keeps whatever the caller's copy carries beside it (its token). */
+export async function updateSession<S extends SessionRow>(
+  ctx: AuthContext,
+  session: S,
+  changes: Partial<Omit<SessionRow, "id" | "tokenHash">>,
+): Promise<S | undefined> {
+  const updated = await sessions.updateSessionByTokenHash(ctx.db, session.tokenHash, {
+    ...changes,
+    updatedAt: ctx.now(),
+  });
+  await forgetCachedSessions(ctx, [session.tokenHash], "changed");
+  return updated && { ...session, ...updated };
 }
 
 export function listUserSessions(ctx: AuthContext, userId: string): Promise<SessionRow[]> {
-  return sessions.listSessionsByUserId(recordDb(ctx), userId);
+  return sessions.listSessionsByUserId(ctx.db, userId);
 }
 
+async function revokeStoredSessions(
+  ctx: AuthContext,
+  tokenHashes: string[],
+  ownerId?: string,
+): Promise<DeletedSession[]> {
+  const deleted = await sessions.deleteSessionsByTokenHash(ctx.db, tokenHashes, ownerId);
+  // Without an owner to check, every hash asked for gets a tombstone, found or not (a cached copy goes
+  // either way). With one, only what was the owner's: a tombstone for another user's session would end it
+  // on every daemon, which is the very thing the owner check refuses.
+  await forgetCachedSessions(ctx, ownerId === undefined ? tokenHashes : deleted.map((row) => row.tokenHash), "revoked");
+  return deleted;
+}
+
+/** Revoke the session of a token the caller holds (sign-out). */
 export async function revokeSession(ctx: AuthContext, token: string): Promise<boolean> {
-  const deleted = await sessions.deleteSessionByToken(recordDb(ctx), token);
-  await forgetCachedSessions(ctx, [token], "revoked");
-  return deleted > 0;
+  return (await revokeStoredSessions(ctx, [hashSessionToken(token)])).length > 0;
 }
 
-/** Revoke all of a user's sessions, except `keepToken` when given; returns how many went. */
-export async function revokeUserSessions(ctx: AuthContext, userId: string, keepToken?: string): Promise<number> {
-  const tokens = await sessions.deleteSessionsByUserId(recordDb(ctx), userId, keepToken);
-  await forgetCachedSessions(ctx, tokens, "revoked");
-  return tokens.length;
+/**
+ * Revoke a session named the way a client may name it: by its handle (the `token` of a listed session)
+ * or, as Better Auth clients may, by the token itself. With `ownerId`, only that user's session can go,
+ * so another user's handle or token revokes nothing and reveals nothing. Answers the sessions that went.
+ */
+export function revokeSessionByHandle(
+  ctx: AuthContext,
+  handleOrToken: string,
+  ownerId?: string,
+): Promise<DeletedSession[]> {
+  return revokeStoredSessions(ctx, [handleOrToken, hashSessionToken(handleOrToken)], ownerId);
+}
+
+/** Revoke a session by its id (the terminal UI); answers the session that went, if any. */
+export async function revokeSessionById(ctx: AuthContext, sessionId: string): Promise<DeletedSession[]> {
+  const row = await sessions.findSessionById(ctx.db, sessionId);
+  return row ? revokeStoredSessions(ctx, [row.tokenHash]) : [];
+}
+
+/** Revoke all of a user's sessions, except `keep` when given; returns how many went. */
+export async function revokeUserSessions(ctx: AuthContext, userId: string, keep?: SessionRow): Promise<number> {
+  const tokenHashes = await sessions.deleteSessionsByUserId(ctx.db, userId, keep?.id);
+  await forgetCachedSessions(ctx, tokenHashes, "revoked");
+  return tokenHashes.length;
 }
 
 /** Fresh: created within the fresh age (0 disables the check). */
@@ -144,13 +213,42 @@ export function isSessionFresh(ctx: AuthContext, session: SessionRow): boolean {
 }
 
 /** Revoke every session of every user in batches, reporting the running total after each batch. */
-export async function revokeAllSessions(ctx: AuthContext, onProgress?: (revoked: number) => void, batchSize = 500): Promise<number> {
+export async function revokeAllSessions(
+  ctx: AuthContext,
+  onProgress?: (revoked: number) => void,
+  batchSize = 500,
+): Promise<number> {
   let total = 0;
   for (;;) {
-    const tokens = await sessions.deleteSessionBatch(recordDb(ctx), batchSize);
-    if (tokens.length === 0) return total;
-    await forgetCachedSessions(ctx, tokens, "revoked");
-    total += tokens.length;
+    const tokenHashes = await sessions.deleteSessionBatch(ctx.db, batchSize);
+    if (tokenHashes.length === 0) return total;
+    await forgetCachedSessions(ctx, tokenHashes, "revoked");
+    total += tokenHashes.length;
     onProgress?.(total);
   }
+}
+
+/**
+ * Clear an organization from the sessions that have it active: every user's, or only `userId`'s (after
+ * leaving or removal). `db` may be a transaction: the cache is disowned now and once more after a moment.
+ */
+export async function clearActiveOrganization(
+  ctx: AuthContext,
+  db: Db,
+  organizationId: string,
+  userId?: string,
+): Promise<void> {
+  await sessions.clearActiveOrganization(db, organizationId, userId);
+  await disownCachedSessions(ctx);
+}
+
+/** Clear a team from every session that has it active (the team is being removed; `db` may be its transaction). */
+export async function clearActiveTeam(ctx: AuthContext, db: Db, teamId: string): Promise<void> {
+  await sessions.clearActiveTeam(db, teamId);
+  await disownCachedSessions(ctx);
+}
+
+/** Delete the sessions that have expired (an expired session is refused anyway, cached or not); returns how many. */
+export function deleteExpiredSessions(ctx: AuthContext): Promise<number> {
+  return sessions.deleteExpiredSessions(ctx.db, ctx.now());
 }

@@ -6,20 +6,19 @@ import {
   listOrganizationMembers,
   listOrganizationTeams,
   listUserMemberships,
-  type MemberListRow,
-  type MembershipRow,
-  type TeamListRow,
 } from "../db/repositories/directory.ts";
-import type { InvitationRow, OrganizationRow } from "../db/schema.ts";
-import { type ApiKeyWire, listApiKeys } from "./api-keys.ts";
 import { listSessions } from "../db/repositories/sessions.ts";
 import { findUserByIdOrEmail } from "../db/repositories/users.ts";
-import { toSessionWire, type SessionWire } from "./sessions.ts";
-import { iso, toUserWire, type UserWire } from "./users.ts";
+import { type ApiKeyWire, listApiKeys } from "./api-keys.ts";
+import { type SessionSummary, toSessionSummary } from "./directory.ts";
+import { toOrganizationWire } from "./organizations/wire.ts";
+import { isBanned, iso, toUserWire, type UserWire } from "./users.ts";
 
 // Everything an operator sees about one user or organization (CLI `users show` / `orgs show`, the
-// terminal UI's detail screens).
-// Secrets never leave here: no password hashes, provider tokens or hashed API keys.
+// terminal UI's detail screens), as JSON-ready objects with ISO dates: the one place these overviews
+// are built. Secrets never leave here: no password hashes, provider tokens or hashed API keys.
+
+export type { SessionSummary };
 
 export interface LinkedAccountSummary {
   id: string;
@@ -28,15 +27,21 @@ export interface LinkedAccountSummary {
   createdAt: string;
 }
 
-export type SessionSummary = Pick<SessionWire, "id" | "userId" | "expiresAt" | "ipAddress" | "userAgent" | "createdAt" | "updatedAt"> & Record<string, unknown>;
+export interface MembershipSummary {
+  organizationId: string;
+  name: string;
+  slug: string;
+  role: string;
+}
 
 export interface UserOverview {
   user: UserWire;
   /** Active sessions, without their tokens (a token is a bearer credential). */
   sessions: SessionSummary[];
   accounts: LinkedAccountSummary[];
-  organizations: MembershipRow[];
-  apiKeys: ApiKeyWire[];
+  organizations: MembershipSummary[];
+  /** ownerBanned: the user's ban is in force, so every key is refused (USER_IS_BANNED). */
+  apiKeys: (ApiKeyWire & { ownerBanned: boolean })[];
 }
 
 export async function describeUser(ctx: AuthContext, idOrEmail: string): Promise<UserOverview | null> {
@@ -48,26 +53,22 @@ export async function describeUser(ctx: AuthContext, idOrEmail: string): Promise
     listUserMemberships(ctx.db, row.id),
     listApiKeys(ctx, row.id),
   ]);
+  const ownerBanned = isBanned(row, ctx.now());
   return {
     user: toUserWire(ctx, row),
-    sessions: sessions.map((s) => {
-      const { token: _token, ...wire } = toSessionWire(ctx, s);
-      return wire;
-    }),
-    accounts: accounts.map((a) => ({ id: a.id, providerId: a.providerId, accountId: a.accountId, createdAt: iso(a.createdAt) as string })),
+    sessions: sessions.map((session) => toSessionSummary(ctx, session)),
+    accounts: accounts.map((a) => ({
+      id: a.id,
+      providerId: a.providerId,
+      accountId: a.accountId,
+      createdAt: iso(a.createdAt) as string,
+    })),
     organizations,
-    apiKeys,
+    apiKeys: apiKeys.map((key) => ({ ...key, ownerBanned })),
   };
 }
 
-export interface OrganizationOverview {
-  organization: OrganizationRow;
-  members: MemberListRow[];
-  invitations: InvitationRow[];
-  teams: TeamListRow[];
-}
-
-export async function describeOrganization(ctx: AuthContext, idOrSlug: string): Promise<OrganizationOverview | null> {
+export async function describeOrganization(ctx: AuthContext, idOrSlug: string) {
   const organization = await findOrganizationByIdOrSlug(ctx.db, idOrSlug);
   if (!organization) return null;
   const [members, invitations, teams] = await Promise.all([
@@ -75,5 +76,12 @@ export async function describeOrganization(ctx: AuthContext, idOrSlug: string): 
     listOrganizationInvitations(ctx.db, organization.id),
     listOrganizationTeams(ctx.db, organization.id),
   ]);
-  return { organization, members, invitations, teams };
+  return {
+    organization: toOrganizationWire(organization),
+    members: members.map((m) => ({ ...m, createdAt: iso(m.createdAt) })),
+    invitations: invitations.map((i) => ({ ...i, expiresAt: iso(i.expiresAt), createdAt: iso(i.createdAt) })),
+    teams: teams.map((t) => ({ ...t, createdAt: iso(t.createdAt), updatedAt: iso(t.updatedAt) })),
+  };
 }
+
+export type OrganizationOverview = NonNullable<Awaited<ReturnType<typeof describeOrganization>>>;

@@ -2,7 +2,8 @@ import type { AuthContext } from "../context.ts";
 import { findUserByUsername } from "../db/repositories/users.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
-import { iso } from "./users.ts";
+import { isoDate } from "../wire/common.ts";
+import type { UsernameSignInUser } from "../wire/user.ts";
 
 // Username rules: length bounds and allowed characters from configuration, compared lower-case.
 
@@ -29,7 +30,7 @@ export async function prepareUsernameForSignUp(
 }
 
 /** The user as /sign-in/username answers it: a fixed, smaller set of fields than the full user object. */
-export function toUsernameSignInUser(user: UserRow) {
+export function toUsernameSignInUser(user: UserRow): UsernameSignInUser {
   return {
     id: user.id,
     email: user.email,
@@ -37,7 +38,7 @@ export function toUsernameSignInUser(user: UserRow) {
     username: user.username ?? null,
     name: user.name,
     image: user.image ?? null,
-    createdAt: iso(user.createdAt) as string,
-    updatedAt: iso(user.updatedAt) as string,
+    createdAt: isoDate(user.createdAt),
+    updatedAt: isoDate(user.updatedAt),
   };
 }

@@ -1,47 +1,39 @@
-import type { Kysely, Transaction } from "kysely";
 import type { AuthContext } from "../context.ts";
-import { hashPassword } from "../crypto/password.ts";
 import { generateId } from "../crypto/random.ts";
 import { isUniqueViolationOn, notNullViolationCode } from "../db/errors.ts";
-import { insertAccount, insertCredentialAccount } from "../db/repositories/accounts.ts";
-import { insertUser } from "../db/repositories/users.ts";
-import type { Database, NewAccountRow, UserRow } from "../db/schema.ts";
+import { toJSONColumn } from "../db/json-column.ts";
+import * as users from "../db/repositories/users.ts";
+import type { Db, Trx, UserRow, UserUpdate } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { iso, isoDate } from "../wire/common.ts";
+import type { PublicUser, User } from "../wire/user.ts";
+import { storePasswordHash } from "./passwords.ts";
+import { disownCachedSessions } from "./session-cache.ts";
+import { revokeUserSessions } from "./sessions.ts";
+import { parseAdditional } from "./user-fields.ts";
 
-export type Db = Kysely<Database> | Transaction<Database>;
+// Users: the only writer of the user table. A session is cached (Redis) together with its user, so
+// every change to a user disowns the cached sessions (see session-cache.ts) before the caller answers.
 
-export interface UserWire {
-  id: string;
-  name: string;
-  email: string;
-  emailVerified: boolean;
-  image: string | null;
-  createdAt: string;
-  updatedAt: string;
-  [field: string]: unknown;
-}
+/** The wire's date form, for callers that take it from here (the command line). */
+export { iso };
 
-export const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString());
+/** A user as the services hand it out (the stored row). */
+export type UserRecord = UserRow;
 
-export function parseAdditional(row: Pick<UserRow, "additionalFields">): Record<string, unknown> {
-  if (!row.additionalFields) return {};
-  try {
-    return JSON.parse(row.additionalFields) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
+/** The user on the wire (src/wire/user.ts). */
+export type UserWire = User;
 
 /** The user as the API shows it: the one place a user row becomes wire JSON. */
-export function toUserWire(ctx: AuthContext, row: UserRow): UserWire {
-  const wire: UserWire = {
+export function toUserWire(ctx: AuthContext, row: UserRow): User {
+  const wire: User = {
     id: row.id,
     name: row.name,
     email: row.email,
     emailVerified: Boolean(row.emailVerified),
     image: row.image ?? null,
-    createdAt: iso(row.createdAt) as string,
-    updatedAt: iso(row.updatedAt) as string,
+    createdAt: isoDate(row.createdAt),
+    updatedAt: isoDate(row.updatedAt),
   };
   if (ctx.config.username.enabled) {
     wire.username = row.username ?? null;
@@ -60,32 +52,23 @@ export function toUserWire(ctx: AuthContext, row: UserRow): UserWire {
   return wire;
 }
 
+/** The public fields of a user, as verify-email, change-password and social sign-in answer them. */
+export function toPublicUserWire(row: UserRow): PublicUser {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    image: row.image ?? null,
+    emailVerified: Boolean(row.emailVerified),
+    createdAt: isoDate(row.createdAt),
+    updatedAt: isoDate(row.updatedAt),
+  };
+}
+
 /** A ban in force: banned and either no expiry or an expiry still in the future. */
 export function isBanned(user: Pick<UserRow, "banned" | "banExpires">, now: number): boolean {
   if (!user.banned) return false;
   return user.banExpires === null || user.banExpires === undefined || Number(user.banExpires) > now;
-}
-
-/**
- * Validate the configured extra user fields in an input object. On create, required fields must be
- * present and defaults apply; fields with input false are refused from clients.
- */
-export function pickAdditionalFields(ctx: AuthContext, input: Record<string, unknown>, mode: "create" | "update"): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [field, definition] of Object.entries(ctx.config.userAdditionalFields)) {
-    const value = input[field];
-    if (value === undefined || value === null) {
-      if (mode === "create" && definition.required && definition.defaultValue === undefined) {
-        throw new AuthError("VALIDATION_ERROR", { message: `${field} is required` });
-      }
-      if (mode === "create" && definition.defaultValue !== undefined) out[field] = definition.defaultValue;
-      continue;
-    }
-    if (!definition.input) throw new AuthError("VALIDATION_ERROR", { message: `${field} is not allowed` });
-    if (typeof value !== definition.type) throw new AuthError("VALIDATION_ERROR", { message: `${field} must be a ${definition.type}` });
-    out[field] = value;
-  }
-  return out;
 }
 
 export interface NewUserInput {
@@ -99,8 +82,8 @@ export interface NewUserInput {
   displayUsername?: string | null;
   role?: string | null;
   additional?: Record<string, unknown>;
-  /** A provider account created in the same transaction (social sign-up). */
-  linkedAccount?: Omit<NewAccountRow, "id" | "userId" | "password" | "createdAt" | "updatedAt">;
+  /** More rows for the new user, in the same transaction (social sign-up links its provider account). */
+  alongside?: (trx: Trx, user: UserRow) => Promise<unknown>;
 }
 
 /**
@@ -108,11 +91,11 @@ export interface NewUserInput {
  * constraints decide races: a lost race on email or username is the same refusal as a visible duplicate.
  */
 export async function createUser(ctx: AuthContext, input: NewUserInput): Promise<UserRow> {
-  const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+  const passwordHash = input.password === undefined ? undefined : await ctx.passwords.hash(input.password);
   const now = ctx.now();
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      const user = await insertUser(trx, {
+      const user = await users.insertUser(trx, {
         id: generateId(),
         email: input.email.toLowerCase(),
         // Undefined leaves the column out of the insert, so the NOT NULL constraint answers (see NewUserInput.name).
@@ -127,14 +110,11 @@ export async function createUser(ctx: AuthContext, input: NewUserInput): Promise
         banned: null,
         banReason: null,
         banExpires: null,
-        additionalFields: input.additional && Object.keys(input.additional).length > 0 ? JSON.stringify(input.additional) : null,
+        additionalFields:
+          input.additional && Object.keys(input.additional).length > 0 ? toJSONColumn(input.additional) : null,
       });
-      if (passwordHash !== undefined) {
-        await insertCredentialAccount(trx, { id: generateId(), userId: user.id, password: passwordHash, now });
-      }
-      if (input.linkedAccount) {
-        await insertAccount(trx, { ...input.linkedAccount, id: generateId(), userId: user.id, password: null, createdAt: now, updatedAt: now });
-      }
+      if (passwordHash !== undefined) await storePasswordHash(ctx, trx, user.id, passwordHash);
+      await input.alongside?.(trx, user);
       return user;
     });
   } catch (error) {
@@ -144,6 +124,75 @@ export async function createUser(ctx: AuthContext, input: NewUserInput): Promise
     if (notNull) throw new AuthError("FAILED_TO_CREATE_USER", { details: { code: notNull } });
     throw error;
   }
+}
+
+export function findUserById(ctx: AuthContext, userId: string): Promise<UserRow | undefined> {
+  return users.findUserById(ctx.db, userId);
+}
+
+export function findUserByEmail(ctx: AuthContext, email: string): Promise<UserRow | undefined> {
+  return users.findUserByEmail(ctx.db, email);
+}
+
+export function findUserByUsername(ctx: AuthContext, username: string): Promise<UserRow | undefined> {
+  return users.findUserByUsername(ctx.db, username);
+}
+
+/** A user by id, or by email when the text looks like one (operators name users either way). */
+export function findUserByIdOrEmail(ctx: AuthContext, idOrEmail: string): Promise<UserRow | undefined> {
+  return users.findUserByIdOrEmail(ctx.db, idOrEmail);
+}
+
+/**
+ * Change a user's row (updatedAt is set here); undefined when there is no such user. `db` may be a
+ * transaction: the cached sessions are disowned now and once more a moment later, after it commits.
+ */
+export async function updateUser(
+  ctx: AuthContext,
+  userId: string,
+  changes: UserUpdate,
+  db: Db = ctx.db,
+): Promise<UserRow | undefined> {
+  const updated = await users.updateUser(db, userId, { ...changes, updatedAt: ctx.now() });
+  await disownCachedSessions(ctx);
+  return updated;
+}
+
+/** A ban whose expiry has passed lifts itself the next time the user signs in. */
+export async function liftExpiredBan(ctx: AuthContext, userId: string): Promise<void> {
+  await updateUser(ctx, userId, { banned: false, banReason: null, banExpires: null });
+}
+
+/**
+ * Mark the address verified. True only for the call that flips it from false to true, so a verification
+ * link signs its user in (with auto sign-in) at most once, however often it is replayed.
+ */
+export async function markEmailVerified(ctx: AuthContext, userId: string): Promise<boolean> {
+  const flipped = await users.markEmailVerifiedOnce(ctx.db, userId, ctx.now());
+  if (flipped) await disownCachedSessions(ctx);
+  return flipped;
+}
+
+/** Give the user a new, unverified address; null when another user holds it (the unique index decides races). */
+export async function changeEmail(ctx: AuthContext, userId: string, email: string): Promise<UserRow | null> {
+  try {
+    return (await updateUser(ctx, userId, { email, emailVerified: false })) ?? null;
+  } catch (error) {
+    if (isUniqueViolationOn(error, "email")) return null;
+    throw error;
+  }
+}
+
+/**
+ * Delete a user; false when there was none. Their sessions are revoked first through the sessions service
+ * (tombstoned in the cache); accounts, memberships, API keys and any session started meanwhile go with the
+ * row (foreign keys cascade), and the cache is disowned once more for those.
+ */
+export async function deleteUser(ctx: AuthContext, userId: string): Promise<boolean> {
+  await revokeUserSessions(ctx, userId);
+  const deleted = await users.deleteUser(ctx.db, userId);
+  await disownCachedSessions(ctx);
+  return deleted;
 }
 
 /** Password length per configuration; the spec's two messages. */

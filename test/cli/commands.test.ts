@@ -13,7 +13,22 @@ describeEachDialect("authd commands on a live database", (dialect) => {
   afterAll(() => t.close());
 
   it("create-user prints the user as JSON and the password signs in", async () => {
-    const result = await runCli(["create-user", "--email", "Ops@Example.com", "--name", "Ops", "--password", "ops-password-1", "--role", "admin", "--verified", "--json"], { env });
+    const result = await runCli(
+      [
+        "create-user",
+        "--email",
+        "Ops@Example.com",
+        "--name",
+        "Ops",
+        "--password",
+        "ops-password-1",
+        "--role",
+        "admin",
+        "--verified",
+        "--json",
+      ],
+      { env },
+    );
     expect(result.code, result.stderr).toBe(0);
     const user = result.json<Record<string, unknown>>();
     expect(user).toMatchObject({ email: "ops@example.com", name: "Ops", role: "admin", emailVerified: true });
@@ -23,17 +38,25 @@ describeEachDialect("authd commands on a live database", (dialect) => {
   });
 
   it("create-user reads the password from stdin", async () => {
-    const result = await runCli(["create-user", "--email", "stdin@example.com", "--name", "Piped", "--password-stdin", "--json"], { env, input: "piped-password-1\n" });
+    const result = await runCli(
+      ["create-user", "--email", "stdin@example.com", "--name", "Piped", "--password-stdin", "--json"],
+      { env, input: "piped-password-1\n" },
+    );
     expect(result.code, result.stderr).toBe(0);
     const signIn = await t.agent().post("/sign-in/email", { email: "stdin@example.com", password: "piped-password-1" });
     expect(signIn.status).toBe(200);
   });
 
   it("create-user refuses a duplicate email and a short password with one line and exit 1", async () => {
-    const duplicate = await runCli(["create-user", "--email", "ops@example.com", "--name", "Again", "--password", "ops-password-1"], { env });
+    const duplicate = await runCli(
+      ["create-user", "--email", "ops@example.com", "--name", "Again", "--password", "ops-password-1"],
+      { env },
+    );
     expect(duplicate.code, duplicate.stderr).toBe(1);
     expect(duplicate.stderr.trim()).toBe("authd: User already exists");
-    const short = await runCli(["create-user", "--email", "short@example.com", "--name", "S", "--password", "abc"], { env });
+    const short = await runCli(["create-user", "--email", "short@example.com", "--name", "S", "--password", "abc"], {
+      env,
+    });
     expect(short.code, short.stderr).toBe(1);
     expect(short.stderr.trim().split("\n")).toHaveLength(1);
   });
@@ -49,7 +72,9 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     const all = await runCli(["users", "list", "--json"], { env });
     expect(all.code, all.stderr).toBe(0);
     const emails = all.json<{ email: string }[]>().map((u) => u.email);
-    expect(emails).toEqual(expect.arrayContaining(["ops@example.com", "stdin@example.com", "alice.search@example.com"]));
+    expect(emails).toEqual(
+      expect.arrayContaining(["ops@example.com", "stdin@example.com", "alice.search@example.com"]),
+    );
     const searched = await runCli(["users", "list", "--search", "ALICE.SEARCH", "--json"], { env });
     expect(searched.json<{ email: string }[]>().map((u) => u.email)).toEqual(["alice.search@example.com"]);
     const limited = await runCli(["users", "list", "--limit", "1", "--json"], { env });
@@ -60,7 +85,11 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     const { email } = await signUp(t, { email: "shown@example.com" });
     const result = await runCli(["users", "show", email, "--json"], { env });
     expect(result.code, result.stderr).toBe(0);
-    const overview = result.json<{ user: { email: string }; sessions: unknown[]; accounts: { providerId: string }[] }>();
+    const overview = result.json<{
+      user: { email: string };
+      sessions: unknown[];
+      accounts: { providerId: string }[];
+    }>();
     expect(overview.user.email).toBe(email);
     expect(overview.sessions).toHaveLength(1);
     expect(overview.accounts.map((a) => a.providerId)).toEqual(["credential"]);
@@ -109,9 +138,32 @@ describeEachDialect("authd commands on a live database", (dialect) => {
   });
 
   it("issue-api-key prints the key once; api-keys list never shows it; api-keys revoke ends it", async () => {
-    const issued = await runCli(["issue-api-key", "--user", "ops@example.com", "--name", "deploy", "--prefix", "ops_", "--expires-in", "86400", "--remaining", "3", "--json"], { env });
+    const issued = await runCli(
+      [
+        "issue-api-key",
+        "--user",
+        "ops@example.com",
+        "--name",
+        "deploy",
+        "--prefix",
+        "ops_",
+        "--expires-in",
+        "86400",
+        "--remaining",
+        "3",
+        "--json",
+      ],
+      { env },
+    );
     expect(issued.code, issued.stderr).toBe(0);
-    const key = issued.json<{ id: string; key: string; name: string; prefix: string; remaining: number; expiresAt: string }>();
+    const key = issued.json<{
+      id: string;
+      key: string;
+      name: string;
+      prefix: string;
+      remaining: number;
+      expiresAt: string;
+    }>();
     expect(key).toMatchObject({ name: "deploy", prefix: "ops_", remaining: 3 });
     expect(key.key.startsWith("ops_")).toBe(true);
     const verified = await t.server().post("/api/auth/api-key/verify", { key: key.key });
@@ -126,6 +178,32 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     expect((await t.server().post("/api/auth/api-key/verify", { key: key.key })).body.valid).toBe(false);
     const again = await runCli(["api-keys", "revoke", key.id], { env });
     expect(again.code, again.stderr).toBe(1);
+  });
+
+  it("api-keys list and users show mark the keys of a banned owner as refused", async () => {
+    // Given a user with a key, then banned
+    const { email } = await signUp(t, { email: "keyholder@example.com" });
+    const issued = await runCli(["issue-api-key", "--user", email, "--name", "batch", "--json"], { env });
+    expect(issued.code, issued.stderr).toBe(0);
+    const before = await runCli(["api-keys", "list", "--user", email, "--json"], { env });
+    expect(before.json<{ ownerBanned: boolean }[]>().map((k) => k.ownerBanned)).toEqual([false]);
+    expect((await runCli(["users", "ban", email], { env })).code).toBe(0);
+
+    // When the operator looks at the keys, both listings say the owner is banned and the keys refused
+    const listed = await runCli(["api-keys", "list", "--user", email, "--json"], { env });
+    expect(listed.json<{ name: string; ownerBanned: boolean }[]>()).toEqual([
+      expect.objectContaining({ name: "batch", ownerBanned: true }),
+    ]);
+    const table = await runCli(["api-keys", "list", "--user", email], { env });
+    expect(table.stdout).toMatch(/batch .*owner banned: keys refused/);
+    const shown = await runCli(["users", "show", email], { env });
+    expect(shown.stdout).toContain("api keys (1) · owner banned: keys refused");
+    const shownJSON = await runCli(["users", "show", email, "--json"], { env });
+    expect(shownJSON.json<{ apiKeys: { ownerBanned: boolean }[] }>().apiKeys.map((k) => k.ownerBanned)).toEqual([true]);
+
+    // Then once unbanned the mark is gone
+    await runCli(["users", "unban", email], { env });
+    expect((await runCli(["users", "show", email], { env })).stdout).not.toContain("owner banned");
   });
 
   it("issue-api-key refuses an unknown user and malformed permissions", async () => {
@@ -145,7 +223,12 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     expect(listed.json()).toEqual([expect.objectContaining({ slug: "initech", name: "Initech", memberCount: 1 })]);
     const shown = await runCli(["orgs", "show", "initech", "--json"], { env });
     expect(shown.code, shown.stderr).toBe(0);
-    const detail = shown.json<{ organization: { id: string }; members: { email: string; role: string }[]; invitations: unknown[]; teams: unknown[] }>();
+    const detail = shown.json<{
+      organization: { id: string };
+      members: { email: string; role: string }[];
+      invitations: unknown[];
+      teams: unknown[];
+    }>();
     expect(detail.organization.id).toBe(created.body.id);
     expect(detail.members).toEqual([expect.objectContaining({ email, role: "owner" })]);
     const missing = await runCli(["orgs", "show", "no-such-org"], { env });
@@ -173,7 +256,10 @@ describeEachDialect("authd commands on a live database", (dialect) => {
     const role = await runCli(["users", "set-role", email, "admin,support", "--json"], { env });
     expect(role.json()).toMatchObject({ role: "admin,support" });
 
-    const reset = await runCli(["users", "set-password", email, "--password-stdin"], { env, input: "brand-new-password\n" });
+    const reset = await runCli(["users", "set-password", email, "--password-stdin"], {
+      env,
+      input: "brand-new-password\n",
+    });
     expect(reset.code, reset.stderr).toBe(0);
     expect((await t.agent().post("/sign-in/email", { email, password: "brand-new-password" })).status).toBe(200);
 

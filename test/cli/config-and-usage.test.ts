@@ -7,10 +7,16 @@ import { runCli } from "./run.ts";
 
 describe("authd config check, migrate status and usage errors", () => {
   const dir = mkdtempSync(join(tmpdir(), "authd-cli-"));
-  const env = { AUTH_DATABASE_URL: `sqlite://${join(dir, "auth.db")}`, AUTH_SERVER_TOKEN: "server-token-0123456789", AUTH_SMTP_URL: "smtp://mailer:hunter22@mail.example.com:25" };
+  const env = {
+    AUTH_DATABASE_URL: `sqlite://${join(dir, "auth.db")}`,
+    AUTH_SERVER_TOKEN: "server-token-0123456789",
+    AUTH_SMTP_URL: "smtp://mailer:hunter22@mail.example.com:25",
+  };
 
   it("config check --json prints the effective config with every secret masked", async () => {
-    const result = await runCli(["config", "check", "--json"], { env: { ...env, AUTH_SOCIAL_GITHUB_CLIENT_ID: "gh-id", AUTH_SOCIAL_GITHUB_CLIENT_SECRET: "gh-secret-value" } });
+    const result = await runCli(["config", "check", "--json"], {
+      env: { ...env, AUTH_SOCIAL_GITHUB_CLIENT_ID: "gh-id", AUTH_SOCIAL_GITHUB_CLIENT_SECRET: "gh-secret-value" },
+    });
     expect(result.code, result.stderr).toBe(0);
     const config = result.json<Record<string, any>>();
     expect(config.secret).toBe("********");
@@ -66,7 +72,10 @@ describe("the compiled dist/authd binary", () => {
   }, 120_000);
 
   it("creates and lists users with its embedded migrations", async () => {
-    const created = await runCli(["create-user", "--email", "bin@example.com", "--name", "Bin", "--password", "binary-password", "--json"], { env, binary });
+    const created = await runCli(
+      ["create-user", "--email", "bin@example.com", "--name", "Bin", "--password", "binary-password", "--json"],
+      { env, binary },
+    );
     expect(created.code, created.stderr).toBe(0);
     expect(created.json<{ email: string }>().email).toBe("bin@example.com");
     const listed = await runCli(["users", "list", "--json"], { env, binary });
@@ -76,6 +85,16 @@ describe("the compiled dist/authd binary", () => {
   it("lists every command in --help", async () => {
     const result = await runCli(["--help"], { env, binary });
     expect(result.code, result.stderr).toBe(0);
-    for (const command of ["serve", "migrate", "create-user", "revoke-sessions", "users", "sessions", "config", "admin"]) expect(result.stdout).toContain(command);
+    for (const command of [
+      "serve",
+      "migrate",
+      "create-user",
+      "revoke-sessions",
+      "users",
+      "sessions",
+      "config",
+      "admin",
+    ])
+      expect(result.stdout).toContain(command);
   });
 });

@@ -4,7 +4,11 @@ import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 const authd = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ["bin/authd.ts", ...args], { cwd: root, encoding: "utf8", env: { ...process.env, ...env } });
+  spawnSync(process.execPath, ["bin/authd.ts", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
 
 describe("authd healthcheck (the container health check)", () => {
   let daemon: Daemon;

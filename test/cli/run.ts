@@ -25,7 +25,13 @@ export interface RunOptions {
 
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
   const [command, argv] = options.binary ? [options.binary, args] : [BUN, [join(ROOT, "bin/authd.ts"), ...args]];
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", AUTH_SECRET: TEST_SECRET, AUTH_BASE_URL: TEST_ORIGIN, ...options.env };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "/tmp",
+    AUTH_SECRET: TEST_SECRET,
+    AUTH_BASE_URL: TEST_ORIGIN,
+    ...options.env,
+  };
   return new Promise((done, fail) => {
     const child = spawn(command, argv, { env, cwd: tmpdir(), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { resolveApiURL } from "../../src/client/base-url.ts";
 import type { ClientFetch } from "../../src/client/fetch.ts";
 import { createAuthClient } from "../../src/client/index.ts";
-import { resolveApiURL } from "../../src/client/base-url.ts";
 import { toRoutePath } from "../../src/client/proxy.ts";
-import { methodFor } from "../../src/client/routes.ts";
 import { retryDelay } from "../../src/client/retry.ts";
+import { methodFor } from "../../src/client/routes.ts";
 import { createSessionStore } from "../../src/client/session.ts";
 
 // The client's timing rules (§9) on the test clock: these need no server, only a counting fetch.
@@ -96,7 +96,10 @@ describe("call paths and methods", () => {
 
   it("is not a thenable, so awaiting the client does not make a request", async () => {
     const { calls, clientFetch } = countingFetch();
-    const client = createAuthClient({ baseURL: "http://127.0.0.1:9", fetchOptions: { customFetchImpl: clientFetch as unknown as typeof fetch } });
+    const client = createAuthClient({
+      baseURL: "http://127.0.0.1:9",
+      fetchOptions: { customFetchImpl: clientFetch as unknown as typeof fetch },
+    });
     const awaited = await Promise.resolve(client);
     expect(awaited).toBe(client);
     expect(calls).toEqual([]);

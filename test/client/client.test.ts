@@ -42,11 +42,33 @@ describe("authd/client against a running authd", () => {
     expect(browser.requests.at(-1)).toEqual({ method: "GET", url: `${authd.url}/api/auth/get-session` });
   });
 
+  it("revokes other sessions by the handles listSessions gives, finding the current one by id", async () => {
+    const email = uniqueEmail();
+    const here = newClient();
+    await here.client.signUp.email({ name: "Ada", email, password: "correct-horse-battery" });
+    const elsewhere = newClient();
+    await elsewhere.client.signIn.email({ email, password: "correct-horse-battery" });
+    const { data: current } = await here.client.getSession();
+    const { data: sessions } = await here.client.listSessions();
+    expect(sessions).toHaveLength(2);
+    expect(sessions?.map((s) => s.token)).not.toContain(current?.session.token);
+    for (const session of sessions ?? []) {
+      if (session.id !== current?.session.id)
+        expect((await here.client.revokeSession({ token: session.token })).data).toEqual({ status: true });
+    }
+    expect((await elsewhere.client.getSession({ query: { disableCookieCache: true } })).data).toBeNull();
+    expect((await here.client.getSession({ query: { disableCookieCache: true } })).data?.user.email).toBe(email);
+  });
+
   it("returns the server's code and message with the status when a call fails", async () => {
     const { client } = newClient();
     const { data, error } = await client.signIn.email({ email: uniqueEmail(), password: "wrong-password-123" });
     expect(data).toBeNull();
-    expect(error).toMatchObject({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password", status: 401 });
+    expect(error).toMatchObject({
+      code: "INVALID_EMAIL_OR_PASSWORD",
+      message: "Invalid email or password",
+      status: 401,
+    });
   });
 
   it("sends query parameters for GET routes and validation errors come back as errors", async () => {
@@ -109,7 +131,11 @@ describe("authd/client against a running authd", () => {
     const retries: number[] = [];
     const client = createAuthClient({
       baseURL: authd.url,
-      fetchOptions: { customFetchImpl: flaky, retry: { type: "linear", attempts: 3, delay: 5 }, onRetry: (c) => void retries.push(c.request.retryAttempt) },
+      fetchOptions: {
+        customFetchImpl: flaky,
+        retry: { type: "linear", attempts: 3, delay: 5 },
+        onRetry: (c) => void retries.push(c.request.retryAttempt),
+      },
     });
     const { data, error } = await client.$fetch<{ ok: boolean }>("/ok");
     expect(error).toBeNull();
@@ -119,7 +145,10 @@ describe("authd/client against a running authd", () => {
 
   it("does not retry an answer that would come back the same (4xx)", async () => {
     const { browser } = newClient();
-    const client = createAuthClient({ baseURL: authd.url, fetchOptions: { customFetchImpl: browser.fetch, retry: { type: "linear", attempts: 3, delay: 5 } } });
+    const client = createAuthClient({
+      baseURL: authd.url,
+      fetchOptions: { customFetchImpl: browser.fetch, retry: { type: "linear", attempts: 3, delay: 5 } },
+    });
     const { error } = await client.signIn.email({ email: uniqueEmail(), password: "wrong-password-123" });
     expect(error?.status).toBe(401);
     expect(browser.requests.filter((r) => r.url.endsWith("/sign-in/email"))).toHaveLength(1);
@@ -129,7 +158,10 @@ describe("authd/client against a running authd", () => {
     let calls = 0;
     const client = createAuthClient({
       baseURL: "http://127.0.0.1:9",
-      fetchOptions: { retry: { type: "exponential", attempts: 2, baseDelay: 1, maxDelay: 4 }, onRequest: () => void calls++ },
+      fetchOptions: {
+        retry: { type: "exponential", attempts: 2, baseDelay: 1, maxDelay: 4 },
+        onRequest: () => void calls++,
+      },
     });
     const { data, error } = await client.getSession();
     expect(data).toBeNull();
@@ -166,7 +198,10 @@ describe("authd/client API-key calls", () => {
     expect(fetched.data).not.toHaveProperty("key");
 
     // A back end without cookies, sending only the key.
-    const backEnd = createAuthClient({ baseURL: authd.url, fetchOptions: { headers: { "x-api-key": created.data!.key } } });
+    const backEnd = createAuthClient({
+      baseURL: authd.url,
+      fetchOptions: { headers: { "x-api-key": created.data!.key } },
+    });
     const session = await backEnd.getSession();
     expect(session.data?.user.email).toBe(email);
   });
@@ -176,12 +211,22 @@ describe("authd/client API-key calls", () => {
     await owner.signUp.email({ name: "Owner", email: uniqueEmail("owner"), password: "correct-horse-battery" });
     const { data: key } = await owner.apiKey.create({ name: "mine" });
 
-    const server = createAuthClient({ baseURL: authd.url, fetchOptions: { headers: { authorization: `Bearer ${SERVER_TOKEN}` } } });
+    const server = createAuthClient({
+      baseURL: authd.url,
+      fetchOptions: { headers: { authorization: `Bearer ${SERVER_TOKEN}` } },
+    });
     const verified = await server.apiKey.verify({ key: key!.key });
     expect(verified.data).toMatchObject({ valid: true, error: null, key: { id: key!.id } });
 
-    const stranger = createAuthClient({ baseURL: authd.url, fetchOptions: { customFetchImpl: browserLikeFetch().fetch } });
-    await stranger.signUp.email({ name: "Stranger", email: uniqueEmail("stranger"), password: "correct-horse-battery" });
+    const stranger = createAuthClient({
+      baseURL: authd.url,
+      fetchOptions: { customFetchImpl: browserLikeFetch().fetch },
+    });
+    await stranger.signUp.email({
+      name: "Stranger",
+      email: uniqueEmail("stranger"),
+      password: "correct-horse-battery",
+    });
     const foreign = await stranger.apiKey.get({ query: { id: key!.id } });
     expect(foreign.data).toBeNull();
     expect(foreign.error).toMatchObject({ code: "KEY_NOT_FOUND", status: 404 });

@@ -1,29 +1,9 @@
-import { startServer } from "../../src/server.ts";
-import { createTestContext, TEST_ORIGIN, type TestContext, type TestContextOptions } from "../helpers/context.ts";
+import { TEST_ORIGIN } from "../helpers/context.ts";
 
-// A real authd on an ephemeral port, and a browser-like fetch for the client tests in Node (which has no
-// cookie jar of its own and sends no Origin header).
+export { type RunningAuthd, startAuthd } from "../helpers/live-server.ts";
 
-export interface RunningAuthd {
-  t: TestContext;
-  /** http://127.0.0.1:PORT */
-  url: string;
-  close(): Promise<void>;
-}
-
-export async function startAuthd(options: TestContextOptions = {}): Promise<RunningAuthd> {
-  const t = await createTestContext({ realTime: true, ...options });
-  const running = startServer(t.ctx, { port: 0, host: "127.0.0.1" });
-  return {
-    t,
-    url: `http://127.0.0.1:${running.server.port}`,
-    async close() {
-      // shutdown() closes the context too; close() then only removes the temporary database.
-      await running.shutdown();
-      await t.close().catch(() => {});
-    },
-  };
-}
+// A browser-like fetch for the client tests in Node (which has no cookie jar of its own and sends no
+// Origin header).
 
 export interface BrowserLikeFetch {
   fetch: typeof fetch;

@@ -44,13 +44,22 @@ describe("authd/client organization calls", () => {
 
   it("invites by email and the invitee accepts with their own client", async () => {
     const { client: owner } = await signedInClient("Owner");
-    const { data: organization } = await owner.organization.create({ name: "Team", slug: `team-${Math.random().toString(36).slice(2, 8)}` });
+    const { data: organization } = await owner.organization.create({
+      name: "Team",
+      slug: `team-${Math.random().toString(36).slice(2, 8)}`,
+    });
     const inviteeEmail = uniqueEmail("invitee");
-    const invited = await owner.organization.inviteMember({ email: inviteeEmail, role: "member", organizationId: organization!.id });
+    const invited = await owner.organization.inviteMember({
+      email: inviteeEmail,
+      role: "member",
+      organizationId: organization!.id,
+    });
     expect(invited.error).toBeNull();
     expect(invited.data).toMatchObject({ email: inviteeEmail, status: "pending" });
 
     const { client: invitee } = await signedInClient("Invitee", inviteeEmail);
+    // Invitations need a verified address (organization.requireEmailVerificationOnInvitation, on by default).
+    await authd.t.ctx.db.updateTable("user").set({ emailVerified: true }).where("email", "=", inviteeEmail).execute();
     const details = await invitee.organization.getInvitation({ query: { id: invited.data!.id } });
     expect(details.data).toMatchObject({ organizationName: "Team", status: "pending" });
     const accepted = await invitee.organization.acceptInvitation({ invitationId: invited.data!.id });
@@ -64,7 +73,10 @@ describe("authd/client organization calls", () => {
 
   it("refuses a stranger with the server's code", async () => {
     const { client: owner } = await signedInClient("Keeper");
-    const { data: organization } = await owner.organization.create({ name: "Private", slug: `private-${Math.random().toString(36).slice(2, 8)}` });
+    const { data: organization } = await owner.organization.create({
+      name: "Private",
+      slug: `private-${Math.random().toString(36).slice(2, 8)}`,
+    });
     const { client: stranger } = await signedInClient("Stranger");
     const result = await stranger.organization.delete({ organizationId: organization!.id });
     expect(result.data).toBeNull();

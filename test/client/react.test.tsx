@@ -12,7 +12,13 @@ import { uniqueEmail } from "./helpers.ts";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-function SessionView({ client, onRender }: { client: ReactAuthClient; onRender?: (refetch: () => Promise<void>) => void }) {
+function SessionView({
+  client,
+  onRender,
+}: {
+  client: ReactAuthClient;
+  onRender?: (refetch: () => Promise<void>) => void;
+}) {
   const { data, error, isPending, refetch } = client.useSession();
   onRender?.(refetch);
   if (isPending) return <p>loading</p>;
@@ -31,7 +37,10 @@ describe("useSession with react-dom", () => {
     const pageFetch = globalThis.fetch;
     globalThis.fetch = Bun.fetch;
     try {
-      daemon = await startDaemon(["node_modules/.bin/bun", "bin/authd.ts"], { AUTH_TRUSTED_ORIGINS: window.location.origin, AUTH_RATE_LIMIT: "off" });
+      daemon = await startDaemon(["node_modules/.bin/bun", "bin/authd.ts"], {
+        AUTH_TRUSTED_ORIGINS: window.location.origin,
+        AUTH_RATE_LIMIT: "off",
+      });
     } finally {
       globalThis.fetch = pageFetch;
     }

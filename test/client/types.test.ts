@@ -1,5 +1,12 @@
 import { describe, expectTypeOf, it } from "vitest";
-import type { AuthClientError, CreatedApiKey, Invitation, Member, SessionWithUser, User } from "../../src/client/index.ts";
+import type {
+  AuthClientError,
+  CreatedApiKey,
+  Invitation,
+  Member,
+  SessionWithUser,
+  User,
+} from "../../src/client/index.ts";
 import { createAuthClient } from "../../src/client/index.ts";
 import { createAuthClient as createReactClient } from "../../src/client/react.ts";
 
@@ -13,11 +20,16 @@ describe("client types", () => {
   it("types inputs and outputs from the route map", () => {
     expectTypeOf(client.signUp.email).parameter(0).toHaveProperty("email").toEqualTypeOf<string>();
     expectTypeOf(client.signIn.email).returns.resolves.toEqualTypeOf<
-      { data: { token: string | null; user: User; redirect: boolean; url?: string }; error: null } | { data: null; error: AuthClientError }
+      | { data: { token: string | null; user: User; redirect: boolean; url?: string }; error: null }
+      | { data: null; error: AuthClientError }
     >();
     expectTypeOf<Awaited<ReturnType<typeof client.getSession>>["data"]>().toEqualTypeOf<SessionWithUser | null>();
-    expectTypeOf<NonNullable<Awaited<ReturnType<typeof client.apiKey.create>>["data"]>>().toEqualTypeOf<CreatedApiKey>();
-    expectTypeOf<NonNullable<Awaited<ReturnType<typeof client.organization.acceptInvitation>>["data"]>>().toEqualTypeOf<{ invitation: Invitation; member: Member }>();
+    expectTypeOf<
+      NonNullable<Awaited<ReturnType<typeof client.apiKey.create>>["data"]>
+    >().toEqualTypeOf<CreatedApiKey>();
+    expectTypeOf<
+      NonNullable<Awaited<ReturnType<typeof client.organization.acceptInvitation>>["data"]>
+    >().toEqualTypeOf<{ invitation: Invitation; member: Member }>();
   });
 
   it("requires what the server requires and takes GET parameters under query", () => {

@@ -28,10 +28,15 @@ describe("the compiled binary", () => {
       headers: { "content-type": "application/json", origin: daemon.url, ...(cookie ? { cookie } : {}) },
       body: JSON.stringify(body),
     });
-  const getSession = (cookie: string) => fetch(`${daemon.url}/api/auth/get-session?disableCookieCache=true`, { headers: { cookie } });
+  const getSession = (cookie: string) =>
+    fetch(`${daemon.url}/api/auth/get-session?disableCookieCache=true`, { headers: { cookie } });
 
   it("signs up, reads the session with the cookie and signs out", async () => {
-    const signUp = await post("/sign-up/email", { name: "Binary User", email: "binary@example.com", password: "correct-horse-battery" });
+    const signUp = await post("/sign-up/email", {
+      name: "Binary User",
+      email: "binary@example.com",
+      password: "correct-horse-battery",
+    });
     expect(signUp.status).toBe(200);
     const cookie = sessionCookie(signUp);
 
@@ -48,7 +53,11 @@ describe("the compiled binary", () => {
   });
 
   it("keeps answering get-session while sign-ins are hashing", async () => {
-    const signUp = await post("/sign-up/email", { name: "Busy", email: "busy@example.com", password: "correct-horse-battery" });
+    const signUp = await post("/sign-up/email", {
+      name: "Busy",
+      email: "busy@example.com",
+      password: "correct-horse-battery",
+    });
     const cookie = sessionCookie(signUp);
     const settled: string[] = [];
     // 12 scrypt verifications take several hundred ms of CPU; if hashing held the event loop, the session

@@ -1,23 +1,30 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
 import { type RunningAuthd, startAuthd } from "../client/helpers.ts";
+import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
 
 // examples/react-app built with vite against the built client (dist/client layout), served from its own
 // origin, calling a real authd on another port: CORS with credentials and cookies as in production.
 
 const root = new URL("../..", import.meta.url).pathname;
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml" };
+const TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+};
 
 function serveStatic(dir: string): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
+    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(
+      /^(\.\.[/\\])+/,
+      "",
+    );
     let file = join(dir, path === "/" ? "index.html" : path);
     let body: Buffer;
     try {
@@ -29,7 +36,11 @@ function serveStatic(dir: string): Promise<{ server: Server; origin: string }> {
     res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
     res.end(body);
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` }),
+    ),
+  );
 }
 
 function run(command: string, args: string[], env: Record<string, string> = {}): void {
@@ -48,11 +59,15 @@ describe("the example React app in headless Chromium", () => {
     site = await serveStatic(join(work, "site"));
     authd = await startAuthd({ env: { AUTH_TRUSTED_ORIGINS: site.origin } });
     run(process.execPath, ["scripts/build-client.ts", "--outdir", join(work, "client")]);
-    run("node", ["node_modules/vite/bin/vite.js", "build", "--logLevel", "warn", "--config", "examples/react-app/vite.config.ts"], {
-      AUTHD_CLIENT_DIR: join(work, "client"),
-      AUTHD_EXAMPLE_OUT_DIR: join(work, "site"),
-      VITE_AUTHD_URL: authd.url,
-    });
+    run(
+      "node",
+      ["node_modules/vite/bin/vite.js", "build", "--logLevel", "warn", "--config", "examples/react-app/vite.config.ts"],
+      {
+        AUTHD_CLIENT_DIR: join(work, "client"),
+        AUTHD_EXAMPLE_OUT_DIR: join(work, "site"),
+        VITE_AUTHD_URL: authd.url,
+      },
+    );
     browser = await launchChromium();
   }, 120_000);
 
@@ -103,7 +118,12 @@ describe("the example React app in headless Chromium", () => {
       tsconfig,
       JSON.stringify({
         extends: join(root, "examples/react-app/tsconfig.json"),
-        compilerOptions: { paths: { "authd/client": [join(work, "client/index.d.ts")], "authd/react": [join(work, "client/react.d.ts")] } },
+        compilerOptions: {
+          paths: {
+            "authd/client": [join(work, "client/index.d.ts")],
+            "authd/react": [join(work, "client/react.d.ts")],
+          },
+        },
         include: [join(root, "examples/react-app/src")],
       }),
     );

@@ -1,4 +1,4 @@
-import { createServer, type Server, type Socket, connect } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, signUp, type TestContext } from "../helpers/context.ts";
 import { createPostgresSchema, POSTGRES_URL, postgresUnavailableReason } from "../helpers/postgres.ts";
@@ -132,7 +132,10 @@ describe.skipIf(redisSkipped)("a Redis outage", () => {
     const direct = new URL(REDIS_URL);
     proxy = await startProxy({ host: direct.hostname, port: Number(direct.port || 6379) });
     const env = redisEnv(through(REDIS_URL, proxy));
-    t = await createTestContext({ env: { ...env, AUTH_RATE_LIMIT: "on" }, config: { rateLimit: { customRules: { "/sign-up/email": false } } } });
+    t = await createTestContext({
+      env: { ...env, AUTH_RATE_LIMIT: "on" },
+      config: { rateLimit: { customRules: { "/sign-up/email": false } } },
+    });
   });
   afterAll(async () => {
     await t.close();

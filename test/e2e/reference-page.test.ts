@@ -26,7 +26,9 @@ describe("pages in a real browser, served by the compiled binary", () => {
     page.on("requestfailed", (request) => failed.push(request.url()));
     await page.goto(`${daemon.url}/api/reference`);
     await page.waitForSelector(".opblock", { timeout: 20_000 });
-    const paths = await page.$$eval(".opblock-summary-path", (nodes) => nodes.map((n) => n.textContent?.replace(/\u200b/g, "").trim()));
+    const paths = await page.$$eval(".opblock-summary-path", (nodes) =>
+      nodes.map((n) => n.textContent?.replace(/\u200b/g, "").trim()),
+    );
     expect(paths).toContain("/api/auth/sign-up/email");
     expect(paths).toContain("/api/auth/get-session");
     expect(failed).toEqual([]);

@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import type { ServerEnv } from "../../src/http/client-address.ts";
 
 // A browser-like caller for app.request(): keeps cookies, sends a trusted Origin on POSTs.
 
@@ -17,6 +18,27 @@ export interface RequestOptions {
   raw?: string;
 }
 
+/** Apply Set-Cookie lines to a cookie jar as a browser would (an empty or expired cookie is removed). */
+export function absorbSetCookies(jar: Map<string, string>, setCookies: string[]): void {
+  for (const line of setCookies) {
+    const [pair, ...attrs] = line.split(";");
+    const i = pair.indexOf("=");
+    const name = pair.slice(0, i).trim();
+    const value = pair.slice(i + 1).trim();
+    const cleared = value === "" || attrs.some((a) => /^\s*max-age=(0|-)/i.test(a));
+    if (cleared) jar.delete(name);
+    else jar.set(name, value);
+  }
+}
+
+/**
+ * The environment src/server.ts hands the app, for app.request(), which has no socket: the peer address
+ * the daemon would see. Tests that need a real socket use test/helpers/live-server.ts instead.
+ */
+export function socketEnv(address: string): ServerEnv {
+  return { remoteAddress: address };
+}
+
 export class Agent {
   readonly jar = new Map<string, string>();
   headers: Record<string, string> = {};
@@ -25,8 +47,14 @@ export class Agent {
     private readonly app: Hono,
     readonly basePath = "/api/auth",
     readonly origin = "http://localhost:3000",
-    readonly env?: unknown,
+    public env?: unknown,
   ) {}
+
+  /** Send later requests as if from a socket at this address (the daemon's view of the peer). */
+  connectFrom(address: string): this {
+    this.env = socketEnv(address);
+    return this;
+  }
 
   cookieHeader(): string {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -38,19 +66,18 @@ export class Agent {
   }
 
   absorb(setCookies: string[]): void {
-    for (const line of setCookies) {
-      const [pair, ...attrs] = line.split(";");
-      const i = pair.indexOf("=");
-      const name = pair.slice(0, i).trim();
-      const value = pair.slice(i + 1).trim();
-      const cleared = value === "" || attrs.some((a) => /^\s*max-age=(0|-)/i.test(a));
-      if (cleared) this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
+    absorbSetCookies(this.jar, setCookies);
   }
 
-  async request<T = any>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<AgentResponse<T>> {
-    const url = new URL(`http://localhost${path.startsWith("/api/") || path.startsWith("/metrics") ? path : this.basePath + path}`);
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: RequestOptions = {},
+  ): Promise<AgentResponse<T>> {
+    const url = new URL(
+      `http://localhost${path.startsWith("/api/") || path.startsWith("/metrics") ? path : this.basePath + path}`,
+    );
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...this.headers, ...options.headers };
     if (this.jar.size > 0 && headers.cookie === undefined) headers.cookie = this.cookieHeader();

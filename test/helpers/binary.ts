@@ -11,7 +11,10 @@ const root = new URL("../..", import.meta.url).pathname;
  */
 export function buildBinary(): string {
   const outfile = join(mkdtempSync(join(tmpdir(), "authd-bin-")), "authd");
-  const result = spawnSync(process.execPath, ["scripts/build.ts", "--outfile", outfile], { cwd: root, encoding: "utf8" });
+  const result = spawnSync(process.execPath, ["scripts/build.ts", "--outfile", outfile], {
+    cwd: root,
+    encoding: "utf8",
+  });
   if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
   return outfile;
 }

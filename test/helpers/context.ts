@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config/load.ts";
 import type { ConfigInput } from "../../src/config/schema.ts";
 import { type AuthContext, createContext } from "../../src/context.ts";
 import { createApp } from "../../src/http/app.ts";
-import { silentLogger, type Logger } from "../../src/logger.ts";
+import { type Logger, silentLogger } from "../../src/logger.ts";
 import { Agent } from "./agent.ts";
 import { createPostgresSchema, postgresUnavailableReason } from "./postgres.ts";
 
@@ -21,8 +21,8 @@ export interface TestContext {
   ctx: AuthContext;
   app: Hono;
   dialect: Dialect;
-  /** A new browser-like caller with its own cookie jar. */
-  agent(): Agent;
+  /** A new browser-like caller with its own cookie jar (`from`: the socket address the daemon sees; none by default). */
+  agent(options?: { from?: string }): Agent;
   /** A caller sending the server token. */
   server(): Agent;
   clock: { now: number; advance(ms: number): void };
@@ -36,6 +36,8 @@ export interface TestContextOptions {
   logger?: Logger;
   /** Start the clock here instead of the real time (it still only moves when advanced... unless realTime). */
   realTime?: boolean;
+  /** Open this existing database (migrated to latest on open) instead of a fresh one; the caller removes it. */
+  databaseURL?: string;
 }
 
 /** A real, migrated database (a temporary SQLite file, or a fresh Postgres schema) behind the real app. */
@@ -43,7 +45,10 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const dialect = options.dialect ?? "sqlite";
   let databaseURL: string;
   let cleanup: () => Promise<void>;
-  if (dialect === "postgres") {
+  if (options.databaseURL) {
+    databaseURL = options.databaseURL;
+    cleanup = async () => {};
+  } else if (dialect === "postgres") {
     const schema = await createPostgresSchema();
     databaseURL = schema.url;
     cleanup = schema.drop;
@@ -53,7 +58,14 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   }
   const config = loadConfig({
-    env: { AUTH_SECRET: TEST_SECRET, AUTH_BASE_URL: TEST_ORIGIN, AUTH_DATABASE_URL: databaseURL, AUTH_SERVER_TOKEN: SERVER_TOKEN, AUTH_RATE_LIMIT: "off", ...options.env },
+    env: {
+      AUTH_SECRET: TEST_SECRET,
+      AUTH_BASE_URL: TEST_ORIGIN,
+      AUTH_DATABASE_URL: databaseURL,
+      AUTH_SERVER_TOKEN: SERVER_TOKEN,
+      AUTH_RATE_LIMIT: "off",
+      ...options.env,
+    },
     overrides: options.config,
   });
   const clock = {
@@ -73,7 +85,10 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     app,
     dialect,
     clock,
-    agent: () => new Agent(app, config.basePath, TEST_ORIGIN),
+    agent: (options = {}) => {
+      const agent = new Agent(app, config.basePath, TEST_ORIGIN);
+      return options.from ? agent.connectFrom(options.from) : agent;
+    },
     server: () => {
       const agent = new Agent(app, config.basePath, TEST_ORIGIN);
       agent.headers.authorization = `Bearer ${SERVER_TOKEN}`;
@@ -101,7 +116,10 @@ export function describeEachDialect(name: string, body: (dialect: Dialect) => vo
 }
 
 /** Sign a user up through the API and return the agent holding their session. */
-export async function signUp(t: TestContext, fields: { email?: string; password?: string; name?: string; [k: string]: unknown } = {}) {
+export async function signUp(
+  t: TestContext,
+  fields: { email?: string; password?: string; name?: string; [k: string]: unknown } = {},
+) {
   const agent = t.agent();
   const email = fields.email ?? `user.${Math.random().toString(36).slice(2, 10)}@example.com`;
   const password = fields.password ?? "correct-horse-battery";

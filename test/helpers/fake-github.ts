@@ -56,14 +56,24 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     const refresh = randomUUID();
     accessTokens.add(access);
     refreshTokens.add(refresh);
-    json(res, 200, { access_token: access, token_type: "bearer", scope: "read:user,user:email", expires_in: 28800, refresh_token: refresh, refresh_token_expires_in: 15_897_600 });
+    json(res, 200, {
+      access_token: access,
+      token_type: "bearer",
+      scope: "read:user,user:email",
+      expires_in: 28800,
+      refresh_token: refresh,
+      refresh_token_expires_in: 15_897_600,
+    });
   };
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", fake.url);
     if (url.pathname === "/login/oauth/authorize") {
       // No login page: the user "approves" at once and is sent back with a code bound to the PKCE challenge.
       const code = randomUUID();
-      codes.set(code, { challenge: url.searchParams.get("code_challenge") ?? "", redirectURI: url.searchParams.get("redirect_uri") ?? "" });
+      codes.set(code, {
+        challenge: url.searchParams.get("code_challenge") ?? "",
+        redirectURI: url.searchParams.get("redirect_uri") ?? "",
+      });
       const back = new URL(url.searchParams.get("redirect_uri")!);
       back.searchParams.set("code", code);
       back.searchParams.set("state", url.searchParams.get("state")!);
@@ -75,7 +85,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       fake.tokenRequests.push(form);
       if (form.get("client_secret") !== "gh-secret") return json(res, 200, { error: "incorrect_client_credentials" });
       if (form.get("grant_type") === "refresh_token") {
-        if (!refreshTokens.delete(form.get("refresh_token") ?? "")) return json(res, 200, { error: "bad_refresh_token" });
+        if (!refreshTokens.delete(form.get("refresh_token") ?? ""))
+          return json(res, 200, { error: "bad_refresh_token" });
         return issueTokens(res);
       }
       const grant = codes.get(form.get("code") ?? "");
@@ -83,7 +94,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const verifier = form.get("code_verifier") ?? "";
       const challenge = createHash("sha256").update(verifier).digest("base64url");
       // GitHub answers 200 with an error object for a bad code.
-      if (!grant || grant.challenge !== challenge || grant.redirectURI !== form.get("redirect_uri")) return json(res, 200, { error: "bad_verification_code" });
+      if (!grant || grant.challenge !== challenge || grant.redirectURI !== form.get("redirect_uri"))
+        return json(res, 200, { error: "bad_verification_code" });
       return issueTokens(res);
     }
     const token = req.headers.authorization?.replace(/^Bearer /, "") ?? "";

@@ -17,8 +17,12 @@ export const mailCount = (mailbox: Mailbox, to: string): number => mailbox.to(to
 export async function mailedLink(mailbox: Mailbox, to: string, kind: keyof typeof LINK, skip = 0): Promise<URL> {
   const deadline = Date.now() + 5000;
   for (;;) {
-    const matching = mailbox.to(to).slice(skip).filter((m) => LINK[kind].test(m.text));
-    if (matching.length > 0) return new URL((matching[matching.length - 1].text.match(LINK[kind]) as RegExpMatchArray)[0]);
+    const matching = mailbox
+      .to(to)
+      .slice(skip)
+      .filter((m) => LINK[kind].test(m.text));
+    if (matching.length > 0)
+      return new URL((matching[matching.length - 1].text.match(LINK[kind]) as RegExpMatchArray)[0]);
     if (Date.now() > deadline) throw new Error(`no ${kind} link mailed to ${to}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -31,7 +35,10 @@ export const pathOf = (url: URL): string => `${url.pathname}${url.search}`;
  * One test context per describe block whose mail goes to a real SMTP capture of its own. `ready`
  * receives both once they run; both are closed after the block.
  */
-export function useMailContext(options: TestContextOptions, ready: (handles: { t: TestContext; mailbox: Mailbox }) => void): void {
+export function useMailContext(
+  options: TestContextOptions,
+  ready: (handles: { t: TestContext; mailbox: Mailbox }) => void,
+): void {
   let handles: { t: TestContext; mailbox: Mailbox } | undefined;
   beforeAll(async () => {
     const mailbox = await startMailbox();

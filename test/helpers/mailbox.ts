@@ -11,12 +11,16 @@ export interface CapturedMail {
 }
 
 function decodeQuotedPrintable(s: string): string {
-  return s.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  return s
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 }
 
 function decodeBody(raw: string): string {
   let out = decodeQuotedPrintable(raw);
-  for (const m of raw.matchAll(/Content-Transfer-Encoding:\s*base64\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/gi)) {
+  for (const m of raw.matchAll(
+    /Content-Transfer-Encoding:\s*base64\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/gi,
+  )) {
     out += `\n${Buffer.from(m[1].replace(/\s+/g, ""), "base64").toString("utf8")}`;
   }
   return out;
@@ -27,7 +31,11 @@ export interface Mailbox {
   url: string;
   mails: CapturedMail[];
   /** The first mail to `to` whose text matches `pattern`, waiting up to timeoutMs. */
-  waitFor(to: string, pattern: RegExp, options?: { timeoutMs?: number; since?: number }): Promise<CapturedMail & { match: RegExpMatchArray }>;
+  waitFor(
+    to: string,
+    pattern: RegExp,
+    options?: { timeoutMs?: number; since?: number },
+  ): Promise<CapturedMail & { match: RegExpMatchArray }>;
   /** Mails to an address so far. */
   to(address: string): CapturedMail[];
   close(): Promise<void>;
@@ -73,4 +81,16 @@ export async function startMailbox(options: { onData?: () => Promise<void> } = {
     to: (address) => mails.filter((m) => m.to.includes(address.toLowerCase())),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+const VERIFY_LINK = /http:\/\/[^/\s]+(\/api\/auth\/verify-email\?token=[^\s]+)/;
+
+/** Follow the verification link mailed to `email` with the agent holding that user's session. */
+export async function verifyThroughMail(
+  mailbox: Mailbox,
+  agent: { get(path: string): Promise<unknown> },
+  email: string,
+): Promise<void> {
+  const mail = await mailbox.waitFor(email, VERIFY_LINK);
+  await agent.get(mail.match[1]);
 }

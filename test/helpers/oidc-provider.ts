@@ -1,5 +1,5 @@
-import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
 
 // A real OpenID Connect provider (the `oidc-provider` package) on loopback, with its development
@@ -17,12 +17,18 @@ export interface TestOpenIdProvider {
   clientId: string;
   clientSecret: string;
   accounts: Map<string, TestAccount>;
+  /** Every request the provider received, in order ("POST /token", "GET /auth?…" without the query). */
+  requests: string[];
   close(): Promise<void>;
 }
 
 export const EXTRA_REDIRECT_URI = "http://localhost:3000/native/callback";
 
-export async function startOpenIdProvider(options: { redirectURIs: string[]; clientId?: string; clientSecret?: string }): Promise<TestOpenIdProvider> {
+export async function startOpenIdProvider(options: {
+  redirectURIs: string[];
+  clientId?: string;
+  clientSecret?: string;
+}): Promise<TestOpenIdProvider> {
   const accounts = new Map<string, TestAccount>();
   const clientId = options.clientId ?? "authd-test-client";
   const clientSecret = options.clientSecret ?? "authd-test-client-secret-0123456789";
@@ -52,12 +58,18 @@ export async function startOpenIdProvider(options: { redirectURIs: string[]; cli
       claims: async () => ({ sub, ...(accounts.get(sub) ?? {}) }),
     }),
   });
-  server.on("request", provider.callback());
+  const requests: string[] = [];
+  const handle = provider.callback();
+  server.on("request", (req, res) => {
+    requests.push(`${req.method} ${(req.url ?? "").split("?")[0]}`);
+    handle(req, res);
+  });
   return {
     issuer,
     clientId,
     clientSecret,
     accounts,
+    requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -67,22 +79,44 @@ export class Browser {
   private readonly cookies = new Map<string, Map<string, string>>();
 
   private jarFor(url: URL): Map<string, string> {
-    let jar = this.cookies.get(url.host);
-    if (!jar) this.cookies.set(url.host, (jar = new Map()));
+    const jar = this.cookies.get(url.host) ?? new Map<string, string>();
+    this.cookies.set(url.host, jar);
     return jar;
   }
 
-  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  /** Cookies this browser holds for a host ("127.0.0.1:3000"), by name. */
+  cookiesFor(url: string): Map<string, string> {
+    return this.jarFor(new URL(url));
+  }
+
+  async request(
+    url: string,
+    init: {
+      method?: string;
+      form?: Record<string, string>;
+      json?: unknown;
+      headers?: Record<string, string>;
+      withoutCookies?: boolean;
+    } = {},
+  ): Promise<Response> {
     const target = new URL(url);
     const jar = this.jarFor(target);
-    const headers: Record<string, string> = {};
-    if (jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    const headers: Record<string, string> = { ...init.headers };
+    if (jar.size > 0 && !init.withoutCookies) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
     let body: string | undefined;
     if (init.form) {
       headers["content-type"] = "application/x-www-form-urlencoded";
       body = new URLSearchParams(init.form).toString();
+    } else if (init.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(init.json);
     }
-    const res = await fetch(target, { method: init.method ?? (init.form ? "POST" : "GET"), headers, body, redirect: "manual" });
+    const res = await fetch(target, {
+      method: init.method ?? (body === undefined ? "GET" : "POST"),
+      headers,
+      body,
+      redirect: "manual",
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(";");
       const i = pair.indexOf("=");
@@ -114,7 +148,9 @@ export class Browser {
       const html = await res.text();
       const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
       if (!action) throw new Error(`provider page without a form (${res.status}): ${html.slice(0, 300)}`);
-      form = html.includes('name="login"') ? { prompt: "login", login, password: "any-password" } : { prompt: "consent" };
+      form = html.includes('name="login"')
+        ? { prompt: "login", login, password: "any-password" }
+        : { prompt: "consent" };
       url = new URL(action.replace(/&amp;/g, "&"), url).toString();
     }
     throw new Error("too many redirects");

@@ -10,7 +10,11 @@ let availability: Promise<string | null> | undefined;
 /** null when Redis answers; otherwise why not. */
 export function redisUnavailableReason(): Promise<string | null> {
   availability ??= (async () => {
-    const client = new Bun.RedisClient(REDIS_URL, { connectionTimeout: 2000, autoReconnect: false, enableOfflineQueue: false });
+    const client = new Bun.RedisClient(REDIS_URL, {
+      connectionTimeout: 2000,
+      autoReconnect: false,
+      enableOfflineQueue: false,
+    });
     try {
       await client.connect();
       const reply = await client.send("PING", []);

@@ -3,18 +3,36 @@ import { generateId } from "../../src/crypto/random.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 
 /** Link a social account the way the social sign-in stores one. */
-async function linkSocial(t: TestContext, userId: string, providerId: string, accountId: string, scope: string | null = null) {
+async function linkSocial(
+  t: TestContext,
+  userId: string,
+  providerId: string,
+  accountId: string,
+  scope: string | null = null,
+) {
   const now = t.ctx.now();
   await t.ctx.db
     .insertInto("account")
     .values({
-      id: generateId(), userId, providerId, accountId, password: null, accessToken: "at", refreshToken: null, idToken: null,
-      accessTokenExpiresAt: null, refreshTokenExpiresAt: null, scope, createdAt: now + 1, updatedAt: now + 1,
+      id: generateId(),
+      userId,
+      providerId,
+      accountId,
+      password: null,
+      accessToken: "at",
+      refreshToken: null,
+      idToken: null,
+      accessTokenExpiresAt: null,
+      refreshTokenExpiresAt: null,
+      scope,
+      createdAt: now + 1,
+      updatedAt: now + 1,
     })
     .execute();
 }
 
-const providersOf = async (agent: ReturnType<TestContext["agent"]>) => ((await agent.get("/list-accounts")).body as { provider: string }[]).map((a) => a.provider);
+const providersOf = async (agent: ReturnType<TestContext["agent"]>) =>
+  ((await agent.get("/list-accounts")).body as { provider: string }[]).map((a) => a.provider);
 
 describeEachDialect("linked accounts", (dialect) => {
   let t: TestContext;
@@ -29,7 +47,14 @@ describeEachDialect("linked accounts", (dialect) => {
     const res = await agent.get("/list-accounts");
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(2);
-    expect(res.body[0]).toEqual({ id: expect.any(String), provider: "credential", accountId: user.id, scopes: [], createdAt: user.createdAt, updatedAt: user.createdAt });
+    expect(res.body[0]).toEqual({
+      id: expect.any(String),
+      provider: "credential",
+      accountId: user.id,
+      scopes: [],
+      createdAt: user.createdAt,
+      updatedAt: user.createdAt,
+    });
     expect(res.body[1]).toMatchObject({ provider: "github", accountId: "gh-123", scopes: ["read:user", "user:email"] });
     expect((await t.agent().get("/list-accounts")).status).toBe(401);
   });
@@ -41,7 +66,9 @@ describeEachDialect("linked accounts", (dialect) => {
     const wrongId = await agent.post("/unlink-account", { providerId: "github", accountId: "gh-2" });
     expect(wrongId.status).toBe(400);
     expect(wrongId.body).toEqual({ code: "ACCOUNT_NOT_FOUND", message: "Account not found" });
-    expect((await agent.post("/unlink-account", { providerId: "github", accountId: "gh-1" })).body).toEqual({ status: true });
+    expect((await agent.post("/unlink-account", { providerId: "github", accountId: "gh-1" })).body).toEqual({
+      status: true,
+    });
     expect((await agent.post("/unlink-account", { providerId: "google" })).body).toEqual({ status: true });
     expect(await providersOf(agent)).toEqual(["credential"]);
   });
@@ -50,14 +77,21 @@ describeEachDialect("linked accounts", (dialect) => {
     const { agent } = await signUp(t);
     const res = await agent.post("/unlink-account", { providerId: "credential" });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ code: "YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT", message: "You can't unlink your last account" });
+    expect(res.body).toEqual({
+      code: "YOU_CANT_UNLINK_YOUR_LAST_ACCOUNT",
+      message: "You can't unlink your last account",
+    });
     expect(await providersOf(agent)).toEqual(["credential"]);
   });
 
   it("keeps one account when the last two are unlinked concurrently", async () => {
     const { agent, user } = await signUp(t);
     await linkSocial(t, user.id, "github", "gh-race");
-    const attempts = await Promise.all(Array.from({ length: 8 }, (_, i) => agent.post("/unlink-account", { providerId: i % 2 === 0 ? "github" : "credential" })));
+    const attempts = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        agent.post("/unlink-account", { providerId: i % 2 === 0 ? "github" : "credential" }),
+      ),
+    );
     expect(attempts.filter((r) => r.status === 200)).toHaveLength(1);
     expect(await providersOf(agent)).toHaveLength(1);
   });
@@ -75,7 +109,9 @@ describeEachDialect("linked accounts", (dialect) => {
 describe("linked accounts with unlinking all allowed and the fresh check off", () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext({ config: { account: { accountLinking: { allowUnlinkingAll: true } }, session: { freshAge: 0 } } });
+    t = await createTestContext({
+      config: { account: { accountLinking: { allowUnlinkingAll: true } }, session: { freshAge: 0 } },
+    });
   });
   afterAll(() => t.close());
 

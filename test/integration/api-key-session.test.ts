@@ -23,7 +23,9 @@ describeEachDialect("API key sessions (x-api-key header)", (dialect) => {
     expect(listed.body[0].requestCount).toBe(1);
     const sessions = await anon().get("/list-sessions", header(key.key));
     expect(sessions.body.map((s: { userId: string }) => s.userId)).toEqual([user.id]);
-    expect((await anon().post("/update-user", { name: "Renamed Via Key" }, header(key.key))).body).toEqual({ status: true });
+    expect((await anon().post("/update-user", { name: "Renamed Via Key" }, header(key.key))).body).toEqual({
+      status: true,
+    });
     const child = await anon().post("/api-key/create", { name: "child" }, header(key.key));
     expect(child.body).toMatchObject({ name: "child", userId: user.id });
 
@@ -67,12 +69,18 @@ describeEachDialect("API key sessions (x-api-key header)", (dialect) => {
     expect(spent.status).toBe(429);
     expect(spent.body).toEqual({ code: "USAGE_EXCEEDED", message: "API Key has reached its usage limit" });
 
-    const limited = (await t.server().post("/api-key/create", { userId: user.id, rateLimitMax: 1, rateLimitTimeWindow: 60_000 })).body;
+    const limited = (
+      await t.server().post("/api-key/create", { userId: user.id, rateLimitMax: 1, rateLimitTimeWindow: 60_000 })
+    ).body;
     expect((await t.agent().get("/api-key/list", header(limited.key))).status).toBe(200);
     t.clock.advance(20_000);
     const refused = await t.agent().get("/api-key/list", header(limited.key));
     expect(refused.status).toBe(401);
-    expect(refused.body).toEqual({ code: "RATE_LIMITED", message: "Rate limit exceeded.", details: { tryAgainIn: 40_000 } });
+    expect(refused.body).toEqual({
+      code: "RATE_LIMITED",
+      message: "Rate limit exceeded.",
+      details: { tryAgainIn: 40_000 },
+    });
   });
 
   it("refuses a banned owner and lets them back after the ban ends", async () => {
@@ -85,14 +93,18 @@ describeEachDialect("API key sessions (x-api-key header)", (dialect) => {
     expect(refused.body).toEqual({ code: "USER_IS_BANNED", message: "User is banned" });
     expect((await t.agent().get("/get-session", header(one.key))).status).toBe(401);
     t.clock.advance(60_001);
-    expect((await t.agent().post("/api-key/delete", { keyId: two.id }, header(one.key))).body).toEqual({ success: true });
+    expect((await t.agent().post("/api-key/delete", { keyId: two.id }, header(one.key))).body).toEqual({
+      success: true,
+    });
     expect((await agent.get("/api-key/list")).body.map((k: { name: string }) => k.name)).toEqual(["one"]);
   });
 
   it("counts uses through the header exactly under concurrency", async () => {
     const { user } = await signUp(t);
     const key = (await t.server().post("/api-key/create", { userId: user.id, remaining: 1 })).body;
-    const results = await Promise.all(Array.from({ length: 8 }, () => t.agent().get("/list-sessions", header(key.key))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => t.agent().get("/list-sessions", header(key.key))),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
   });
 });

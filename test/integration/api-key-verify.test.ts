@@ -3,7 +3,14 @@ import { createContext } from "../../src/context.ts";
 import { createApp } from "../../src/http/app.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { Agent } from "../helpers/agent.ts";
-import { createTestContext, describeEachDialect, SERVER_TOKEN, signUp, TEST_ORIGIN, type TestContext } from "../helpers/context.ts";
+import {
+  createTestContext,
+  describeEachDialect,
+  SERVER_TOKEN,
+  signUp,
+  TEST_ORIGIN,
+  type TestContext,
+} from "../helpers/context.ts";
 
 const DAY_MS = 86_400_000;
 const NOT_FOUND = { code: "KEY_NOT_FOUND", message: "API Key not found" };
@@ -24,7 +31,8 @@ describeEachDialect("API key verification", (dialect) => {
     if (res.status !== 200) throw new Error(`create failed: ${res.text}`);
     return res.body as { id: string; key: string; [field: string]: unknown };
   };
-  const verify = async (key: string, permissions?: Record<string, unknown>) => (await t.server().post("/api-key/verify", { key, permissions })).body;
+  const verify = async (key: string, permissions?: Record<string, unknown>) =>
+    (await t.server().post("/api-key/verify", { key, permissions })).body;
   const storedRow = (id: string) => t.ctx.db.selectFrom("apikey").selectAll().where("id", "=", id).executeTakeFirst();
 
   it("answers a valid key with the record (no secret), counting the request and stamping lastRequest", async () => {
@@ -33,7 +41,13 @@ describeEachDialect("API key verification", (dialect) => {
     expect(first.valid).toBe(true);
     expect(first.error).toBeNull();
     expect(first.key).not.toHaveProperty("key");
-    expect(first.key).toMatchObject({ id: key.id, userId, requestCount: 1, remaining: null, lastRequest: new Date(t.clock.now).toISOString() });
+    expect(first.key).toMatchObject({
+      id: key.id,
+      userId,
+      requestCount: 1,
+      remaining: null,
+      lastRequest: new Date(t.clock.now).toISOString(),
+    });
     expect((await verify(key.key)).key.requestCount).toBe(2);
     expect((await owner.agent.get("/api-key/get", { query: { id: key.id } })).body.requestCount).toBe(2);
   });
@@ -41,8 +55,13 @@ describeEachDialect("API key verification", (dialect) => {
   it("reports unknown, mangled and short keys as KEY_NOT_FOUND values, not errors", async () => {
     const key = await serverKey();
     const flipped = key.key.slice(0, 20) + (key.key[20] === "A" ? "B" : "A") + key.key.slice(21);
-    for (const candidate of ["Q".repeat(64), flipped]) expect(await verify(candidate)).toEqual({ valid: false, error: NOT_FOUND, key: null });
-    expect(await verify("abc")).toEqual({ valid: false, error: { code: "KEY_NOT_FOUND", message: "Invalid API key." }, key: null });
+    for (const candidate of ["Q".repeat(64), flipped])
+      expect(await verify(candidate)).toEqual({ valid: false, error: NOT_FOUND, key: null });
+    expect(await verify("abc")).toEqual({
+      valid: false,
+      error: { code: "KEY_NOT_FOUND", message: "Invalid API key." },
+      key: null,
+    });
     expect((await verify(key.key)).valid).toBe(true);
     const missing = await t.server().post("/api-key/verify", {});
     expect(missing.status).toBe(400);
@@ -52,7 +71,11 @@ describeEachDialect("API key verification", (dialect) => {
   it("refuses a disabled key with KEY_DISABLED and accepts it again once re-enabled", async () => {
     const key = await serverKey();
     await t.server().post("/api-key/update", { keyId: key.id, userId, enabled: false });
-    expect(await verify(key.key)).toEqual({ valid: false, error: { code: "KEY_DISABLED", message: "API Key is disabled" }, key: null });
+    expect(await verify(key.key)).toEqual({
+      valid: false,
+      error: { code: "KEY_DISABLED", message: "API Key is disabled" },
+      key: null,
+    });
     await t.server().post("/api-key/update", { keyId: key.id, userId, enabled: true });
     expect((await verify(key.key)).valid).toBe(true);
   });
@@ -61,7 +84,11 @@ describeEachDialect("API key verification", (dialect) => {
     const key = await serverKey({ expiresIn: 86_400 });
     expect((await verify(key.key)).valid).toBe(true);
     t.clock.advance(DAY_MS + 1);
-    expect(await verify(key.key)).toEqual({ valid: false, error: { code: "KEY_EXPIRED", message: "API Key has expired" }, key: null });
+    expect(await verify(key.key)).toEqual({
+      valid: false,
+      error: { code: "KEY_EXPIRED", message: "API Key has expired" },
+      key: null,
+    });
     expect(await storedRow(key.id)).toBeUndefined();
     expect((await verify(key.key)).error).toEqual(NOT_FOUND);
   });
@@ -70,7 +97,11 @@ describeEachDialect("API key verification", (dialect) => {
     const key = await serverKey({ remaining: 1 });
     const first = await verify(key.key);
     expect(first).toMatchObject({ valid: true, key: { remaining: 0, requestCount: 1 } });
-    expect(await verify(key.key)).toEqual({ valid: false, error: { code: "USAGE_EXCEEDED", message: "API Key has reached its usage limit" }, key: null });
+    expect(await verify(key.key)).toEqual({
+      valid: false,
+      error: { code: "USAGE_EXCEEDED", message: "API Key has reached its usage limit" },
+      key: null,
+    });
     expect(await storedRow(key.id)).toBeUndefined();
     expect((await verify(key.key)).error).toEqual(NOT_FOUND);
     const zero = await serverKey({ remaining: 0 });
@@ -87,7 +118,10 @@ describeEachDialect("API key verification", (dialect) => {
     expect((await verify(key.key)).error.code).toBe("USAGE_EXCEEDED");
     t.clock.advance(1);
     const refilled = await verify(key.key);
-    expect(refilled).toMatchObject({ valid: true, key: { remaining: 1, lastRefillAt: new Date(t.clock.now).toISOString() } });
+    expect(refilled).toMatchObject({
+      valid: true,
+      key: { remaining: 1, lastRefillAt: new Date(t.clock.now).toISOString() },
+    });
   });
 
   it("limits uses per rate window with tryAgainIn, starting over once the window has passed", async () => {
@@ -98,7 +132,11 @@ describeEachDialect("API key verification", (dialect) => {
     t.clock.advance(15_000);
     const limited = await t.server().post("/api-key/verify", { key: key.key });
     expect(limited.status).toBe(200);
-    expect(limited.body).toEqual({ valid: false, error: { code: "RATE_LIMITED", message: "Rate limit exceeded.", details: { tryAgainIn: 45_000 } }, key: null });
+    expect(limited.body).toEqual({
+      valid: false,
+      error: { code: "RATE_LIMITED", message: "Rate limit exceeded.", details: { tryAgainIn: 45_000 } },
+      key: null,
+    });
     t.clock.advance(60_001);
     expect((await verify(key.key)).key.requestCount).toBe(1);
     const unlimited = await serverKey({ rateLimitEnabled: false, rateLimitMax: 1 });
@@ -108,20 +146,57 @@ describeEachDialect("API key verification", (dialect) => {
   it("checks permissions: every asked action of every asked resource must be held", async () => {
     const key = await serverKey({ permissions: { files: ["read", "write"], users: ["list"] } });
     expect((await verify(key.key, { files: ["read"] })).valid).toBe(true);
-    expect((await verify(key.key, { files: ["read", "write"], users: ["list"] })).key.permissions).toEqual({ files: ["read", "write"], users: ["list"] });
+    expect((await verify(key.key, { files: ["read", "write"], users: ["list"] })).key.permissions).toEqual({
+      files: ["read", "write"],
+      users: ["list"],
+    });
     for (const asked of [{ files: ["delete"] }, { files: ["read", "delete"] }, { billing: ["read"] }]) {
       expect(await verify(key.key, asked)).toEqual({ valid: false, error: NOT_FOUND, key: null });
     }
     const plain = await serverKey();
     expect((await verify(plain.key, { files: ["read"] })).error).toEqual(NOT_FOUND);
-    expect((await t.server().post("/api-key/verify", { key: key.key, permissions: { files: "read" } })).status).toBe(400);
+    expect((await t.server().post("/api-key/verify", { key: key.key, permissions: { files: "read" } })).status).toBe(
+      400,
+    );
+  });
+
+  it("refuses the key of a banned owner (USER_IS_BANNED) without spending a use, and only while the ban is in force", async () => {
+    // Given a key of its own user, valid before the ban
+    const banned = await signUp(t);
+    const res = await t.server().post("/api-key/create", { userId: banned.user.id, remaining: 5 });
+    const key = res.body as { id: string; key: string };
+    expect((await verify(key.key)).valid).toBe(true);
+
+    // When an admin bans the owner, the key is refused as a value, with the spec's message
+    await t.server().post("/admin/ban-user", { userId: banned.user.id });
+    expect(await verify(key.key)).toEqual({
+      valid: false,
+      error: { message: "User is banned", code: "USER_IS_BANNED" },
+      key: null,
+    });
+    expect((await storedRow(key.id))?.remaining).toBe(4);
+    const asHeader = await t.agent().get("/get-session", { headers: { "x-api-key": key.key } });
+    expect(asHeader.status).toBe(401);
+    expect(asHeader.body.code).toBe("USER_IS_BANNED");
+    expect((await storedRow(key.id))?.remaining).toBe(4);
+
+    // Then unbanning gives the key back; a ban with an expiry refuses it only until then
+    await t.server().post("/admin/unban-user", { userId: banned.user.id });
+    expect((await verify(key.key)).key.remaining).toBe(3);
+    await t.server().post("/admin/ban-user", { userId: banned.user.id, banExpiresIn: 3600 });
+    expect((await verify(key.key)).error.code).toBe("USER_IS_BANNED");
+    t.clock.advance(3_600_000 + 1);
+    expect(await verify(key.key)).toMatchObject({ valid: true, error: null, key: { remaining: 2 } });
   });
 
   it("deletes expired keys through the server call and, at most every 10 s, after key operations", async () => {
     const a = await serverKey({ expiresIn: 86_400 });
     const live = await serverKey();
     t.clock.advance(DAY_MS + 1);
-    expect((await t.server().post("/api-key/delete-all-expired-api-keys", {})).body).toEqual({ success: true, error: null });
+    expect((await t.server().post("/api-key/delete-all-expired-api-keys", {})).body).toEqual({
+      success: true,
+      error: null,
+    });
     expect(await storedRow(a.id)).toBeUndefined();
     expect(await storedRow(live.id)).toBeDefined();
 
@@ -136,7 +211,11 @@ describeEachDialect("API key verification", (dialect) => {
     t.clock.advance(DAY_MS + 1);
     await owner.agent.get("/api-key/list"); // sweeps, and starts a 10 s quiet period
     const d = await serverKey({ expiresIn: 86_400 });
-    await t.ctx.db.updateTable("apikey").set({ expiresAt: t.clock.now - 1 }).where("id", "=", d.id).execute();
+    await t.ctx.db
+      .updateTable("apikey")
+      .set({ expiresAt: t.clock.now - 1 })
+      .where("id", "=", d.id)
+      .execute();
     t.clock.advance(5_000);
     await owner.agent.get("/api-key/list");
     await t.ctx.settle();
@@ -153,7 +232,8 @@ describeEachDialect("API key verification", (dialect) => {
       const key = await serverKey({ remaining: 1 });
       const results = await Promise.all(Array.from({ length: 8 }, () => verify(key.key)));
       expect(results.filter((r) => r.valid)).toHaveLength(1);
-      for (const r of results.filter((r) => !r.valid)) expect(["USAGE_EXCEEDED", "KEY_NOT_FOUND"]).toContain(r.error.code);
+      for (const r of results.filter((r) => !r.valid))
+        expect(["USAGE_EXCEEDED", "KEY_NOT_FOUND"]).toContain(r.error.code);
     });
 
     it("spends remaining exactly: 12 concurrent uses of a key with remaining 5 give 5 valid and leave 0", async () => {
@@ -178,13 +258,21 @@ describeEachDialect("API key verification", (dialect) => {
         otherServer.headers.authorization = `Bearer ${SERVER_TOKEN}`;
         const key = await serverKey({ remaining: 4, refillAmount: 4, refillInterval: 30, rateLimitEnabled: false });
         const results = await Promise.all(
-          Array.from({ length: 12 }, async (_, i) => (await (i % 2 === 0 ? t.server() : otherServer).post("/api-key/verify", { key: key.key })).body),
+          Array.from(
+            { length: 12 },
+            async (_, i) =>
+              (await (i % 2 === 0 ? t.server() : otherServer).post("/api-key/verify", { key: key.key })).body,
+          ),
         );
         expect(results.filter((r) => r.valid)).toHaveLength(4);
         expect((await storedRow(key.id))?.remaining).toBe(0);
         const limited = await serverKey({ rateLimitMax: 3, rateLimitTimeWindow: 60_000 });
         const uses = await Promise.all(
-          Array.from({ length: 10 }, async (_, i) => (await (i % 2 === 0 ? t.server() : otherServer).post("/api-key/verify", { key: limited.key })).body),
+          Array.from(
+            { length: 10 },
+            async (_, i) =>
+              (await (i % 2 === 0 ? t.server() : otherServer).post("/api-key/verify", { key: limited.key })).body,
+          ),
         );
         expect(uses.filter((r) => r.valid)).toHaveLength(3);
         expect((await storedRow(limited.id))?.requestCount).toBe(3);

@@ -2,10 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Base64Url } from "../../src/crypto/random.ts";
 import { updateUser } from "../../src/db/repositories/users.ts";
 import { createApiKey, deleteApiKey, listApiKeys } from "../../src/services/api-keys.ts";
+import { CLI_SOURCE } from "../../src/services/security-events.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 
 const DAY = 86_400;
-const SERVER_ONLY = { code: "THE_PROPERTY_YOURE_TRYING_TO_SET_CAN_ONLY_BE_SET_FROM_THE_SERVER_AUTH_INSTANCE_ONLY", message: "The property you're trying to set can only be set from the server auth instance only." };
+const SERVER_ONLY = {
+  code: "THE_PROPERTY_YOURE_TRYING_TO_SET_CAN_ONLY_BE_SET_FROM_THE_SERVER_AUTH_INSTANCE_ONLY",
+  message: "The property you're trying to set can only be set from the server auth instance only.",
+};
 const NOT_FOUND = { code: "KEY_NOT_FOUND", message: "API Key not found" };
 
 describeEachDialect("API key management", (dialect) => {
@@ -22,11 +26,29 @@ describeEachDialect("API key management", (dialect) => {
       expect(res.status).toBe(200);
       expect(res.body.key).toMatch(/^ci_[A-Za-z]{64}$/);
       expect(res.body).toMatchObject({
-        name: "ci-key", prefix: "ci_", start: res.body.key.slice(0, 6), userId: user.id, enabled: true, remaining: null, requestCount: 0,
-        rateLimitEnabled: true, rateLimitMax: 10, rateLimitTimeWindow: 86_400_000, refillAmount: null, refillInterval: null,
-        expiresAt: null, lastRequest: null, lastRefillAt: null, metadata: { env: "test" }, permissions: null,
+        name: "ci-key",
+        prefix: "ci_",
+        start: res.body.key.slice(0, 6),
+        userId: user.id,
+        enabled: true,
+        remaining: null,
+        requestCount: 0,
+        rateLimitEnabled: true,
+        rateLimitMax: 10,
+        rateLimitTimeWindow: 86_400_000,
+        refillAmount: null,
+        refillInterval: null,
+        expiresAt: null,
+        lastRequest: null,
+        lastRefillAt: null,
+        metadata: { env: "test" },
+        permissions: null,
       });
-      const stored = await t.ctx.db.selectFrom("apikey").select(["key", "metadata"]).where("id", "=", res.body.id).executeTakeFirstOrThrow();
+      const stored = await t.ctx.db
+        .selectFrom("apikey")
+        .select(["key", "metadata"])
+        .where("id", "=", res.body.id)
+        .executeTakeFirstOrThrow();
       expect(stored.key).toBe(sha256Base64Url(res.body.key));
       expect(stored.metadata).toBe(JSON.stringify({ env: "test" }));
 
@@ -54,8 +76,12 @@ describeEachDialect("API key management", (dialect) => {
       expect((await agent.post("/api-key/create", { expiresIn: DAY })).status).toBe(200);
       expect((await agent.post("/api-key/create", { expiresIn: 365 * DAY })).status).toBe(200);
       expect((await agent.post("/api-key/create", { expiresIn: null })).body.expiresAt).toBeNull();
-      expect((await agent.post("/api-key/create", { expiresIn: DAY - 1 })).body.code).toBe("THE_EXPIRESIN_IS_SMALLER_THAN_THE_PREDEFINED_MINIMUM_VALUE");
-      expect((await agent.post("/api-key/create", { expiresIn: 366 * DAY })).body.code).toBe("THE_EXPIRESIN_IS_LARGER_THAN_THE_PREDEFINED_MAXIMUM_VALUE");
+      expect((await agent.post("/api-key/create", { expiresIn: DAY - 1 })).body.code).toBe(
+        "THE_EXPIRESIN_IS_SMALLER_THAN_THE_PREDEFINED_MINIMUM_VALUE",
+      );
+      expect((await agent.post("/api-key/create", { expiresIn: 366 * DAY })).body.code).toBe(
+        "THE_EXPIRESIN_IS_LARGER_THAN_THE_PREDEFINED_MAXIMUM_VALUE",
+      );
       for (const expiresIn of [0, -5, "86400"]) {
         const res = await agent.post("/api-key/create", { expiresIn });
         expect(res.status).toBe(400);
@@ -66,15 +92,22 @@ describeEachDialect("API key management", (dialect) => {
     it("refuses bad names, prefixes and metadata, and creates nothing when it does", async () => {
       const { agent } = await signUp(t);
       const create = (body: Record<string, unknown>) => agent.post("/api-key/create", body);
-      expect((await create({ name: "n".repeat(33) })).body.code).toBe("THE_NAME_LENGTH_IS_EITHER_TOO_LARGE_OR_TOO_SMALL");
+      expect((await create({ name: "n".repeat(33) })).body.code).toBe(
+        "THE_NAME_LENGTH_IS_EITHER_TOO_LARGE_OR_TOO_SMALL",
+      );
       expect((await create({ name: "" })).body.code).toBe("THE_NAME_LENGTH_IS_EITHER_TOO_LARGE_OR_TOO_SMALL");
       expect((await create({ name: 42 })).body.code).toBe("VALIDATION_ERROR");
-      expect((await create({ prefix: "p".repeat(33) })).body.code).toBe("THE_PREFIX_LENGTH_IS_EITHER_TOO_LARGE_OR_TOO_SMALL");
+      expect((await create({ prefix: "p".repeat(33) })).body.code).toBe(
+        "THE_PREFIX_LENGTH_IS_EITHER_TOO_LARGE_OR_TOO_SMALL",
+      );
       for (const prefix of ["bad prefix!", "pk.v1", ""]) expect((await create({ prefix })).status).toBe(400);
       for (const metadata of ["not-an-object", 42, true, [1, 2]]) {
         const res = await create({ metadata });
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ code: "METADATA_MUST_BE_AN_OBJECT_OR_UNDEFINED", message: "metadata must be an object or undefined" });
+        expect(res.body).toEqual({
+          code: "METADATA_MUST_BE_AN_OBJECT_OR_UNDEFINED",
+          message: "metadata must be an object or undefined",
+        });
       }
       expect((await agent.get("/api-key/list")).body).toEqual([]);
       expect((await create({ name: "n".repeat(32), prefix: "my-app_" })).body.key).toMatch(/^my-app_[A-Za-z]{64}$/);
@@ -82,7 +115,17 @@ describeEachDialect("API key management", (dialect) => {
 
     it("refuses server-only fields from a client and creates nothing", async () => {
       const { agent } = await signUp(t);
-      const cases = [{ remaining: 5 }, { permissions: { files: ["read"] } }, { rateLimitMax: 3 }, { rateLimitTimeWindow: 1000 }, { rateLimitEnabled: false }, { refillAmount: 5, refillInterval: 1 }, { refillAmount: 5 }, { refillInterval: 1 }, { name: "sneaky", remaining: 100 }];
+      const cases = [
+        { remaining: 5 },
+        { permissions: { files: ["read"] } },
+        { rateLimitMax: 3 },
+        { rateLimitTimeWindow: 1000 },
+        { rateLimitEnabled: false },
+        { refillAmount: 5, refillInterval: 1 },
+        { refillAmount: 5 },
+        { refillInterval: 1 },
+        { name: "sneaky", remaining: 100 },
+      ];
       for (const body of cases) {
         const res = await agent.post("/api-key/create", body);
         expect(res.status).toBe(400);
@@ -100,13 +143,31 @@ describeEachDialect("API key management", (dialect) => {
 
     it("lets the server create for a named user with remaining, permissions and rate limits; without a user it is 401", async () => {
       const { agent, user } = await signUp(t);
-      const res = await t.server().post("/api-key/create", { userId: user.id, prefix: "svc_", remaining: 3, permissions: { reports: ["read"] }, rateLimitMax: 2, rateLimitTimeWindow: 1000, rateLimitEnabled: false });
+      const res = await t.server().post("/api-key/create", {
+        userId: user.id,
+        prefix: "svc_",
+        remaining: 3,
+        permissions: { reports: ["read"] },
+        rateLimitMax: 2,
+        rateLimitTimeWindow: 1000,
+        rateLimitEnabled: false,
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ userId: user.id, remaining: 3, permissions: { reports: ["read"] }, rateLimitMax: 2, rateLimitTimeWindow: 1000, rateLimitEnabled: false });
+      expect(res.body).toMatchObject({
+        userId: user.id,
+        remaining: 3,
+        permissions: { reports: ["read"] },
+        rateLimitMax: 2,
+        rateLimitTimeWindow: 1000,
+        rateLimitEnabled: false,
+      });
       expect((await agent.get("/api-key/list")).body.map((k: { id: string }) => k.id)).toEqual([res.body.id]);
       const orphan = await t.server().post("/api-key/create", { name: "orphan" });
       expect(orphan.status).toBe(401);
-      expect(orphan.body).toEqual({ code: "UNAUTHORIZED_OR_INVALID_SESSION", message: "Unauthorized or invalid session" });
+      expect(orphan.body).toEqual({
+        code: "UNAUTHORIZED_OR_INVALID_SESSION",
+        message: "Unauthorized or invalid session",
+      });
       const zero = await t.server().post("/api-key/create", { userId: user.id, remaining: 0 });
       expect(zero.body.remaining).toBe(0);
     });
@@ -114,8 +175,12 @@ describeEachDialect("API key management", (dialect) => {
     it("requires refillAmount and refillInterval together; remaining starts at refillAmount", async () => {
       const { user } = await signUp(t);
       const server = t.server();
-      expect((await server.post("/api-key/create", { userId: user.id, refillAmount: 5 })).body.message).toBe("refillInterval is required when refillAmount is provided");
-      expect((await server.post("/api-key/create", { userId: user.id, refillInterval: 1 })).body.message).toBe("refillAmount is required when refillInterval is provided");
+      expect((await server.post("/api-key/create", { userId: user.id, refillAmount: 5 })).body.message).toBe(
+        "refillInterval is required when refillAmount is provided",
+      );
+      expect((await server.post("/api-key/create", { userId: user.id, refillInterval: 1 })).body.message).toBe(
+        "refillAmount is required when refillInterval is provided",
+      );
       const both = await server.post("/api-key/create", { userId: user.id, refillAmount: 5, refillInterval: 1 });
       expect(both.body).toMatchObject({ refillAmount: 5, refillInterval: 1, remaining: 5, lastRefillAt: null });
     });
@@ -150,7 +215,14 @@ describeEachDialect("API key management", (dialect) => {
       const key = (await t.server().post("/api-key/create", { userId: user.id, name: "before", remaining: 10 })).body;
       const update = (body: Record<string, unknown>) => agent.post("/api-key/update", { keyId: key.id, ...body });
       const renamed = await update({ name: "after", enabled: false, metadata: { v: 2 } });
-      expect(renamed.body).toMatchObject({ name: "after", enabled: false, metadata: { v: 2 }, remaining: 10, requestCount: 0, lastRequest: null });
+      expect(renamed.body).toMatchObject({
+        name: "after",
+        enabled: false,
+        metadata: { v: 2 },
+        remaining: 10,
+        requestCount: 0,
+        lastRequest: null,
+      });
       expect(renamed.body).not.toHaveProperty("key");
       const expiring = await update({ expiresIn: 2 * DAY });
       expect(Date.parse(expiring.body.expiresAt)).toBe(t.clock.now + 2 * DAY * 1000);
@@ -159,10 +231,17 @@ describeEachDialect("API key management", (dialect) => {
       expect(empty.status).toBe(400);
       expect(empty.body).toEqual({ code: "NO_VALUES_TO_UPDATE", message: "No values to update." });
       expect((await update({ name: "" })).body.code).toBe("THE_NAME_LENGTH_IS_EITHER_TOO_LARGE_OR_TOO_SMALL");
-      expect((await update({ expiresIn: 60 })).body.code).toBe("THE_EXPIRESIN_IS_SMALLER_THAN_THE_PREDEFINED_MINIMUM_VALUE");
+      expect((await update({ expiresIn: 60 })).body.code).toBe(
+        "THE_EXPIRESIN_IS_SMALLER_THAN_THE_PREDEFINED_MINIMUM_VALUE",
+      );
       expect((await update({ metadata: "s" })).body.code).toBe("METADATA_MUST_BE_AN_OBJECT_OR_UNDEFINED");
       expect((await update({ enabled: "no" })).body.code).toBe("VALIDATION_ERROR");
-      for (const body of [{ remaining: 3 }, { permissions: { a: ["b"] } }, { refillAmount: 3, refillInterval: 1 }, { rateLimitMax: 1 }]) {
+      for (const body of [
+        { remaining: 3 },
+        { permissions: { a: ["b"] } },
+        { refillAmount: 3, refillInterval: 1 },
+        { rateLimitMax: 1 },
+      ]) {
         expect((await update(body)).body).toEqual(SERVER_ONLY);
       }
     });
@@ -171,10 +250,28 @@ describeEachDialect("API key management", (dialect) => {
       const { user } = await signUp(t);
       const server = t.server();
       const key = (await server.post("/api-key/create", { userId: user.id, permissions: { reports: ["read"] } })).body;
-      const res = await server.post("/api-key/update", { keyId: key.id, userId: user.id, remaining: 10, rateLimitMax: 50, refillAmount: 9, refillInterval: 2, permissions: { reports: ["read", "export"] } });
-      expect(res.body).toMatchObject({ remaining: 10, rateLimitMax: 50, refillAmount: 9, refillInterval: 2, permissions: { reports: ["read", "export"] } });
-      expect((await server.post("/api-key/update", { keyId: key.id, userId: user.id, refillAmount: 9 })).body.message).toBe("refillInterval is required when refillAmount is provided");
-      expect((await server.post("/api-key/update", { keyId: key.id, userId: user.id, permissions: null })).body.permissions).toBeNull();
+      const res = await server.post("/api-key/update", {
+        keyId: key.id,
+        userId: user.id,
+        remaining: 10,
+        rateLimitMax: 50,
+        refillAmount: 9,
+        refillInterval: 2,
+        permissions: { reports: ["read", "export"] },
+      });
+      expect(res.body).toMatchObject({
+        remaining: 10,
+        rateLimitMax: 50,
+        refillAmount: 9,
+        refillInterval: 2,
+        permissions: { reports: ["read", "export"] },
+      });
+      expect(
+        (await server.post("/api-key/update", { keyId: key.id, userId: user.id, refillAmount: 9 })).body.message,
+      ).toBe("refillInterval is required when refillAmount is provided");
+      expect(
+        (await server.post("/api-key/update", { keyId: key.id, userId: user.id, permissions: null })).body.permissions,
+      ).toBeNull();
     });
 
     it("deletes the caller's key, after which it is not found anywhere", async () => {
@@ -184,7 +281,11 @@ describeEachDialect("API key management", (dialect) => {
       expect((await agent.post("/api-key/delete", { keyId: doomed.id })).body).toEqual({ success: true });
       expect((await agent.post("/api-key/delete", { keyId: doomed.id })).status).toBe(404);
       expect((await agent.get("/api-key/list")).body.map((k: { id: string }) => k.id)).toEqual([kept.id]);
-      expect((await t.server().post("/api-key/verify", { key: doomed.key })).body).toEqual({ valid: false, error: NOT_FOUND, key: null });
+      expect((await t.server().post("/api-key/verify", { key: doomed.key })).body).toEqual({
+        valid: false,
+        error: NOT_FOUND,
+        key: null,
+      });
     });
 
     it("refuses deletion by a banned user", async () => {
@@ -207,20 +308,30 @@ describeEachDialect("API key management", (dialect) => {
       expect((await anon.post("/api-key/delete", { keyId: key.id })).status).toBe(401);
       expect((await agent.post("/api-key/verify", { key: key.key })).status).toBe(404);
       expect((await agent.post("/api-key/delete-all-expired-api-keys", {})).status).toBe(404);
-      expect((await t.server().post("/api-key/delete-all-expired-api-keys", {})).body).toEqual({ success: true, error: null });
+      expect((await t.server().post("/api-key/delete-all-expired-api-keys", {})).body).toEqual({
+        success: true,
+        error: null,
+      });
     });
   });
 
   describe("service functions used by the CLI", () => {
     it("creates, lists and deletes keys for a user without HTTP", async () => {
       const { user } = await signUp(t);
-      const created = await createApiKey(t.ctx, { userId: user.id, name: "cli", prefix: "cli_", expiresIn: 30 * DAY, remaining: 5 }, { isServer: true });
+      const created = await createApiKey(
+        t.ctx,
+        { userId: user.id, name: "cli", prefix: "cli_", expiresIn: 30 * DAY, remaining: 5 },
+        { isServer: true },
+        CLI_SOURCE,
+      );
       expect(created.key).toMatch(/^cli_[A-Za-z]{64}$/);
       expect(created).toMatchObject({ name: "cli", remaining: 5, userId: user.id });
       expect((await listApiKeys(t.ctx, user.id)).map((k) => k.id)).toEqual([created.id]);
-      await deleteApiKey(t.ctx, user.id, created.id);
+      await deleteApiKey(t.ctx, user.id, created.id, CLI_SOURCE);
       expect(await listApiKeys(t.ctx, user.id)).toEqual([]);
-      await expect(deleteApiKey(t.ctx, user.id, created.id)).rejects.toMatchObject({ code: "KEY_NOT_FOUND" });
+      await expect(deleteApiKey(t.ctx, user.id, created.id, CLI_SOURCE)).rejects.toMatchObject({
+        code: "KEY_NOT_FOUND",
+      });
     });
   });
 });
@@ -229,21 +340,41 @@ describe("API key options", () => {
   let t: TestContext;
   beforeAll(async () => {
     t = await createTestContext({
-      config: { apiKey: { requireName: true, disableKeyHashing: true, defaultPrefix: "ak_", startingCharactersLength: 4, keyExpiration: { disableCustomExpiresTime: true, defaultExpiresIn: 3_600_000 } } },
+      config: {
+        apiKey: {
+          requireName: true,
+          disableKeyHashing: true,
+          defaultPrefix: "ak_",
+          startingCharactersLength: 4,
+          keyExpiration: { disableCustomExpiresTime: true, defaultExpiresIn: 3_600_000 },
+        },
+      },
     });
   });
   afterAll(() => t.close());
 
   it("applies the configured defaults and switches", async () => {
     const { agent } = await signUp(t);
-    expect((await agent.post("/api-key/create", { metadata: { a: 1 } })).body).toEqual({ code: "METADATA_IS_DISABLED", message: "Metadata is disabled." });
-    expect((await agent.post("/api-key/create", {})).body.code).toBe("THE_NAME_LENGTH_IS_EITHER_TOO_LARGE_OR_TOO_SMALL");
-    expect((await agent.post("/api-key/create", { name: "x", expiresIn: 2 * DAY })).body).toEqual({ code: "CUSTOM_KEY_EXPIRATION_VALUES_ARE_DISABLED", message: "Custom key expiration values are disabled." });
+    expect((await agent.post("/api-key/create", { metadata: { a: 1 } })).body).toEqual({
+      code: "METADATA_IS_DISABLED",
+      message: "Metadata is disabled.",
+    });
+    expect((await agent.post("/api-key/create", {})).body.code).toBe(
+      "THE_NAME_LENGTH_IS_EITHER_TOO_LARGE_OR_TOO_SMALL",
+    );
+    expect((await agent.post("/api-key/create", { name: "x", expiresIn: 2 * DAY })).body).toEqual({
+      code: "CUSTOM_KEY_EXPIRATION_VALUES_ARE_DISABLED",
+      message: "Custom key expiration values are disabled.",
+    });
     const res = await agent.post("/api-key/create", { name: "x" });
     expect(res.body.key).toMatch(/^ak_[A-Za-z]{64}$/);
     expect(res.body.start).toBe(res.body.key.slice(0, 4));
     expect(Date.parse(res.body.expiresAt)).toBe(t.clock.now + 3_600_000);
-    const stored = await t.ctx.db.selectFrom("apikey").select("key").where("id", "=", res.body.id).executeTakeFirstOrThrow();
+    const stored = await t.ctx.db
+      .selectFrom("apikey")
+      .select("key")
+      .where("id", "=", res.body.id)
+      .executeTakeFirstOrThrow();
     expect(stored.key).toBe(res.body.key);
     expect((await t.server().post("/api-key/verify", { key: res.body.key })).body.valid).toBe(true);
   });

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmailVerificationToken } from "../../src/services/email-verification.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
-import type { Mailbox } from "../helpers/mailbox.ts";
 import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
+import type { Mailbox } from "../helpers/mailbox.ts";
 
 describeEachDialect("email change", (dialect) => {
   let mailbox: Mailbox;
   let t: TestContext;
   useMailContext({ dialect }, (ready) => ({ t, mailbox } = ready));
 
-  const freshSession = async (agent: ReturnType<TestContext["agent"]>) => (await agent.get("/get-session", { query: { disableCookieCache: true } })).body;
+  const freshSession = async (agent: ReturnType<TestContext["agent"]>) =>
+    (await agent.get("/get-session", { query: { disableCookieCache: true } })).body;
 
   /** A signed-up user whose address is verified through the mailed link. */
   async function verifiedUser() {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashSessionToken } from "../../src/services/sessions.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 
 describeEachDialect("email + password accounts and sessions", (dialect) => {
@@ -11,10 +12,20 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
   describe("POST /sign-up/email", () => {
     it("creates a lower-cased user, signs them in and sets the session cookies", async () => {
       const agent = t.agent();
-      const res = await agent.post("/sign-up/email", { name: "Ada", email: "Ada.Lovelace@Example.COM", password: "correct-horse-battery" });
+      const res = await agent.post("/sign-up/email", {
+        name: "Ada",
+        email: "Ada.Lovelace@Example.COM",
+        password: "correct-horse-battery",
+      });
       expect(res.status).toBe(200);
       expect(res.body.token).toMatch(/^[A-Za-z0-9]{32}$/);
-      expect(res.body.user).toMatchObject({ name: "Ada", email: "ada.lovelace@example.com", emailVerified: false, image: null, role: "user" });
+      expect(res.body.user).toMatchObject({
+        name: "Ada",
+        email: "ada.lovelace@example.com",
+        emailVerified: false,
+        image: null,
+        role: "user",
+      });
       expect(res.body.user.id).toMatch(/^[A-Za-z0-9]{32}$/);
       expect(res.body.user.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       const tokenCookie = res.setCookies.find((c) => c.startsWith("better-auth.session_token="))!;
@@ -30,7 +41,9 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
 
     it("refuses an invalid email, short and long passwords", async () => {
       const a = t.agent();
-      expect((await a.post("/sign-up/email", { name: "x", email: "not-an-email", password: "correct-horse" })).body).toEqual({ code: "INVALID_EMAIL", message: "Invalid email" });
+      expect(
+        (await a.post("/sign-up/email", { name: "x", email: "not-an-email", password: "correct-horse" })).body,
+      ).toEqual({ code: "INVALID_EMAIL", message: "Invalid email" });
       const short = await a.post("/sign-up/email", { name: "x", email: "short@example.com", password: "short" });
       expect(short.status).toBe(400);
       expect(short.body).toEqual({ code: "PASSWORD_TOO_SHORT", message: "Password too short" });
@@ -41,16 +54,26 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
 
     it("answers 422 User already exists for a taken email in any case", async () => {
       await signUp(t, { email: "taken@example.com" });
-      const res = await t.agent().post("/sign-up/email", { name: "y", email: "TAKEN@example.com", password: "correct-horse-battery" });
+      const res = await t
+        .agent()
+        .post("/sign-up/email", { name: "y", email: "TAKEN@example.com", password: "correct-horse-battery" });
       expect(res.status).toBe(422);
       expect(res.body).toEqual({ code: "USER_ALREADY_EXISTS", message: "User already exists" });
     });
 
     it("answers 400 VALIDATION_ERROR naming a missing field", async () => {
-      const noName = await t.agent().post("/sign-up/email", { email: "noname@example.com", password: "correct-horse-battery" });
+      const noName = await t
+        .agent()
+        .post("/sign-up/email", { email: "noname@example.com", password: "correct-horse-battery" });
       expect(noName.status).toBe(422);
-      expect(noName.body).toMatchObject({ code: "FAILED_TO_CREATE_USER", message: "Failed to create user", details: { code: dialect === "sqlite" ? "SQLITE_CONSTRAINT_NOTNULL" : "23502" } });
-      expect(await t.ctx.db.selectFrom("user").select("id").where("email", "=", "noname@example.com").executeTakeFirst()).toBeUndefined();
+      expect(noName.body).toMatchObject({
+        code: "FAILED_TO_CREATE_USER",
+        message: "Failed to create user",
+        details: { code: dialect === "sqlite" ? "SQLITE_CONSTRAINT_NOTNULL" : "23502" },
+      });
+      expect(
+        await t.ctx.db.selectFrom("user").select("id").where("email", "=", "noname@example.com").executeTakeFirst(),
+      ).toBeUndefined();
       const res = await t.agent().post("/sign-up/email", { name: "x", email: "nopass@example.com" });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: "VALIDATION_ERROR", message: "password is required" });
@@ -61,11 +84,19 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
 
     it("creates exactly one user when the same email signs up concurrently", async () => {
       const attempts = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => t.agent().post("/sign-up/email", { name: `n${i}`, email: "race@example.com", password: "correct-horse-battery" })),
+        Array.from({ length: 8 }, (_, i) =>
+          t
+            .agent()
+            .post("/sign-up/email", { name: `n${i}`, email: "race@example.com", password: "correct-horse-battery" }),
+        ),
       );
       expect(attempts.filter((r) => r.status === 200)).toHaveLength(1);
       expect(attempts.filter((r) => r.status === 422)).toHaveLength(7);
-      const count = await t.ctx.db.selectFrom("user").select((eb) => eb.fn.countAll().as("n")).where("email", "=", "race@example.com").executeTakeFirstOrThrow();
+      const count = await t.ctx.db
+        .selectFrom("user")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("email", "=", "race@example.com")
+        .executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(1);
     });
   });
@@ -74,7 +105,9 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
     it("signs in with the right password and answers the same refusal for a wrong password or an unknown email", async () => {
       const { email, password } = await signUp(t);
       const wrong = await t.agent().post("/sign-in/email", { email, password: "wrong-password-1" });
-      const unknown = await t.agent().post("/sign-in/email", { email: "nobody@example.com", password: "wrong-password-1" });
+      const unknown = await t
+        .agent()
+        .post("/sign-in/email", { email: "nobody@example.com", password: "wrong-password-1" });
       expect(wrong.status).toBe(401);
       expect(unknown.status).toBe(401);
       expect(wrong.body).toEqual({ code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
@@ -122,7 +155,9 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
       expect(cached.body.user.id).toBe(user.id);
       await t.ctx.db.updateTable("user").set({ name: "Renamed Directly" }).where("id", "=", user.id).execute();
       expect((await agent.get("/get-session")).body.user.name).toBe("Test User");
-      expect((await agent.get("/get-session", { query: { disableCookieCache: "true" } })).body.user.name).toBe("Renamed Directly");
+      expect((await agent.get("/get-session", { query: { disableCookieCache: "true" } })).body.user.name).toBe(
+        "Renamed Directly",
+      );
     });
 
     it("ignores a tampered session_data cookie", async () => {
@@ -142,7 +177,9 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
       t.clock.advance(2 * 86_400_000);
       const refreshed = await agent.get("/get-session", { query: { disableCookieCache: true } });
       expect(Date.parse(refreshed.body.session.expiresAt)).toBeGreaterThan(Date.parse(before.expiresAt));
-      expect(refreshed.setCookies.some((c) => c.startsWith("better-auth.session_token=") && /Max-Age=604800/.test(c))).toBe(true);
+      expect(
+        refreshed.setCookies.some((c) => c.startsWith("better-auth.session_token=") && /Max-Age=604800/.test(c)),
+      ).toBe(true);
 
       const noRefresh = await agent.get("/get-session", { query: { disableCookieCache: true, disableRefresh: true } });
       expect(noRefresh.body.session.expiresAt).toBe(refreshed.body.session.expiresAt);
@@ -150,7 +187,11 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
       t.clock.advance(8 * 86_400_000);
       const expired = await agent.get("/get-session", { query: { disableCookieCache: true } });
       expect(expired.body).toBeNull();
-      const row = await t.ctx.db.selectFrom("session").select("id").where("token", "=", before.token).executeTakeFirst();
+      const row = await t.ctx.db
+        .selectFrom("session")
+        .select("id")
+        .where("tokenHash", "=", hashSessionToken(before.token))
+        .executeTakeFirst();
       expect(row).toBeUndefined();
     });
   });
@@ -182,11 +223,19 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
       const alice = await signUp(t);
       const bob = await signUp(t);
       await alice.agent.post("/revoke-session", { token: bob.token });
-      expect((await bob.agent.get("/get-session", { query: { disableCookieCache: true } })).body.user.id).toBe(bob.user.id);
+      expect((await bob.agent.get("/get-session", { query: { disableCookieCache: true } })).body.user.id).toBe(
+        bob.user.id,
+      );
     });
 
     it("requires a session on session routes", async () => {
-      for (const [method, path] of [["GET", "/list-sessions"], ["POST", "/revoke-session"], ["POST", "/revoke-sessions"], ["POST", "/revoke-other-sessions"], ["POST", "/update-user"]] as const) {
+      for (const [method, path] of [
+        ["GET", "/list-sessions"],
+        ["POST", "/revoke-session"],
+        ["POST", "/revoke-sessions"],
+        ["POST", "/revoke-other-sessions"],
+        ["POST", "/update-user"],
+      ] as const) {
         const res = await t.agent().request(method, path, method === "POST" ? { token: "x" } : undefined);
         expect(res.status, path).toBe(401);
       }
@@ -197,10 +246,17 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
       const res = await agent.post("/sign-out");
       expect(res.body).toEqual({ success: true });
       for (const name of ["session_token", "session_data", "dont_remember"]) {
-        expect(res.setCookies.some((c) => c.startsWith(`better-auth.${name}=;`) && /Max-Age=0/.test(c)), name).toBe(true);
+        expect(
+          res.setCookies.some((c) => c.startsWith(`better-auth.${name}=;`) && /Max-Age=0/.test(c)),
+          name,
+        ).toBe(true);
       }
       expect((await agent.get("/get-session")).body).toBeNull();
-      const row = await t.ctx.db.selectFrom("session").select("id").where("token", "=", token!).executeTakeFirst();
+      const row = await t.ctx.db
+        .selectFrom("session")
+        .select("id")
+        .where("tokenHash", "=", hashSessionToken(token!))
+        .executeTakeFirst();
       expect(row).toBeUndefined();
     });
 
@@ -232,7 +288,14 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
 describe("configured extra user fields", () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext({ config: { userAdditionalFields: { company: { type: "string" }, plan: { type: "string", input: false, defaultValue: "free" } } } });
+    t = await createTestContext({
+      config: {
+        userAdditionalFields: {
+          company: { type: "string" },
+          plan: { type: "string", input: false, defaultValue: "free" },
+        },
+      },
+    });
   });
   afterAll(() => t.close());
 
@@ -254,7 +317,10 @@ describe("session cookie cache off (the default)", () => {
   afterAll(() => t.close());
 
   it("sets no session_data cookie and always reads the database", async () => {
-    const { agent, user, setCookies } = await signUp(t).then(async (s) => ({ ...s, setCookies: (await s.agent.get("/get-session")).setCookies }));
+    const { agent, user, setCookies } = await signUp(t).then(async (s) => ({
+      ...s,
+      setCookies: (await s.agent.get("/get-session")).setCookies,
+    }));
     expect(setCookies.some((c) => c.includes("session_data"))).toBe(false);
     await t.ctx.db.updateTable("user").set({ name: "Changed Elsewhere" }).where("id", "=", user.id).execute();
     expect((await agent.get("/get-session")).body.user.name).toBe("Changed Elsewhere");

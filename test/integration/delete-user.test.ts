@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteIdentifier } from "../../src/services/account-deletion.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
-import type { Mailbox } from "../helpers/mailbox.ts";
 import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
+import type { Mailbox } from "../helpers/mailbox.ts";
 
 async function rowsOf(t: TestContext, userId: string) {
   const count = async (table: "user" | "session" | "account") => {
@@ -35,7 +35,11 @@ describeEachDialect("user deletion with mailed confirmation (the default)", (dia
     const { agent, user, link, token } = await requestDeletion("/goodbye");
     expect(token).toMatch(/^[0-9a-z]{32}$/);
     expect(link.pathname).toBe("/api/auth/delete-user/callback");
-    const stored = await t.ctx.db.selectFrom("verification").select(["value", "expiresAt", "createdAt"]).where("identifier", "=", deleteIdentifier(token)).executeTakeFirstOrThrow();
+    const stored = await t.ctx.db
+      .selectFrom("verification")
+      .select(["value", "expiresAt", "createdAt"])
+      .where("identifier", "=", deleteIdentifier(token))
+      .executeTakeFirstOrThrow();
     expect(stored.value).toBe(user.id);
     expect(Number(stored.expiresAt) - Number(stored.createdAt)).toBe(86_400 * 1000);
     expect(await rowsOf(t, user.id)).toMatchObject({ users: 1 });
@@ -76,7 +80,10 @@ describeEachDialect("user deletion with mailed confirmation (the default)", (dia
     const { agent, password } = await signUp(t);
     const none = await agent.post("/delete-user", {});
     expect(none.status).toBe(400);
-    expect(none.body).toEqual({ code: "USER_ALREADY_HAS_A_PASSWORD_PROVIDE_THAT_TO_DELETE_THE_ACCOUNT", message: "User already has a password. Provide that to delete the account." });
+    expect(none.body).toEqual({
+      code: "USER_ALREADY_HAS_A_PASSWORD_PROVIDE_THAT_TO_DELETE_THE_ACCOUNT",
+      message: "User already has a password. Provide that to delete the account.",
+    });
     const wrong = await agent.post("/delete-user", { password: `${password}x` });
     expect(wrong.body).toEqual({ code: "INVALID_PASSWORD", message: "Invalid password" });
     expect((await t.agent().post("/delete-user", {})).status).toBe(401);
@@ -86,7 +93,10 @@ describeEachDialect("user deletion with mailed confirmation (the default)", (dia
     const { agent, email, user } = await signUp(t);
     await t.ctx.db.deleteFrom("account").where("userId", "=", user.id).execute();
     const withPassword = await agent.post("/delete-user", { password: "anything-at-all" });
-    expect(withPassword.body).toEqual({ code: "CREDENTIAL_ACCOUNT_NOT_FOUND", message: "Credential account not found" });
+    expect(withPassword.body).toEqual({
+      code: "CREDENTIAL_ACCOUNT_NOT_FOUND",
+      message: "Credential account not found",
+    });
     await t.ctx.settle();
     const seen = mailCount(mailbox, email);
     expect((await agent.post("/delete-user", {})).body).toEqual({ success: true, message: "Verification email sent" });
@@ -136,7 +146,10 @@ describeEachDialect("user deletion without mailed confirmation", (dialect) => {
     t.clock.advance(86_401 * 1000);
     const res = await stale.agent.post("/delete-user", {});
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ code: "SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION", message: "Session expired. Re-authenticate to perform this action." });
+    expect(res.body).toEqual({
+      code: "SESSION_EXPIRED_REAUTHENTICATE_TO_PERFORM_THIS_ACTION",
+      message: "Session expired. Re-authenticate to perform this action.",
+    });
     expect((await stale.agent.post("/delete-user", { password: stale.password })).body.message).toBe("User deleted");
   });
 
@@ -146,7 +159,10 @@ describeEachDialect("user deletion without mailed confirmation", (dialect) => {
     expect(created.status).toBe(200);
     const viaKey = await t.agent().post("/delete-user", {}, { headers: { "x-api-key": created.body.key } });
     expect(viaKey.status).toBe(400);
-    expect(viaKey.body).toEqual({ code: "USER_CANNOT_BE_DELETED_PLEASE_PROVIDE_A_PASSWORD_OR_TOKEN", message: "User cannot be deleted. please provide a password or token." });
+    expect(viaKey.body).toEqual({
+      code: "USER_CANNOT_BE_DELETED_PLEASE_PROVIDE_A_PASSWORD_OR_TOKEN",
+      message: "User cannot be deleted. please provide a password or token.",
+    });
     expect(await rowsOf(t, user.id)).toMatchObject({ users: 1 });
   });
 });

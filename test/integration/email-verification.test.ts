@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { signHS256 } from "../../src/crypto/jwt.ts";
 import { createEmailVerificationToken } from "../../src/services/email-verification.ts";
 import { describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
-import type { Mailbox } from "../helpers/mailbox.ts";
 import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
+import type { Mailbox } from "../helpers/mailbox.ts";
 
 describeEachDialect("email verification", (dialect) => {
   let mailbox: Mailbox;
@@ -33,7 +33,11 @@ describeEachDialect("email verification", (dialect) => {
       const res = await t.agent().get(verifyPath(token));
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ status: true, user: null });
-      const row = await t.ctx.db.selectFrom("user").select("emailVerified").where("email", "=", email).executeTakeFirstOrThrow();
+      const row = await t.ctx.db
+        .selectFrom("user")
+        .select("emailVerified")
+        .where("email", "=", email)
+        .executeTakeFirstOrThrow();
       expect(Boolean(row.emailVerified)).toBe(true);
     });
 
@@ -57,12 +61,16 @@ describeEachDialect("email verification", (dialect) => {
       expect(mangled.status).toBe(401);
       expect(mangled.body).toEqual({ code: "INVALID_TOKEN", message: "invalid_token" });
       const noEmail = await signHS256(t.ctx.secret, { email: "not-an-email" }, 3600);
-      expect((await t.agent().get(verifyPath(noEmail, "/done"))).headers.get("location")).toBe("/done?error=invalid_token");
+      expect((await t.agent().get(verifyPath(noEmail, "/done"))).headers.get("location")).toBe(
+        "/done?error=invalid_token",
+      );
     });
 
     it("redirects a token for an address nobody has with error=user_not_found", async () => {
       const token = await createEmailVerificationToken(t.ctx, { email: "ghost@example.com" });
-      expect((await t.agent().get(verifyPath(token, "/done"))).headers.get("location")).toBe("/done?error=user_not_found");
+      expect((await t.agent().get(verifyPath(token, "/done"))).headers.get("location")).toBe(
+        "/done?error=user_not_found",
+      );
       const json = await t.agent().get(verifyPath(token));
       expect(json.body).toEqual({ code: "USER_NOT_FOUND", message: "user_not_found" });
     });
@@ -71,7 +79,9 @@ describeEachDialect("email verification", (dialect) => {
       const { email } = await signUp(t);
       const other = await signUp(t);
       const token = await createEmailVerificationToken(t.ctx, { email, updateTo: "new.address@example.com" });
-      expect((await t.agent().get(verifyPath(token, "/done"))).headers.get("location")).toBe("/done?error=unauthorized");
+      expect((await t.agent().get(verifyPath(token, "/done"))).headers.get("location")).toBe(
+        "/done?error=unauthorized",
+      );
       const json = await other.agent.get(verifyPath(token));
       expect(json.status).toBe(401);
       expect(json.body).toEqual({ code: "UNAUTHORIZED", message: "unauthorized" });
@@ -93,7 +103,9 @@ describeEachDialect("email verification", (dialect) => {
       const { email } = await signUp(t);
       await t.ctx.settle();
       const seen = mailCount(mailbox, email);
-      const known = await t.agent().post("/send-verification-email", { email: email.toUpperCase(), callbackURL: "/again" });
+      const known = await t
+        .agent()
+        .post("/send-verification-email", { email: email.toUpperCase(), callbackURL: "/again" });
       const unknown = await t.agent().post("/send-verification-email", { email: "nobody.here@example.com" });
       expect(known.status).toBe(200);
       expect(known.body).toEqual({ status: true });
@@ -126,7 +138,11 @@ describeEachDialect("email verification", (dialect) => {
 describeEachDialect("required email verification with auto sign-in", (dialect) => {
   let mailbox: Mailbox;
   let t: TestContext;
-  const options = { dialect, env: { AUTH_REQUIRE_EMAIL_VERIFICATION: "on" }, config: { emailVerification: { autoSignInAfterVerification: true } } };
+  const options = {
+    dialect,
+    env: { AUTH_REQUIRE_EMAIL_VERIFICATION: "on" },
+    config: { emailVerification: { autoSignInAfterVerification: true } },
+  };
   useMailContext(options, (ready) => ({ t, mailbox } = ready));
 
   it("signs up without a session, refuses sign-in with 403 and a fresh mail, then signs in once from the link", async () => {
@@ -156,7 +172,12 @@ describeEachDialect("required email verification with auto sign-in", (dialect) =
     const replay = t.agent();
     await replay.get(pathOf(link));
     expect(replay.jar.size).toBe(0);
-    const sessions = await t.ctx.db.selectFrom("session").innerJoin("user", "user.id", "session.userId").select("session.id").where("user.email", "=", email).execute();
+    const sessions = await t.ctx.db
+      .selectFrom("session")
+      .innerJoin("user", "user.id", "session.userId")
+      .select("session.id")
+      .where("user.email", "=", email)
+      .execute();
     expect(sessions).toHaveLength(1);
 
     expect((await t.agent().post("/sign-in/email", { email, password })).status).toBe(200);

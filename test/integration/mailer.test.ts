@@ -14,7 +14,8 @@ interface LogLine {
 
 function recordingLogger(): Logger & { lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    void lines.push({ level, message, fields });
   return { lines, debug: at("debug"), info: at("info"), success: at("success"), warn: at("warn"), error: at("error") };
 }
 
@@ -26,7 +27,9 @@ interface Received {
 }
 
 /** A real SMTP server that requires AUTH (plain text over TLS when `secure`). */
-async function startAuthServer(secure: boolean): Promise<{ port: number; received: Received[]; close(): Promise<void> }> {
+async function startAuthServer(
+  secure: boolean,
+): Promise<{ port: number; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server = new SMTPServer({
     secure,
@@ -61,7 +64,12 @@ describe("mailer transports", () => {
   it("authenticates over smtp:// with percent-encoded credentials", async () => {
     const server = await startAuthServer(false);
     const logger = recordingLogger();
-    const mailer = createMailer({ smtpURL: `smtp://mailer:${encodeURIComponent("p@ss:word")}@127.0.0.1:${server.port}?tls=off`, from: "authd@example.com", timeoutMs: 2000, logger });
+    const mailer = createMailer({
+      smtpURL: `smtp://mailer:${encodeURIComponent("p@ss:word")}@127.0.0.1:${server.port}?tls=off`,
+      from: "authd@example.com",
+      timeoutMs: 2000,
+      logger,
+    });
     await mailer.send(MAIL);
     mailer.close();
     await server.close();
@@ -74,7 +82,12 @@ describe("mailer transports", () => {
   it("speaks TLS from the first byte over smtps://", async () => {
     const server = await startAuthServer(true);
     const logger = recordingLogger();
-    const mailer = createMailer({ smtpURL: `smtps://mailer:${encodeURIComponent("p@ss:word")}@127.0.0.1:${server.port}?insecure=on`, from: "authd@example.com", timeoutMs: 2000, logger });
+    const mailer = createMailer({
+      smtpURL: `smtps://mailer:${encodeURIComponent("p@ss:word")}@127.0.0.1:${server.port}?insecure=on`,
+      from: "authd@example.com",
+      timeoutMs: 2000,
+      logger,
+    });
     await mailer.send(MAIL);
     mailer.close();
     await server.close();
@@ -85,7 +98,12 @@ describe("mailer transports", () => {
   it("logs a refused login without throwing and without the mail body", async () => {
     const server = await startAuthServer(false);
     const logger = recordingLogger();
-    const mailer = createMailer({ smtpURL: `smtp://mailer:wrong@127.0.0.1:${server.port}?tls=off`, from: "authd@example.com", timeoutMs: 2000, logger });
+    const mailer = createMailer({
+      smtpURL: `smtp://mailer:wrong@127.0.0.1:${server.port}?tls=off`,
+      from: "authd@example.com",
+      timeoutMs: 2000,
+      logger,
+    });
     await expect(mailer.send(MAIL)).resolves.toBeUndefined();
     mailer.close();
     await server.close();
@@ -98,7 +116,13 @@ describe("mailer transports", () => {
   it("writes mails to the log when no SMTP server is configured", async () => {
     const logger = recordingLogger();
     await createMailer({ from: "authd@example.com", timeoutMs: 1000, logger }).send(MAIL);
-    expect(logger.lines).toEqual([{ level: "info", message: "mail (no SMTP configured)", fields: { to: MAIL.to, subject: MAIL.subject, text: MAIL.text } }]);
+    expect(logger.lines).toEqual([
+      {
+        level: "info",
+        message: "mail (no SMTP configured)",
+        fields: { to: MAIL.to, subject: MAIL.subject, text: MAIL.text },
+      },
+    ]);
   });
 
   it("refuses an SMTP URL that does not parse as a configuration error", () => {
@@ -117,7 +141,11 @@ describe("a stalled SMTP server", () => {
     stalled = createServer((socket) => void sockets.push(socket));
     await new Promise<void>((resolve) => stalled.listen(0, "127.0.0.1", () => resolve()));
     const port = (stalled.address() as { port: number }).port;
-    t = await createTestContext({ env: { AUTH_SMTP_URL: `smtp://127.0.0.1:${port}?tls=off` }, config: { smtpTimeoutMs: 300 }, logger });
+    t = await createTestContext({
+      env: { AUTH_SMTP_URL: `smtp://127.0.0.1:${port}?tls=off` },
+      config: { smtpTimeoutMs: 300 },
+      logger,
+    });
   });
   afterAll(async () => {
     await t.close();

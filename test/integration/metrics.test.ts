@@ -18,11 +18,17 @@ describeEachDialect("metrics and readiness", (dialect) => {
     const res = await t.agent().get("/metrics");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(res.text).toContain('authd_http_requests_total{route="/api/auth/sign-in/email",method="POST",status="200"} 1');
-    expect(res.text).toContain('authd_http_requests_total{route="/api/auth/sign-in/email",method="POST",status="401"} 1');
+    expect(res.text).toContain(
+      'authd_http_requests_total{route="/api/auth/sign-in/email",method="POST",status="200"} 1',
+    );
+    expect(res.text).toContain(
+      'authd_http_requests_total{route="/api/auth/sign-in/email",method="POST",status="401"} 1',
+    );
     expect(res.text).toContain('authd_http_requests_total{route="unmatched",method="GET",status="404"} 1');
     expect(res.text).not.toContain("abc123");
-    expect(res.text).toContain('authd_http_request_duration_seconds_bucket{route="/api/auth/sign-in/email",le="+Inf"} 2');
+    expect(res.text).toContain(
+      'authd_http_request_duration_seconds_bucket{route="/api/auth/sign-in/email",le="+Inf"} 2',
+    );
     expect(res.text).toContain('authd_http_request_duration_seconds_count{route="/api/auth/sign-up/email"} 1');
     expect(res.text).toContain('authd_sign_in_total{outcome="success"} 1');
     expect(res.text).toContain('authd_sign_in_total{outcome="failure"} 1');
@@ -33,7 +39,11 @@ describeEachDialect("metrics and readiness", (dialect) => {
 
   it("has cumulative histogram buckets", async () => {
     const text = (await t.agent().get("/metrics")).text;
-    const buckets = [...text.matchAll(/^authd_http_request_duration_seconds_bucket\{route="\/api\/auth\/sign-in\/email",le="[^"]+"\} (\d+)$/gm)].map((m) => Number(m[1]));
+    const buckets = [
+      ...text.matchAll(
+        /^authd_http_request_duration_seconds_bucket\{route="\/api\/auth\/sign-in\/email",le="[^"]+"\} (\d+)$/gm,
+      ),
+    ].map((m) => Number(m[1]));
     expect(buckets.length).toBe(13);
     for (let i = 1; i < buckets.length; i += 1) expect(buckets[i]).toBeGreaterThanOrEqual(buckets[i - 1]);
   });

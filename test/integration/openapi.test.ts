@@ -45,7 +45,10 @@ describe("OpenAPI document and API reference page", () => {
     expect(signUp.responses["200"].content["application/json"].schema.properties.user).toBeDefined();
     expect(signUp.responses["400"].content["application/json"].schema.$ref).toBe("#/components/schemas/Error");
     const getSession = doc.paths["/api/auth/get-session"].get;
-    expect(getSession.parameters.map((p: { name: string }) => p.name)).toEqual(["disableCookieCache", "disableRefresh"]);
+    expect(getSession.parameters.map((p: { name: string }) => p.name)).toEqual([
+      "disableCookieCache",
+      "disableRefresh",
+    ]);
     const listSessions = doc.paths["/api/auth/list-sessions"].get;
     expect(listSessions.security).toEqual([{ sessionCookie: [] }, { apiKey: [] }]);
     expect(listSessions.responses["401"]).toBeDefined();

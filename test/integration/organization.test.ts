@@ -13,9 +13,19 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
     it("creates the organization with the caller as owner and makes it active", async () => {
       const { agent, user } = await signUp(t);
       const slug = uniqueSlug();
-      const res = await agent.post("/organization/create", { name: "Acme", slug, logo: "https://img.example/acme.png", metadata: { plan: "pro" } });
+      const res = await agent.post("/organization/create", {
+        name: "Acme",
+        slug,
+        logo: "https://img.example/acme.png",
+        metadata: { plan: "pro" },
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ name: "Acme", slug, logo: "https://img.example/acme.png", metadata: { plan: "pro" } });
+      expect(res.body).toMatchObject({
+        name: "Acme",
+        slug,
+        logo: "https://img.example/acme.png",
+        metadata: { plan: "pro" },
+      });
       expect(res.body.id).toMatch(/^[A-Za-z0-9]{32}$/);
       expect(res.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(res.body.members).toHaveLength(1);
@@ -28,7 +38,11 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
 
     it("keeps the current active organization when asked", async () => {
       const { agent, organization } = await ownerWithOrganization(t);
-      const res = await agent.post("/organization/create", { name: "Second", slug: uniqueSlug(), keepCurrentActiveOrganization: true });
+      const res = await agent.post("/organization/create", {
+        name: "Second",
+        slug: uniqueSlug(),
+        keepCurrentActiveOrganization: true,
+      });
       expect(res.status).toBe(200);
       expect(await activeOrganizationId(agent)).toBe(organization.id);
     });
@@ -47,11 +61,15 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
 
     it("lets the server create an organization for a userId, and refuses an unknown one", async () => {
       const { user, agent } = await signUp(t);
-      const res = await t.server().post("/organization/create", { name: "Server made", slug: uniqueSlug(), userId: user.id });
+      const res = await t
+        .server()
+        .post("/organization/create", { name: "Server made", slug: uniqueSlug(), userId: user.id });
       expect(res.status).toBe(200);
       expect(res.body.members[0]).toMatchObject({ userId: user.id, role: "owner" });
       expect((await agent.get("/organization/list")).body.map((o: { id: string }) => o.id)).toContain(res.body.id);
-      const unknown = await t.server().post("/organization/create", { name: "x", slug: uniqueSlug(), userId: "no-such-user" });
+      const unknown = await t
+        .server()
+        .post("/organization/create", { name: "x", slug: uniqueSlug(), userId: "no-such-user" });
       expect(unknown.status).toBe(401);
       const noUser = await t.server().post("/organization/create", { name: "x", slug: uniqueSlug() });
       expect(noUser.status).toBe(401);
@@ -60,9 +78,13 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
     it("creates exactly one organization when the same slug is raced", async () => {
       const { agent } = await signUp(t);
       const slug = uniqueSlug("race");
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => agent.post("/organization/create", { name: `Race ${i}`, slug })));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => agent.post("/organization/create", { name: `Race ${i}`, slug })),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-      expect(results.filter((r) => r.status === 400).every((r) => r.body.code === "ORGANIZATION_ALREADY_EXISTS")).toBe(true);
+      expect(results.filter((r) => r.status === 400).every((r) => r.body.code === "ORGANIZATION_ALREADY_EXISTS")).toBe(
+        true,
+      );
     });
   });
 
@@ -93,10 +115,18 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
       const { agent, organization, email } = await ownerWithOrganization(t);
       const res = await agent.get("/organization/get-full-organization");
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: organization.id, name: organization.name, slug: organization.slug, invitations: [], teams: null });
+      expect(res.body).toMatchObject({
+        id: organization.id,
+        name: organization.name,
+        slug: organization.slug,
+        invitations: [],
+        teams: null,
+      });
       expect(res.body.members).toHaveLength(1);
       expect(res.body.members[0].user).toMatchObject({ email, name: "Test User" });
-      const bySlug = await agent.get("/organization/get-full-organization", { query: { organizationSlug: organization.slug } });
+      const bySlug = await agent.get("/organization/get-full-organization", {
+        query: { organizationSlug: organization.slug },
+      });
       expect(bySlug.body.id).toBe(organization.id);
     });
 
@@ -106,10 +136,14 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
       expect(none.status).toBe(200);
       expect(none.body).toBeNull();
       const { organization } = await ownerWithOrganization(t);
-      const refused = await outsider.agent.get("/organization/get-full-organization", { query: { organizationId: organization.id } });
+      const refused = await outsider.agent.get("/organization/get-full-organization", {
+        query: { organizationId: organization.id },
+      });
       expect(refused.status).toBe(403);
       expect(refused.body.message).toBe("User is not a member of the organization");
-      const unknown = await outsider.agent.get("/organization/get-full-organization", { query: { organizationId: "nope" } });
+      const unknown = await outsider.agent.get("/organization/get-full-organization", {
+        query: { organizationId: "nope" },
+      });
       expect(unknown.body).toEqual({ code: "ORGANIZATION_NOT_FOUND", message: "Organization not found" });
     });
   });
@@ -117,7 +151,13 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
   describe("POST /organization/set-active", () => {
     it("switches, clears and refuses organizations the caller does not belong to", async () => {
       const { agent, organization } = await ownerWithOrganization(t);
-      const second = (await agent.post("/organization/create", { name: "Two", slug: uniqueSlug(), keepCurrentActiveOrganization: true })).body;
+      const second = (
+        await agent.post("/organization/create", {
+          name: "Two",
+          slug: uniqueSlug(),
+          keepCurrentActiveOrganization: true,
+        })
+      ).body;
       const switched = await agent.post("/organization/set-active", { organizationId: second.id });
       expect(switched.status).toBe(200);
       expect(switched.body).toMatchObject({ id: second.id, name: "Two" });
@@ -143,25 +183,41 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
       const { agent, organization } = await ownerWithOrganization(t);
       const updated = await agent.post("/organization/update", { data: { name: "Renamed", metadata: { tier: 2 } } });
       expect(updated.status).toBe(200);
-      expect(updated.body).toMatchObject({ id: organization.id, name: "Renamed", slug: organization.slug, metadata: { tier: 2 } });
+      expect(updated.body).toMatchObject({
+        id: organization.id,
+        name: "Renamed",
+        slug: organization.slug,
+        metadata: { tier: 2 },
+      });
 
       const admin = await memberOf(t, organization.id, "admin");
-      const byAdmin = await admin.agent.post("/organization/update", { data: { logo: "https://img.example/l.png" }, organizationId: organization.id });
+      const byAdmin = await admin.agent.post("/organization/update", {
+        data: { logo: "https://img.example/l.png" },
+        organizationId: organization.id,
+      });
       expect(byAdmin.status).toBe(200);
       expect(byAdmin.body.logo).toBe("https://img.example/l.png");
 
       const member = await memberOf(t, organization.id, "member");
       const byMember = await member.agent.post("/organization/update", { data: { name: "Nope" } });
       expect(byMember.status).toBe(403);
-      expect(byMember.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION", message: "You are not allowed to update this organization" });
+      expect(byMember.body).toEqual({
+        code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION",
+        message: "You are not allowed to update this organization",
+      });
 
       const outsider = await signUp(t);
-      const byOutsider = await outsider.agent.post("/organization/update", { data: { name: "x" }, organizationId: organization.id });
+      const byOutsider = await outsider.agent.post("/organization/update", {
+        data: { name: "x" },
+        organizationId: organization.id,
+      });
       expect(byOutsider.status).toBe(400);
       expect(byOutsider.body.code).toBe("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
       const noActive = await outsider.agent.post("/organization/update", { data: { name: "x" } });
       expect(noActive.body.code).toBe("ORGANIZATION_NOT_FOUND");
-      const anonymous = await t.agent().post("/organization/update", { data: { name: "x" }, organizationId: organization.id });
+      const anonymous = await t
+        .agent()
+        .post("/organization/update", { data: { name: "x" }, organizationId: organization.id });
       expect(anonymous.status).toBe(401);
       expect(anonymous.body).toEqual({ code: "USER_NOT_FOUND", message: "User not found" });
 
@@ -179,13 +235,24 @@ describeEachDialect("organizations: create, read, update, delete", (dialect) => 
       await agent.post("/organization/invite-member", { email: "someone@example.com", role: "member" });
       const byAdmin = await admin.agent.post("/organization/delete", { organizationId: organization.id });
       expect(byAdmin.status).toBe(403);
-      expect(byAdmin.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION", message: "You are not allowed to delete this organization" });
+      expect(byAdmin.body).toEqual({
+        code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
+        message: "You are not allowed to delete this organization",
+      });
 
       const res = await agent.post("/organization/delete", { organizationId: organization.id });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: organization.id, slug: organization.slug });
       const count = async (table: "member" | "invitation") =>
-        Number((await t.ctx.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).where("organizationId", "=", organization.id).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await t.ctx.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as("n"))
+              .where("organizationId", "=", organization.id)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       expect(await count("member")).toBe(0);
       expect(await count("invitation")).toBe(0);
       expect(await activeOrganizationId(agent)).toBeNull();
@@ -204,21 +271,29 @@ describe("organization configuration rules", () => {
       const { agent } = await signUp(t);
       const res = await agent.post("/organization/create", { name: "x", slug: uniqueSlug() });
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ code: "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION", message: "You are not allowed to create a new organization" });
+      expect(res.body).toEqual({
+        code: "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION",
+        message: "You are not allowed to create a new organization",
+      });
     } finally {
       await t.close();
     }
   });
 
   it("enforces the per-user organization limit and disabled deletion", async () => {
-    const t = await createTestContext({ config: { organization: { organizationLimit: 2, disableOrganizationDeletion: true } } });
+    const t = await createTestContext({
+      config: { organization: { organizationLimit: 2, disableOrganizationDeletion: true } },
+    });
     try {
       const { agent } = await signUp(t);
       const first = await agent.post("/organization/create", { name: "1", slug: uniqueSlug() });
       expect((await agent.post("/organization/create", { name: "2", slug: uniqueSlug() })).status).toBe(200);
       const third = await agent.post("/organization/create", { name: "3", slug: uniqueSlug() });
       expect(third.status).toBe(403);
-      expect(third.body).toEqual({ code: "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS", message: "You have reached the maximum number of organizations" });
+      expect(third.body).toEqual({
+        code: "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS",
+        message: "You have reached the maximum number of organizations",
+      });
       const del = await agent.post("/organization/delete", { organizationId: first.body.id });
       expect(del.status).toBe(403);
       expect((await agent.get("/organization/list")).body).toHaveLength(2);

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetIdentifier } from "../../src/services/password-reset.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
-import type { Mailbox } from "../helpers/mailbox.ts";
 import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
+import type { Mailbox } from "../helpers/mailbox.ts";
 
-const SAME_ANSWER = { status: true, message: "If this email exists in our system, check your email for the reset link" };
+const SAME_ANSWER = {
+  status: true,
+  message: "If this email exists in our system, check your email for the reset link",
+};
 
 describeEachDialect("password reset", (dialect) => {
   let mailbox: Mailbox;
@@ -22,13 +25,18 @@ describeEachDialect("password reset", (dialect) => {
     return { ...account, link, token: link.pathname.split("/").pop() as string };
   }
 
-  const signInStatus = async (email: string, password: string) => (await t.agent().post("/sign-in/email", { email, password })).status;
+  const signInStatus = async (email: string, password: string) =>
+    (await t.agent().post("/sign-in/email", { email, password })).status;
 
   it("mails a 24-character single-use link, stored only as a hash, that sets a new password", async () => {
     const { email, password, link, token } = await requestReset();
     expect(link.pathname).toMatch(/^\/api\/auth\/reset-password\/[A-Za-z0-9]{24}$/);
     expect(link.searchParams.get("callbackURL")).toBe("/reset");
-    const stored = await t.ctx.db.selectFrom("verification").select(["identifier", "expiresAt", "createdAt"]).where("identifier", "=", resetIdentifier(token)).executeTakeFirstOrThrow();
+    const stored = await t.ctx.db
+      .selectFrom("verification")
+      .select(["identifier", "expiresAt", "createdAt"])
+      .where("identifier", "=", resetIdentifier(token))
+      .executeTakeFirstOrThrow();
     expect(stored.identifier).not.toContain(token);
     expect(Number(stored.expiresAt) - Number(stored.createdAt)).toBe(3600 * 1000);
 
@@ -76,7 +84,9 @@ describeEachDialect("password reset", (dialect) => {
     const { email } = await signUp(t);
     await t.ctx.settle();
     const seen = mailCount(mailbox, email);
-    const res = await t.agent().post("/request-password-reset", { email, redirectTo: "https://evil.example.net/reset" });
+    const res = await t
+      .agent()
+      .post("/request-password-reset", { email, redirectTo: "https://evil.example.net/reset" });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ code: "INVALID_REDIRECTURL", message: "Invalid redirectURL" });
     await t.ctx.settle();
@@ -102,7 +112,11 @@ describeEachDialect("password reset", (dialect) => {
     await t.ctx.db.deleteFrom("account").where("userId", "=", user.id).execute();
     expect(await signInStatus(email, "whatever-password")).toBe(401);
     expect((await t.agent().post("/reset-password", { token, newPassword: "first-password-1" })).status).toBe(200);
-    const accounts = await t.ctx.db.selectFrom("account").select(["providerId", "accountId"]).where("userId", "=", user.id).execute();
+    const accounts = await t.ctx.db
+      .selectFrom("account")
+      .select(["providerId", "accountId"])
+      .where("userId", "=", user.id)
+      .execute();
     expect(accounts).toEqual([{ providerId: "credential", accountId: user.id }]);
     expect(await signInStatus(email, "first-password-1")).toBe(200);
   });
@@ -110,10 +124,13 @@ describeEachDialect("password reset", (dialect) => {
   it("lets exactly one of 16 concurrent resets with one token succeed, and only its password works", async () => {
     const { email, token } = await requestReset();
     const passwords = Array.from({ length: 16 }, (_, i) => `concurrent-password-${i}`);
-    const results = await Promise.all(passwords.map((newPassword) => t.agent().post("/reset-password", { token, newPassword })));
+    const results = await Promise.all(
+      passwords.map((newPassword) => t.agent().post("/reset-password", { token, newPassword })),
+    );
     const winners = results.map((r, i) => (r.status === 200 ? i : -1)).filter((i) => i >= 0);
     expect(winners).toHaveLength(1);
-    for (const r of results) if (r.status !== 200) expect(r.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
+    for (const r of results)
+      if (r.status !== 200) expect(r.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
     expect(await signInStatus(email, passwords[winners[0]])).toBe(200);
     const loser = passwords[(winners[0] + 1) % passwords.length];
     expect(await signInStatus(email, loser)).toBe(401);
@@ -125,7 +142,9 @@ describeEachDialect("password reset", (dialect) => {
     await t.agent().post("/request-password-reset", { email });
     const second = (await mailedLink(mailbox, email, "reset", seen)).pathname.split("/").pop() as string;
     expect(second).not.toBe(token);
-    expect((await t.agent().post("/reset-password", { token: second, newPassword: "second-link-pass" })).status).toBe(200);
+    expect((await t.agent().post("/reset-password", { token: second, newPassword: "second-link-pass" })).status).toBe(
+      200,
+    );
     expect((await t.agent().post("/reset-password", { token, newPassword: "first-link-pass" })).status).toBe(400);
   });
 });
@@ -133,7 +152,10 @@ describeEachDialect("password reset", (dialect) => {
 describe("password reset with revokeSessionsOnPasswordReset", () => {
   let mailbox: Mailbox;
   let t: TestContext;
-  useMailContext({ config: { emailAndPassword: { revokeSessionsOnPasswordReset: true } } }, (ready) => ({ t, mailbox } = ready));
+  useMailContext(
+    { config: { emailAndPassword: { revokeSessionsOnPasswordReset: true } } },
+    (ready) => ({ t, mailbox } = ready),
+  );
 
   it("signs the user out everywhere", async () => {
     const { agent, email } = await signUp(t);

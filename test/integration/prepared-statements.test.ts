@@ -28,9 +28,13 @@ describe.skipIf((await postgresUnavailableReason()) !== null)("prepared statemen
 
   it("prepares the session lookup once and reuses it", async () => {
     const { agent } = await signUp(t);
-    for (let i = 0; i < 6; i += 1) expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).status).toBe(200);
-    const { rows } = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(t.ctx.db);
-    const lookups = rows.filter((row) => row.statement.includes(`"session"."token" as "s_token"`));
+    for (let i = 0; i < 6; i += 1)
+      expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).status).toBe(200);
+    const { rows } = await sql<{
+      name: string;
+      statement: string;
+    }>`select name, statement from pg_prepared_statements`.execute(t.ctx.db);
+    const lookups = rows.filter((row) => row.statement.includes(`"session"."tokenHash" as "s_tokenHash"`));
     expect(lookups).toHaveLength(1);
     expect(lookups[0].name).toMatch(/^authd_\d+$/);
   });

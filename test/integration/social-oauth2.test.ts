@@ -24,15 +24,22 @@ describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-l
 
   /** sign-in/social, the provider's immediate redirect, then the daemon's callback. */
   async function signInWithGitHub(agent: Agent, body: Record<string, unknown> = {}) {
-    const start = await agent.post("/sign-in/social", { provider: "github", callbackURL: "/home", errorCallbackURL: "/failed", ...body });
+    const start = await agent.post("/sign-in/social", {
+      provider: "github",
+      callbackURL: "/home",
+      errorCallbackURL: "/failed",
+      ...body,
+    });
     expect(start.status).toBe(200);
     const authorize = await fetch(start.body.url, { redirect: "manual" });
     const back = new URL(authorize.headers.get("location")!);
     const callback = await agent.get(back.pathname + back.search);
     return { start, callback, location: callback.headers.get("location") };
   }
-  const usersWithEmail = (email: string) => t.ctx.db.selectFrom("user").selectAll().where("email", "=", email).execute();
-  const hasSessionCookie = (setCookies: string[]) => setCookies.some((c) => c.includes("session_token=") && !c.includes("Max-Age=0"));
+  const usersWithEmail = (email: string) =>
+    t.ctx.db.selectFrom("user").selectAll().where("email", "=", email).execute();
+  const hasSessionCookie = (setCookies: string[]) =>
+    setCookies.some((c) => c.includes("session_token=") && !c.includes("Max-Age=0"));
 
   it("signs up with the verified primary address from the emails endpoint", async () => {
     gh.user = { id: 1001, login: "octocat", name: null, email: null, avatar_url: "https://avatars.example/1001" };
@@ -47,17 +54,31 @@ describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-l
     expect(authURL.searchParams.get("client_id")).toBe("gh-client");
     expect(location).toBe("/home");
     const { user } = (await agent.get("/get-session")).body;
-    expect(user).toMatchObject({ email: "octo@example.com", name: "octocat", emailVerified: true, image: "https://avatars.example/1001" });
-    const account = await t.ctx.db.selectFrom("account").selectAll().where("userId", "=", user.id).executeTakeFirstOrThrow();
+    expect(user).toMatchObject({
+      email: "octo@example.com",
+      name: "octocat",
+      emailVerified: true,
+      image: "https://avatars.example/1001",
+    });
+    const account = await t.ctx.db
+      .selectFrom("account")
+      .selectAll()
+      .where("userId", "=", user.id)
+      .executeTakeFirstOrThrow();
     expect(account).toMatchObject({ providerId: "github", accountId: "1001", scope: "read:user,user:email" });
     // The PKCE verifier sent with the code is 128 characters.
     expect(gh.tokenRequests.at(-1)?.get("code_verifier")).toMatch(/^[A-Za-z0-9]{128}$/);
   });
 
   it("invalid_code when the token endpoint refuses the code", async () => {
-    const start = await t.agent().post("/sign-in/social", { provider: "github", callbackURL: "/home", errorCallbackURL: "/failed" });
+    const browser = t.agent();
+    const start = await browser.post("/sign-in/social", {
+      provider: "github",
+      callbackURL: "/home",
+      errorCallbackURL: "/failed",
+    });
     const state = new URL(start.body.url).searchParams.get("state")!;
-    const res = await t.agent().get("/callback/github", { query: { state, code: "not-a-real-code" } });
+    const res = await browser.get("/callback/github", { query: { state, code: "not-a-real-code" } });
     expect(res.headers.get("location")).toBe("/failed?error=invalid_code");
   });
 
@@ -80,7 +101,11 @@ describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-l
     const { callback, location } = await signInWithGitHub(t.agent());
     expect(location).toBe("/failed?error=unable_to_get_user_info");
     expect(hasSessionCookie(callback.setCookies)).toBe(false);
-    const accounts = await t.ctx.db.selectFrom("account").select("providerId").where("userId", "=", victim.user.id).execute();
+    const accounts = await t.ctx.db
+      .selectFrom("account")
+      .select("providerId")
+      .where("userId", "=", victim.user.id)
+      .execute();
     expect(accounts.map((a) => a.providerId)).toEqual(["credential"]);
   });
 
@@ -97,7 +122,14 @@ describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-l
     const { callback, location } = await signInWithGitHub(t.agent());
     expect(location).toBe("/failed?error=account_not_linked");
     expect(hasSessionCookie(callback.setCookies)).toBe(false);
-    expect(await t.ctx.db.selectFrom("account").select("id").where("userId", "=", existing.user.id).where("providerId", "=", "github").execute()).toHaveLength(0);
+    expect(
+      await t.ctx.db
+        .selectFrom("account")
+        .select("id")
+        .where("userId", "=", existing.user.id)
+        .where("providerId", "=", "github")
+        .execute(),
+    ).toHaveLength(0);
   });
 
   it("refreshes GitHub tokens with /refresh-token and get-access-token", async () => {
@@ -127,11 +159,16 @@ describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-l
     expect((await owner.agent.get(back.pathname + back.search)).headers.get("location")).toBe("/settings");
     const listed = await owner.agent.get("/list-accounts");
     expect(listed.body.map((a: { provider: string }) => a.provider).sort()).toEqual(["credential", "github"]);
-    expect(listed.body.find((a: { provider: string }) => a.provider === "github")).toMatchObject({ accountId: "7007", scopes: ["read:user", "user:email"] });
+    expect(listed.body.find((a: { provider: string }) => a.provider === "github")).toMatchObject({
+      accountId: "7007",
+      scopes: ["read:user", "user:email"],
+    });
 
     const unlinked = await owner.agent.post("/unlink-account", { providerId: "github", accountId: "7007" });
     expect(unlinked.status).toBe(200);
-    expect((await owner.agent.get("/list-accounts")).body.map((a: { provider: string }) => a.provider)).toEqual(["credential"]);
+    expect((await owner.agent.get("/list-accounts")).body.map((a: { provider: string }) => a.provider)).toEqual([
+      "credential",
+    ]);
     expect((await owner.agent.post("/get-access-token", { providerId: "github" })).body.code).toBe("ACCOUNT_NOT_FOUND");
 
     // A user who only ever signed in through the provider has nothing else to fall back on.
@@ -152,7 +189,10 @@ describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-l
     const noCallback = await agent.post("/sign-in/social", { provider: "github" });
     expect(noCallback.status).toBe(400);
     expect(noCallback.body.message).toBe("callbackURL is required");
-    const untrusted = await agent.post("/sign-in/social", { provider: "github", callbackURL: "https://evil.example/steal" });
+    const untrusted = await agent.post("/sign-in/social", {
+      provider: "github",
+      callbackURL: "https://evil.example/steal",
+    });
     expect(untrusted.status).toBe(403);
     expect(untrusted.body.code).toBe("INVALID_CALLBACKURL");
     const idToken = await agent.post("/sign-in/social", { provider: "github", idToken: { token: "a.b.c" } });
@@ -161,7 +201,11 @@ describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-l
     const noProvider = await agent.post("/sign-in/social", { callbackURL: "/home" });
     expect(noProvider.status).toBe(400);
     expect(noProvider.body.message).toBe("provider is required");
-    const disabled = await agent.post("/sign-in/social", { provider: "github", callbackURL: "/home", disableRedirect: true });
+    const disabled = await agent.post("/sign-in/social", {
+      provider: "github",
+      callbackURL: "/home",
+      disableRedirect: true,
+    });
     expect(disabled.body.redirect).toBe(false);
   });
 });
@@ -192,22 +236,34 @@ describe("social sign-in that cannot create the user or the session [sqlite]", (
     const back = new URL((await fetch(start.body.url, { redirect: "manual" })).headers.get("location")!);
     const res = await agent.get(back.pathname + back.search);
     expect(res.headers.get("location")).toBe(`${TEST_ORIGIN}/api/auth/error?error=unable_to_create_user`);
-    expect(await t.ctx.db.selectFrom("user").select("id").where("email", "=", "newbie@example.com").execute()).toHaveLength(0);
+    expect(
+      await t.ctx.db.selectFrom("user").select("id").where("email", "=", "newbie@example.com").execute(),
+    ).toHaveLength(0);
   });
 
   it("a banned user is sent to the error URL with no session", async () => {
     const banned = await signUp(t, { email: "banned@example.com", company: "ACME" });
-    await t.ctx.db.updateTable("user").set({ banned: true, banReason: "spam" }).where("id", "=", banned.user.id).execute();
+    await t.ctx.db
+      .updateTable("user")
+      .set({ banned: true, banReason: "spam" })
+      .where("id", "=", banned.user.id)
+      .execute();
     await t.ctx.db.deleteFrom("session").where("userId", "=", banned.user.id).execute();
     gh.user = { id: 6007, login: "banned", name: "Banned", email: "banned@example.com" };
     gh.emails = [{ email: "banned@example.com", primary: true, verified: true }];
     const agent = t.agent();
-    const start = await agent.post("/sign-in/social", { provider: "github", callbackURL: "/home", errorCallbackURL: "/failed" });
+    const start = await agent.post("/sign-in/social", {
+      provider: "github",
+      callbackURL: "/home",
+      errorCallbackURL: "/failed",
+    });
     const back = new URL((await fetch(start.body.url, { redirect: "manual" })).headers.get("location")!);
     const res = await agent.get(back.pathname + back.search);
     expect(res.headers.get("location")).toMatch(/^\/failed\?error=banned&error_description=/);
     expect(res.setCookies.some((c) => c.includes("session_token="))).toBe(false);
-    expect(await t.ctx.db.selectFrom("session").select("id").where("userId", "=", banned.user.id).execute()).toHaveLength(0);
+    expect(
+      await t.ctx.db.selectFrom("session").select("id").where("userId", "=", banned.user.id).execute(),
+    ).toHaveLength(0);
   });
 
   // Last in this block: it breaks the database on purpose.
@@ -215,7 +271,11 @@ describe("social sign-in that cannot create the user or the session [sqlite]", (
     gh.user = { id: 6008, login: "unlucky", name: "Unlucky", email: "unlucky@example.com" };
     gh.emails = [{ email: "unlucky@example.com", primary: true, verified: true }];
     const agent = t.agent();
-    const start = await agent.post("/sign-in/social", { provider: "github", callbackURL: "/home", errorCallbackURL: "/failed" });
+    const start = await agent.post("/sign-in/social", {
+      provider: "github",
+      callbackURL: "/home",
+      errorCallbackURL: "/failed",
+    });
     await sql`drop table account`.execute(t.ctx.db);
     const back = new URL((await fetch(start.body.url, { redirect: "manual" })).headers.get("location")!);
     const res = await agent.get(back.pathname + back.search);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMailbox, type Mailbox } from "../helpers/mailbox.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
+import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
 
 const PASSWORD = "correct-horse-battery";
 const INVALID = { code: "INVALID_USERNAME_OR_PASSWORD", message: "invalid username or password" };
@@ -24,9 +24,13 @@ describeEachDialect("username sign-up and sign-in", (dialect) => {
 
     it("refuses usernames that are too short, too long or have other characters with 422, creating no user", async () => {
       const email = "refused@example.com";
-      const attempt = (username: string) => t.agent().post("/sign-up/email", { name: "R", email, password: PASSWORD, username });
+      const attempt = (username: string) =>
+        t.agent().post("/sign-up/email", { name: "R", email, password: PASSWORD, username });
       expect((await attempt("ab")).body).toEqual({ code: "USERNAME_IS_TOO_SHORT", message: "username is too short" });
-      expect((await attempt("a".repeat(31))).body).toEqual({ code: "USERNAME_IS_TOO_LONG", message: "username is too long" });
+      expect((await attempt("a".repeat(31))).body).toEqual({
+        code: "USERNAME_IS_TOO_LONG",
+        message: "username is too long",
+      });
       for (const bad of ["has space", "dash-name", "émile", "bang!"]) {
         const res = await attempt(bad);
         expect(res.status).toBe(422);
@@ -39,23 +43,44 @@ describeEachDialect("username sign-up and sign-in", (dialect) => {
     it("refuses a username taken in another case with 422", async () => {
       await signUp(t, { username: "Bob.Smith" });
       for (const variant of ["Bob.Smith", "bob.smith", "BOB.SMITH"]) {
-        const res = await t.agent().post("/sign-up/email", { name: "B", email: `${Math.random()}@example.com`.slice(2), password: PASSWORD, username: variant });
+        const res = await t.agent().post("/sign-up/email", {
+          name: "B",
+          email: `${Math.random()}@example.com`.slice(2),
+          password: PASSWORD,
+          username: variant,
+        });
         expect(res.status).toBe(422);
-        expect(res.body).toEqual({ code: "USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER", message: "username is already taken. please try another." });
+        expect(res.body).toEqual({
+          code: "USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER",
+          message: "username is already taken. please try another.",
+        });
       }
     });
 
     it("lets exactly one of 16 concurrent sign-ups with usernames equal up to case succeed", async () => {
-      const variants = Array.from({ length: 16 }, (_, i) => [..."racer.name"].map((ch, j) => ((i >> j) & 1 ? ch.toUpperCase() : ch)).join(""));
+      const variants = Array.from({ length: 16 }, (_, i) =>
+        [..."racer.name"].map((ch, j) => ((i >> j) & 1 ? ch.toUpperCase() : ch)).join(""),
+      );
       const results = await Promise.all(
-        variants.map((username, i) => t.agent().post("/sign-up/email", { name: `Racer ${i}`, email: `racer${i}@example.com`, password: PASSWORD, username })),
+        variants.map((username, i) =>
+          t.agent().post("/sign-up/email", {
+            name: `Racer ${i}`,
+            email: `racer${i}@example.com`,
+            password: PASSWORD,
+            username,
+          }),
+        ),
       );
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       for (const refused of results.filter((r) => r.status !== 200)) {
         expect(refused.status).toBe(422);
         expect(refused.body.code).toBe("USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER");
       }
-      const count = await t.ctx.db.selectFrom("user").select((eb) => eb.fn.countAll<string>().as("n")).where("username", "=", "racer.name").executeTakeFirstOrThrow();
+      const count = await t.ctx.db
+        .selectFrom("user")
+        .select((eb) => eb.fn.countAll<string>().as("n"))
+        .where("username", "=", "racer.name")
+        .executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(1);
     });
   });
@@ -72,7 +97,16 @@ describeEachDialect("username sign-up and sign-in", (dialect) => {
         const res = await agent.post("/sign-in/username", { username, password: PASSWORD });
         expect(res.status).toBe(200);
         expect(res.body.token).toMatch(/^[A-Za-z0-9]{32}$/);
-        expect(Object.keys(res.body.user).sort()).toEqual(["createdAt", "email", "emailVerified", "id", "image", "name", "updatedAt", "username"]);
+        expect(Object.keys(res.body.user).sort()).toEqual([
+          "createdAt",
+          "email",
+          "emailVerified",
+          "id",
+          "image",
+          "name",
+          "updatedAt",
+          "username",
+        ]);
         expect(res.body.user).toMatchObject({ email, username: "dave_grohl", emailVerified: false, image: null });
         expect(res.setCookies.find((c) => c.startsWith("better-auth.session_token="))).toMatch(/Max-Age=604800/);
         const session = await agent.get("/get-session");
@@ -82,7 +116,11 @@ describeEachDialect("username sign-up and sign-in", (dialect) => {
 
     it("gives a short, unremembered session when rememberMe is false", async () => {
       const agent = t.agent();
-      const res = await agent.post("/sign-in/username", { username: "dave_grohl", password: PASSWORD, rememberMe: false });
+      const res = await agent.post("/sign-in/username", {
+        username: "dave_grohl",
+        password: PASSWORD,
+        rememberMe: false,
+      });
       expect(res.status).toBe(200);
       expect(res.setCookies.find((c) => c.startsWith("better-auth.session_token="))).not.toMatch(/Max-Age/);
       const { session } = (await agent.get("/get-session")).body;
@@ -115,8 +153,12 @@ describeEachDialect("username sign-up and sign-in", (dialect) => {
 
     it("checks username length and characters before looking the user up (422), and types with 400", async () => {
       const a = t.agent();
-      expect((await a.post("/sign-in/username", { username: "er", password: PASSWORD })).body.code).toBe("USERNAME_IS_TOO_SHORT");
-      expect((await a.post("/sign-in/username", { username: "e".repeat(31), password: PASSWORD })).body.code).toBe("USERNAME_IS_TOO_LONG");
+      expect((await a.post("/sign-in/username", { username: "er", password: PASSWORD })).body.code).toBe(
+        "USERNAME_IS_TOO_SHORT",
+      );
+      expect((await a.post("/sign-in/username", { username: "e".repeat(31), password: PASSWORD })).body.code).toBe(
+        "USERNAME_IS_TOO_LONG",
+      );
       const emailAsName = await a.post("/sign-in/username", { username: email, password: PASSWORD });
       expect(emailAsName.status).toBe(422);
       expect(emailAsName.body.code).toBe("USERNAME_IS_INVALID");
@@ -124,7 +166,9 @@ describeEachDialect("username sign-up and sign-in", (dialect) => {
       expect(numeric.status).toBe(400);
       expect(numeric.body).toMatchObject({ code: "VALIDATION_ERROR", message: "Invalid body parameters" });
       expect((await a.post("/sign-in/username", { username: "dave_grohl" })).status).toBe(400);
-      expect((await a.post("/sign-in/username", { username: "dave_grohl", password: PASSWORD, rememberMe: "no" })).status).toBe(400);
+      expect(
+        (await a.post("/sign-in/username", { username: "dave_grohl", password: PASSWORD, rememberMe: "no" })).status,
+      ).toBe(400);
     });
   });
 
@@ -133,9 +177,16 @@ describeEachDialect("username sign-up and sign-in", (dialect) => {
       const { agent } = await signUp(t, { username: "first_name" });
       const other = await signUp(t, { username: "taken_name" });
       expect((await agent.post("/update-user", { username: "Second.Name" })).body).toEqual({ status: true });
-      expect((await agent.get("/get-session")).body.user).toMatchObject({ username: "second.name", displayUsername: "Second.Name" });
-      expect((await t.agent().post("/sign-in/username", { username: "second.name", password: PASSWORD })).status).toBe(200);
-      expect((await t.agent().post("/sign-in/username", { username: "first_name", password: PASSWORD })).body).toEqual(INVALID);
+      expect((await agent.get("/get-session")).body.user).toMatchObject({
+        username: "second.name",
+        displayUsername: "Second.Name",
+      });
+      expect((await t.agent().post("/sign-in/username", { username: "second.name", password: PASSWORD })).status).toBe(
+        200,
+      );
+      expect((await t.agent().post("/sign-in/username", { username: "first_name", password: PASSWORD })).body).toEqual(
+        INVALID,
+      );
       expect((await agent.post("/update-user", { username: "SECOND.NAME" })).status).toBe(200);
       const taken = await agent.post("/update-user", { username: "TAKEN_NAME" });
       expect(taken.status).toBe(422);
@@ -143,7 +194,10 @@ describeEachDialect("username sign-up and sign-in", (dialect) => {
       expect((await agent.post("/update-user", { username: "bad name" })).body.code).toBe("USERNAME_IS_INVALID");
       expect((await other.agent.get("/get-session")).body.user.username).toBe("taken_name");
       expect((await agent.post("/update-user", { displayUsername: "Shown Name" })).status).toBe(200);
-      expect((await agent.get("/get-session")).body.user).toMatchObject({ username: "second.name", displayUsername: "Shown Name" });
+      expect((await agent.get("/get-session")).body.user).toMatchObject({
+        username: "second.name",
+        displayUsername: "Shown Name",
+      });
     });
   });
 });
@@ -153,7 +207,10 @@ describe("username sign-in when email verification is required", () => {
   let mailbox: Mailbox;
   beforeAll(async () => {
     mailbox = await startMailbox();
-    t = await createTestContext({ env: { AUTH_SMTP_URL: mailbox.url }, config: { emailAndPassword: { requireEmailVerification: true } } });
+    t = await createTestContext({
+      env: { AUTH_SMTP_URL: mailbox.url },
+      config: { emailAndPassword: { requireEmailVerification: true } },
+    });
   });
   afterAll(async () => {
     await t.close();

@@ -10,7 +10,11 @@ import { createTestContext, TEST_SECRET, type TestContext } from "../helpers/con
 // The compiled binary's terminal UI in a real terminal (tmux), driven by key presses like an operator.
 
 const socket = `authd-test-${generateRandomString(8, LOWER_ALPHANUMERIC)}`;
-const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const tmux = (...args: string[]) =>
+  execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 const screen = (session = "admin") => tmux("capture-pane", "-p", "-t", session);
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
@@ -19,7 +23,8 @@ async function waitForScreen(expected: string, session = "admin", timeoutMs = 15
   for (;;) {
     const text = screen(session);
     if (text.includes(expected)) return text;
-    if (Date.now() > deadline) throw new Error(`the terminal never showed ${JSON.stringify(expected)}; it shows:\n${text}`);
+    if (Date.now() > deadline)
+      throw new Error(`the terminal never showed ${JSON.stringify(expected)}; it shows:\n${text}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -30,7 +35,11 @@ describe("authd admin from the compiled binary in tmux", () => {
   beforeAll(async () => {
     binary = buildBinary();
     t = await createTestContext();
-    const target = await createUser(t.ctx, { email: "troublemaker@example.com", name: "Trouble Maker", password: "password-123" });
+    const target = await createUser(t.ctx, {
+      email: "troublemaker@example.com",
+      name: "Trouble Maker",
+      password: "password-123",
+    });
     await createUser(t.ctx, { email: "innocent@example.com", name: "Innocent", password: "password-123" });
     await createSession(t.ctx, target, { userAgent: "troublemaker-browser" });
   }, 120_000);
@@ -44,9 +53,20 @@ describe("authd admin from the compiled binary in tmux", () => {
   });
 
   it("navigates to a user and bans them, and the ban is in the database", async () => {
-    const env = `AUTH_DATABASE_URL=${quote(t.ctx.config.databaseURL)} AUTH_SECRET=${quote(TEST_SECRET)}`;
+    // At info the ban's security line is logged: it must appear above the UI, not be drawn over it.
+    const env = `AUTH_DATABASE_URL=${quote(t.ctx.config.databaseURL)} AUTH_SECRET=${quote(TEST_SECRET)} AUTH_LOG_LEVEL=info`;
     // The shell stays after authd ends, so its exit code (or its error, if it failed) stays on screen.
-    tmux("new-session", "-d", "-s", "admin", "-x", "120", "-y", "32", `env ${env} ${quote(binary)} admin; echo "authd exited with $?"; sleep 60`);
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "admin",
+      "-x",
+      "120",
+      "-y",
+      "32",
+      `env ${env} ${quote(binary)} admin; echo "authd exited with $?"; sleep 60`,
+    );
     tmux("set-option", "-g", "escape-time", "0");
     await waitForScreen("innocent@example.com");
 
@@ -62,6 +82,10 @@ describe("authd admin from the compiled binary in tmux", () => {
     tmux("send-keys", "-t", "admin", "Enter");
     const after = await waitForScreen("BANNED (abusive behaviour)");
     expect(after).toContain("Sessions (0 active)");
+    // The line wraps at the terminal's width.
+    expect(after.replace(/\n/g, "")).toMatch(
+      /INFO +security\.user_banned outcome=success userId=\S+ actorType=cli actorId=null ip=null userAgent=null/,
+    );
 
     const user = await findUserByEmail(t.ctx.db, "troublemaker@example.com");
     expect(Boolean(user?.banned)).toBe(true);
@@ -80,8 +104,19 @@ describe("authd admin from the compiled binary in tmux", () => {
   });
 
   it("create-user asks for the password on a terminal without echoing it", async () => {
-    const env = `AUTH_DATABASE_URL=${quote(t.ctx.config.databaseURL)} AUTH_SECRET=${quote(TEST_SECRET)}`;
-    tmux("new-session", "-d", "-s", "prompt", "-x", "120", "-y", "20", `env ${env} ${quote(binary)} create-user --email prompted@example.com --name Prompted; echo "authd exited with $?"; sleep 60`);
+    // At info the ban's security line is logged: it must appear above the UI, not be drawn over it.
+    const env = `AUTH_DATABASE_URL=${quote(t.ctx.config.databaseURL)} AUTH_SECRET=${quote(TEST_SECRET)} AUTH_LOG_LEVEL=info`;
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "prompt",
+      "-x",
+      "120",
+      "-y",
+      "20",
+      `env ${env} ${quote(binary)} create-user --email prompted@example.com --name Prompted; echo "authd exited with $?"; sleep 60`,
+    );
     await waitForScreen("Password:", "prompt");
     tmux("send-keys", "-t", "prompt", "-l", "typed-secret-123");
     tmux("send-keys", "-t", "prompt", "Enter");
@@ -91,15 +126,28 @@ describe("authd admin from the compiled binary in tmux", () => {
     const text = await waitForScreen("authd exited with 0", "prompt");
     expect(text).toContain("created user prompted@example.com");
     expect(text).not.toContain("typed-secret-123");
-    const signIn = await t.agent().post("/sign-in/email", { email: "prompted@example.com", password: "typed-secret-123" });
+    const signIn = await t
+      .agent()
+      .post("/sign-in/email", { email: "prompted@example.com", password: "typed-secret-123" });
     expect(signIn.status).toBe(200);
   });
 
   it("revoke-sessions --all asks on a terminal and reports progress there", async () => {
     const user = (await findUserByEmail(t.ctx.db, "innocent@example.com"))!;
     for (let i = 0; i < 3; i++) await createSession(t.ctx, user);
-    const env = `AUTH_DATABASE_URL=${quote(t.ctx.config.databaseURL)} AUTH_SECRET=${quote(TEST_SECRET)}`;
-    tmux("new-session", "-d", "-s", "revoke", "-x", "120", "-y", "20", `env ${env} ${quote(binary)} revoke-sessions --all; echo "authd exited with $?"; sleep 60`);
+    // At info the ban's security line is logged: it must appear above the UI, not be drawn over it.
+    const env = `AUTH_DATABASE_URL=${quote(t.ctx.config.databaseURL)} AUTH_SECRET=${quote(TEST_SECRET)} AUTH_LOG_LEVEL=info`;
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "revoke",
+      "-x",
+      "120",
+      "-y",
+      "20",
+      `env ${env} ${quote(binary)} revoke-sessions --all; echo "authd exited with $?"; sleep 60`,
+    );
     await waitForScreen("Revoke every session of every user? [y/N]", "revoke");
     tmux("send-keys", "-t", "revoke", "y", "Enter");
     const text = await waitForScreen("authd exited with 0", "revoke");

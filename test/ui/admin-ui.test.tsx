@@ -2,6 +2,8 @@ import { render } from "ink-testing-library";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generateId } from "../../src/crypto/random.ts";
 import { findUserByEmail } from "../../src/db/repositories/users.ts";
+import { createApiKey } from "../../src/services/api-keys.ts";
+import { CLI_SOURCE } from "../../src/services/security-events.ts";
 import { createSession } from "../../src/services/sessions.ts";
 import { createUser } from "../../src/services/users.ts";
 import { createAdminData } from "../../ui/data.ts";
@@ -14,7 +16,11 @@ describe("authd admin terminal UI", () => {
   let app: ReturnType<typeof render> | undefined;
   beforeAll(async () => {
     t = await createTestContext();
-    for (const [email, name] of [["alice@example.com", "Alice"], ["bob@example.com", "Bob"], ["carol@example.com", "Carol"]]) {
+    for (const [email, name] of [
+      ["alice@example.com", "Alice"],
+      ["bob@example.com", "Bob"],
+      ["carol@example.com", "Carol"],
+    ]) {
       const user = await createUser(t.ctx, { email, name, password: "password-123" });
       await createSession(t.ctx, user, { ipAddress: "10.0.0.7", userAgent: `agent-of-${name}` });
     }
@@ -33,7 +39,10 @@ describe("authd admin terminal UI", () => {
     const ui = open();
     await waitForFrame(ui, "user(s)");
     ui.stdin.write(search);
-    await waitForFrame(ui, (f) => f.includes(`search: ${search}`) && f.includes(" 1 user(s)") && !f.includes("loading"));
+    await waitForFrame(
+      ui,
+      (f) => f.includes(`search: ${search}`) && f.includes(" 1 user(s)") && !f.includes("loading"),
+    );
     ui.stdin.write(KEYS.enter);
     await waitForFrame(ui, "Sessions (");
     return ui;
@@ -54,7 +63,8 @@ describe("authd admin terminal UI", () => {
   });
 
   it("pages through a table larger than the screen", async () => {
-    for (let i = 0; i < 30; i++) await createUser(t.ctx, { email: `pager${String(i).padStart(2, "0")}@example.com`, name: `Pager ${i}` });
+    for (let i = 0; i < 30; i++)
+      await createUser(t.ctx, { email: `pager${String(i).padStart(2, "0")}@example.com`, name: `Pager ${i}` });
     const ui = open();
     ui.stdin.write("pager");
     const settled = (text: string) => (f: string) => f.includes(text) && !f.includes("loading");
@@ -124,6 +134,26 @@ describe("authd admin terminal UI", () => {
     expect(await t.ctx.db.selectFrom("apikey").selectAll().where("userId", "=", carol!.id).execute()).toHaveLength(0);
   });
 
+  it("marks the API keys of a banned user as refused", async () => {
+    // Given a user holding a key
+    const dave = await createUser(t.ctx, { email: "dave@example.com", name: "Dave", password: "password-123" });
+    await createApiKey(t.ctx, { userId: dave.id, name: "cron" }, { isServer: true }, CLI_SOURCE);
+    const ui = await openUser("dave");
+    const before = await waitForFrame(ui, "API keys (1)");
+    expect(before).not.toContain("owner banned");
+
+    // When the operator bans them from the detail screen, the keys section says the keys are refused
+    ui.stdin.write("b");
+    await waitForFrame(ui, "ban reason:");
+    ui.stdin.write(KEYS.enter);
+    const banned = await waitForFrame(ui, (f) => f.includes("BANNED") && f.includes("API keys (1)"));
+    expect(banned).toContain("API keys (1) · owner banned: keys refused");
+
+    // Then unbanning takes the mark away
+    ui.stdin.write("b");
+    await waitForFrame(ui, (f) => f.includes("unbanned dave@example.com") && !f.includes("owner banned"));
+  });
+
   it("revokes one session, then asks before revoking all", async () => {
     const carol = (await findUserByEmail(t.ctx.db, "carol@example.com"))!;
     await createSession(t.ctx, carol, { userAgent: "second-device" });
@@ -163,10 +193,32 @@ describe("authd admin terminal UI", () => {
     const alice = (await findUserByEmail(t.ctx.db, "alice@example.com"))!;
     const organizationId = generateId();
     const now = t.ctx.now();
-    await t.ctx.db.insertInto("organization").values({ id: organizationId, name: "Acme Corp", slug: "acme", logo: null, metadata: null, createdAt: now }).execute();
-    await t.ctx.db.insertInto("member").values({ id: generateId(), organizationId, userId: alice.id, role: "owner", teamId: null, createdAt: now }).execute();
-    await t.ctx.db.insertInto("invitation").values({ id: generateId(), organizationId, email: "newbie@example.com", role: "member", status: "pending", teamId: null, inviterId: alice.id, expiresAt: now + 86_400_000, createdAt: now }).execute();
-    await t.ctx.db.insertInto("team").values({ id: generateId(), name: "Platform", organizationId, createdAt: now, updatedAt: now }).execute();
+    await t.ctx.db
+      .insertInto("organization")
+      .values({ id: organizationId, name: "Acme Corp", slug: "acme", logo: null, metadata: null, createdAt: now })
+      .execute();
+    await t.ctx.db
+      .insertInto("member")
+      .values({ id: generateId(), organizationId, userId: alice.id, role: "owner", teamId: null, createdAt: now })
+      .execute();
+    await t.ctx.db
+      .insertInto("invitation")
+      .values({
+        id: generateId(),
+        organizationId,
+        email: "newbie@example.com",
+        role: "member",
+        status: "pending",
+        teamId: null,
+        inviterId: alice.id,
+        expiresAt: now + 86_400_000,
+        createdAt: now,
+      })
+      .execute();
+    await t.ctx.db
+      .insertInto("team")
+      .values({ id: generateId(), name: "Platform", organizationId, createdAt: now, updatedAt: now })
+      .execute();
     const ui = open();
     await waitForFrame(ui, "user(s)");
     ui.stdin.write(KEYS.tab);
@@ -201,7 +253,10 @@ describe("authd admin terminal UI", () => {
     const stdout = ui.stdout as unknown as NodeJS.EventEmitter & { columns: number };
     Object.defineProperty(stdout, "columns", { value: 50, configurable: true });
     stdout.emit("resize");
-    const narrow = await waitForFrame(ui, (f) => f.split("\n").every((line) => line.length <= 50) && f.includes("EMAIL"));
+    const narrow = await waitForFrame(
+      ui,
+      (f) => f.split("\n").every((line) => line.length <= 50) && f.includes("EMAIL"),
+    );
     expect(narrow).toContain("search:");
   });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { AuthError } from "../../src/errors.ts";
-import { assertAllowed, createAccessControl, isPermissionRequest, roleAllows, splitRoles, type PermissionRequest } from "../../src/services/access-control.ts";
+import {
+  assertAllowed,
+  createAccessControl,
+  isPermissionRequest,
+  type PermissionRequest,
+  roleAllows,
+  splitRoles,
+} from "../../src/services/access-control.ts";
 
 const ac = createAccessControl({
   project: ["create", "read", "update", "delete"],
@@ -40,7 +47,10 @@ describe("access-control roles", () => {
     const request: PermissionRequest = { project: ["read"], billing: ["read"] };
     expect(roles.editor.authorize(request, "AND")).toMatchObject({ allowed: false, resource: "billing" });
     expect(roles.editor.authorize(request, "OR")).toEqual({ allowed: true });
-    expect(roles.editor.authorize({ billing: ["read"], project: ["delete"] }, "OR")).toMatchObject({ allowed: false, resource: "billing" });
+    expect(roles.editor.authorize({ billing: ["read"], project: ["delete"] }, "OR")).toMatchObject({
+      allowed: false,
+      resource: "billing",
+    });
     expect(roles.owner.authorize(request, "AND")).toEqual({ allowed: true });
   });
 
@@ -81,7 +91,10 @@ describe("roleAllows over comma-separated role strings", () => {
   });
 
   it("reports the closest refusal when no role grants, and unknown roles grant nothing", () => {
-    expect(roleAllows(roles, "editor,viewer", { billing: ["update"] })).toMatchObject({ reason: "actions", resource: "billing" });
+    expect(roleAllows(roles, "editor,viewer", { billing: ["update"] })).toMatchObject({
+      reason: "actions",
+      resource: "billing",
+    });
     expect(roleAllows(roles, "ghost", { project: ["read"] })).toMatchObject({
       allowed: false,
       reason: "resource",
@@ -93,9 +106,17 @@ describe("roleAllows over comma-separated role strings", () => {
   it("turns refusals into 403 errors with the spec's messages", () => {
     expect(() => assertAllowed({ allowed: true })).not.toThrow();
     const resourceRefusal = catchError(() => assertAllowed(roleAllows(roles, "editor", { billing: ["read"] })));
-    expect(resourceRefusal).toMatchObject({ status: 403, code: "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE", message: "You are not allowed to access resource: billing" });
+    expect(resourceRefusal).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
+      message: "You are not allowed to access resource: billing",
+    });
     const actionRefusal = catchError(() => assertAllowed(roleAllows(roles, "editor", { project: ["delete"] })));
-    expect(actionRefusal).toMatchObject({ status: 403, code: "UNAUTHORIZED_TO_ACCESS_RESOURCE", message: "unauthorized to access resource project" });
+    expect(actionRefusal).toMatchObject({
+      status: 403,
+      code: "UNAUTHORIZED_TO_ACCESS_RESOURCE",
+      message: "unauthorized to access resource project",
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import { useKeys } from "../hooks/use-keys.tsx";
 import { useRef, useState } from "react";
+import { useKeys } from "../hooks/use-keys.tsx";
 
 export interface PromptProps {
   label: string;

@@ -15,6 +15,18 @@ export function SearchLine({ search, hint }: { search: string; hint: string }) {
 }
 
 /** Where the list is: page, total and whether the rows shown are still being replaced. */
-export function PageLine({ page, pages, total, noun, loading }: { page: number; pages: number; total: number; noun: string; loading: boolean }) {
+export function PageLine({
+  page,
+  pages,
+  total,
+  noun,
+  loading,
+}: {
+  page: number;
+  pages: number;
+  total: number;
+  noun: string;
+  loading: boolean;
+}) {
   return <Text dimColor>{`page ${page + 1} of ${pages} · ${total} ${noun}(s)${loading ? " · loading…" : ""}`}</Text>;
 }

@@ -18,7 +18,7 @@ export interface TableProps<T> {
   rowKey: (row: T) => string;
 }
 
-export function fit(text: string, width: number): string {
+export function fitCell(text: string, width: number): string {
   if (width <= 0) return "";
   if (text.length <= width) return text.padEnd(width);
   return width === 1 ? "…" : `${text.slice(0, width - 1)}…`;
@@ -46,7 +46,7 @@ export function columnWidths(columns: { width?: number }[], width: number): numb
 /** A list with a header line; the cursor row is inverted. Cells never wrap: they are cut to fit. */
 export function Table<T>({ columns, rows, width, selected, emptyText = "nothing to show", rowKey }: TableProps<T>) {
   const widths = columnWidths(columns, width);
-  const line = (cells: string[]) => cells.map((cell, i) => fit(cell, widths[i])).join(" ");
+  const line = (cells: string[]) => cells.map((cell, i) => fitCell(cell, widths[i])).join(" ");
   return (
     <Box flexDirection="column">
       <Text bold>{`  ${line(columns.map((c) => c.header.toUpperCase()))}`}</Text>
@@ -58,7 +58,7 @@ export function Table<T>({ columns, rows, width, selected, emptyText = "nothing 
             <Text inverse={isSelected}>{isSelected ? "› " : "  "}</Text>
             {columns.map((column, i) => (
               <Text key={column.header} inverse={isSelected} color={column.color?.(row)}>
-                {fit(show(column.value(row)), widths[i]) + (i < columns.length - 1 ? " " : "")}
+                {fitCell(show(column.value(row)), widths[i]) + (i < columns.length - 1 ? " " : "")}
               </Text>
             ))}
           </Box>

@@ -5,8 +5,11 @@ export interface ActionState {
   busy: boolean;
   error: string | undefined;
   notice: string | undefined;
-  /** Run an action; its failure is shown in place (never thrown), its success message as a notice. */
-  run(work: () => Promise<string | undefined | void>): Promise<boolean>;
+  /**
+   * Run an action; its failure is shown in place (never thrown). On success the notice is shown, or the
+   * text the action answered when it answers one.
+   */
+  run(work: () => Promise<unknown>, notice?: string): Promise<boolean>;
   clear(): void;
 }
 
@@ -15,12 +18,13 @@ export function useAction(onDone?: () => void): ActionState {
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const run = useCallback(
-    async (work: () => Promise<string | undefined | void>) => {
+    async (work: () => Promise<unknown>, notice?: string) => {
       setBusy(true);
       setError(undefined);
       setNotice(undefined);
       try {
-        const message = await work();
+        const answer = await work();
+        const message = notice ?? (typeof answer === "string" ? answer : undefined);
         if (message) setNotice(message);
         onDone?.();
         return true;

@@ -20,6 +20,7 @@ export function useAsyncData<T>(load: () => Promise<T>, inputs: unknown[]): Asyn
   const key = JSON.stringify(inputs);
   const [generation, setGeneration] = useState(0);
   const latest = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: load is a fresh closure each render; the inputs it reads decide a reload.
   useEffect(() => {
     const request = ++latest.current;
     let alive = true;
@@ -29,13 +30,13 @@ export function useAsyncData<T>(load: () => Promise<T>, inputs: unknown[]): Asyn
         if (alive && request === latest.current) setState({ data, loading: false, key });
       },
       (error: unknown) => {
-        if (alive && request === latest.current) setState((previous) => ({ data: previous.data, error: errorMessage(error), loading: false }));
+        if (alive && request === latest.current)
+          setState((previous) => ({ data: previous.data, error: errorMessage(error), loading: false }));
       },
     );
     return () => {
       alive = false;
     };
-    // load is a fresh closure each render; the inputs it reads are what decide a reload.
   }, [...inputs, generation]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   // Until the answer for the current inputs arrives, the data shown is the previous one: say so.

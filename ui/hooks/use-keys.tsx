@@ -11,7 +11,10 @@ const HandlerStack = createContext<{ current: { handle: KeyHandler }[] } | null>
 
 export function KeyboardProvider({ children }: { children: ReactNode }) {
   const stack = useRef<{ handle: KeyHandler }[]>([]);
-  const dispatch = useCallback((input: string, key: Key) => stack.current[stack.current.length - 1]?.handle(input, key), []);
+  const dispatch = useCallback(
+    (input: string, key: Key) => stack.current[stack.current.length - 1]?.handle(input, key),
+    [],
+  );
   useInput(dispatch);
   return <HandlerStack.Provider value={stack}>{children}</HandlerStack.Provider>;
 }

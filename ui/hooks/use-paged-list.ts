@@ -1,5 +1,5 @@
 import type { Key } from "ink";
-import type { Page, PageRequest } from "../data.ts";
+import type { Page, SearchPageRequest } from "../../src/services/directory.ts";
 import { type AsyncData, useAsyncData } from "./use-async-data.ts";
 
 /** Where a list is (kept by the app, so going back to a list finds it as it was left). */
@@ -24,13 +24,16 @@ export interface PagedList<T> {
 }
 
 export function usePagedList<T>(
-  load: (request: PageRequest) => Promise<Page<T>>,
+  load: (request: SearchPageRequest) => Promise<Page<T>>,
   position: ListPosition,
   setPosition: (update: (previous: ListPosition) => ListPosition) => void,
   options: { pageSize: number; searchable: boolean },
 ): PagedList<T> {
   const { pageSize, searchable } = options;
-  const result = useAsyncData(() => load({ search: position.search || undefined, limit: pageSize, offset: position.page * pageSize }), [position.search, position.page, pageSize]);
+  const result = useAsyncData(
+    () => load({ search: position.search || undefined, limit: pageSize, offset: position.page * pageSize }),
+    [position.search, position.page, pageSize],
+  );
   const items = result.data?.items ?? [];
   const total = result.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / pageSize));

@@ -6,7 +6,10 @@ export interface TerminalSize {
   rows: number;
 }
 
-const read = (stdout: NodeJS.WriteStream): TerminalSize => ({ columns: stdout.columns || 100, rows: stdout.rows || 24 });
+const read = (stdout: NodeJS.WriteStream): TerminalSize => ({
+  columns: stdout.columns || 100,
+  rows: stdout.rows || 24,
+});
 
 /** The terminal's size, updated when it is resized (screens re-layout and re-page). */
 export function useTerminalSize(): TerminalSize {

@@ -1,5 +1,5 @@
 import { Box, useApp } from "ink";
-import { useMemo, useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { ErrorBoundary } from "../components/ErrorBoundary.tsx";
 import { Header, TABS, type Tab } from "../components/Header.tsx";
 import type { AdminData } from "../data.ts";
@@ -28,7 +28,11 @@ function AdminScreens({ data }: { data: AdminData }) {
   const [tab, setTab] = useState<Tab>("users");
   const [detail, setDetail] = useState<Detail>();
   const [notice, setNotice] = useState<string>();
-  const [positions, setPositions] = useState<Record<Tab, ListPosition>>({ users: START, organizations: START, sessions: START });
+  const [positions, setPositions] = useState<Record<Tab, ListPosition>>({
+    users: START,
+    organizations: START,
+    sessions: START,
+  });
 
   const nav: Navigation = useMemo(
     () => ({
@@ -55,13 +59,15 @@ function AdminScreens({ data }: { data: AdminData }) {
     data,
     nav,
     position: positions[name],
-    setPosition: (update: (previous: ListPosition) => ListPosition) => setPositions((all) => ({ ...all, [name]: update(all[name]) })),
+    setPosition: (update: (previous: ListPosition) => ListPosition) =>
+      setPositions((all) => ({ ...all, [name]: update(all[name]) })),
     notice,
   });
 
-  let screen;
+  let screen: ReactNode;
   if (detail?.kind === "user") screen = <UserDetailScreen data={data} userId={detail.id} nav={nav} />;
-  else if (detail?.kind === "organization") screen = <OrganizationDetailScreen data={data} organizationId={detail.id} nav={nav} />;
+  else if (detail?.kind === "organization")
+    screen = <OrganizationDetailScreen data={data} organizationId={detail.id} nav={nav} />;
   else if (tab === "users") screen = <UsersScreen {...listProps("users")} />;
   else if (tab === "organizations") screen = <OrganizationsScreen {...listProps("organizations")} />;
   else screen = <SessionsScreen {...listProps("sessions")} />;

@@ -1,17 +1,24 @@
 import { Box, Text } from "ink";
-import { useKeys } from "../hooks/use-keys.tsx";
+import { toDay } from "../components/dates.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table } from "../components/Table.tsx";
 import type { AdminData } from "../data.ts";
 import { useAsyncData } from "../hooks/use-async-data.ts";
+import { useKeys } from "../hooks/use-keys.tsx";
 import { useTerminalSize } from "../hooks/use-terminal-size.ts";
 import type { Navigation } from "./navigation.ts";
 
-const day = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString().slice(0, 10));
-
 /** One organization: members (enter opens one), invitations and teams. */
-export function OrganizationDetailScreen({ data, organizationId, nav }: { data: AdminData; organizationId: string; nav: Navigation }) {
+export function OrganizationDetailScreen({
+  data,
+  organizationId,
+  nav,
+}: {
+  data: AdminData;
+  organizationId: string;
+  nav: Navigation;
+}) {
   const { columns, rows } = useTerminalSize();
   const overview = useAsyncData(() => data.describeOrganization(organizationId), [organizationId]);
   const info = overview.data;
@@ -31,7 +38,8 @@ export function OrganizationDetailScreen({ data, organizationId, nav }: { data: 
       </Box>
     );
   }
-  const more = (shown: number, total: number) => (total > shown ? <Text dimColor>{`  … and ${total - shown} more`}</Text> : null);
+  const more = (shown: number, total: number) =>
+    total > shown ? <Text dimColor>{`  … and ${total - shown} more`}</Text> : null;
   return (
     <Box flexDirection="column">
       <Text>
@@ -49,7 +57,7 @@ export function OrganizationDetailScreen({ data, organizationId, nav }: { data: 
           { header: "email", value: (m) => m.email },
           { header: "name", value: (m) => m.name },
           { header: "role", width: 12, value: (m) => m.role },
-          { header: "since", width: 10, value: (m) => day(m.createdAt) },
+          { header: "since", width: 10, value: (m) => toDay(m.createdAt) },
         ]}
       />
       {more(sectionRows, info.members.length)}
@@ -63,7 +71,7 @@ export function OrganizationDetailScreen({ data, organizationId, nav }: { data: 
           { header: "email", value: (i) => i.email },
           { header: "role", width: 12, value: (i) => i.role },
           { header: "status", width: 10, value: (i) => i.status },
-          { header: "expires", width: 10, value: (i) => day(i.expiresAt) },
+          { header: "expires", width: 10, value: (i) => toDay(i.expiresAt) },
         ]}
       />
       {more(sectionRows, info.invitations.length)}
@@ -76,12 +84,17 @@ export function OrganizationDetailScreen({ data, organizationId, nav }: { data: 
         columns={[
           { header: "name", value: (t) => t.name },
           { header: "members", width: 7, value: (t) => t.memberCount },
-          { header: "created", width: 10, value: (t) => day(t.createdAt) },
+          { header: "created", width: 10, value: (t) => toDay(t.createdAt) },
         ]}
       />
       {more(sectionRows, info.teams.length)}
       <StatusLine error={overview.error} />
-      <KeyHints hints={[["esc", "back"], ["tab", "next screen"]]} />
+      <KeyHints
+        hints={[
+          ["esc", "back"],
+          ["tab", "next screen"],
+        ]}
+      />
     </Box>
   );
 }

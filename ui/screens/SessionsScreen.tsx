@@ -1,16 +1,15 @@
 import { Box, Text } from "ink";
-import { useKeys } from "../hooks/use-keys.tsx";
-import type { SessionWithEmailRow } from "../../src/db/repositories/sessions.ts";
+import type { ListedSession } from "../../src/services/directory.ts";
+import { toMinute } from "../components/dates.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
 import { PageLine } from "../components/SearchLine.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table } from "../components/Table.tsx";
 import { useAction } from "../hooks/use-action.ts";
+import { useKeys } from "../hooks/use-keys.tsx";
 import { usePagedList } from "../hooks/use-paged-list.ts";
 import { useTerminalSize } from "../hooks/use-terminal-size.ts";
-import { LIST_CHROME_ROWS, type ListScreenProps } from "./UsersScreen.tsx";
-
-const minute = (ms: number) => new Date(Number(ms)).toISOString().replace("T", " ").slice(0, 16);
+import { LIST_CHROME_ROWS, type ListScreenProps } from "./SearchableListScreen.tsx";
 
 /** Every active session, newest first; x revokes the highlighted one, enter opens its user. */
 export function SessionsScreen({ data, nav, position, setPosition }: ListScreenProps) {
@@ -26,13 +25,14 @@ export function SessionsScreen({ data, nav, position, setPosition }: ListScreenP
     const session = list.current;
     if (!session) return;
     if (key.return) return nav.openUser(session.userId);
-    if (input === "x") void action.run(async () => (await data.revokeSession(session.id), `revoked a session of ${session.userEmail}`));
+    if (input === "x")
+      void action.run(() => data.revokeSession(session.id), `revoked a session of ${session.userEmail}`);
   });
 
   return (
     <Box flexDirection="column">
       <Text dimColor>active sessions</Text>
-      <Table<SessionWithEmailRow>
+      <Table<ListedSession>
         rows={list.items}
         selected={list.selected}
         width={columns}
@@ -40,15 +40,30 @@ export function SessionsScreen({ data, nav, position, setPosition }: ListScreenP
         emptyText={list.result.loading ? "loading…" : "no active sessions"}
         columns={[
           { header: "user", value: (s) => s.userEmail },
-          { header: "created", width: 16, value: (s) => minute(s.createdAt) },
-          { header: "expires", width: 16, value: (s) => minute(s.expiresAt) },
+          { header: "created", width: 16, value: (s) => toMinute(s.createdAt) },
+          { header: "expires", width: 16, value: (s) => toMinute(s.expiresAt) },
           { header: "ip", width: 15, value: (s) => s.ipAddress },
           { header: "user agent", value: (s) => s.userAgent },
         ]}
       />
-      <PageLine page={position.page} pages={list.pages} total={list.total} noun="session" loading={list.result.loading} />
+      <PageLine
+        page={position.page}
+        pages={list.pages}
+        total={list.total}
+        noun="session"
+        loading={list.result.loading}
+      />
       <StatusLine error={action.error ?? list.result.error} notice={action.notice} busy={action.busy} />
-      <KeyHints hints={[["↑↓", "move"], ["←→", "page"], ["x", "revoke"], ["enter", "open user"], ["tab", "next screen"], ["esc", "quit"]]} />
+      <KeyHints
+        hints={[
+          ["↑↓", "move"],
+          ["←→", "page"],
+          ["x", "revoke"],
+          ["enter", "open user"],
+          ["tab", "next screen"],
+          ["esc", "quit"],
+        ]}
+      />
     </Box>
   );
 }

@@ -1,20 +1,20 @@
 import { Box, Text } from "ink";
-import { useKeys } from "../hooks/use-keys.tsx";
 import { useState } from "react";
-import { KeyHints, type KeyHint } from "../components/KeyHints.tsx";
+import { OWNER_BANNED_MARKER } from "../../src/services/api-keys.ts";
+import { toMinute } from "../components/dates.ts";
+import { type KeyHint, KeyHints } from "../components/KeyHints.tsx";
 import { Confirm, Prompt } from "../components/Prompt.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table } from "../components/Table.tsx";
 import type { AdminData } from "../data.ts";
 import { useAction } from "../hooks/use-action.ts";
 import { useAsyncData } from "../hooks/use-async-data.ts";
+import { useKeys } from "../hooks/use-keys.tsx";
 import { useTerminalSize } from "../hooks/use-terminal-size.ts";
 import type { Navigation } from "./navigation.ts";
 
 type Mode = "browse" | "ban" | "role" | "issue-key" | "delete" | "revoke-all";
 type Focus = "sessions" | "keys";
-
-const short = (iso: string | null | undefined) => (iso ? iso.replace("T", " ").slice(0, 16) : null);
 
 /** One user: profile, sessions, linked accounts, organizations and API keys, with the admin actions. */
 export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userId: string; nav: Navigation }) {
@@ -31,7 +31,10 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
   const focused = focus === "sessions" ? (info?.sessions ?? []) : (info?.apiKeys ?? []);
   const selected = Math.max(0, Math.min(cursor, focused.length - 1));
   const tableRows = Math.max(2, Math.floor((rows - 16) / 2));
-  const window = (length: number) => (focus === "sessions" || length <= tableRows ? 0 : Math.max(0, Math.min(selected - tableRows + 1, length - tableRows)));
+  const window = (length: number) =>
+    focus === "sessions" || length <= tableRows
+      ? 0
+      : Math.max(0, Math.min(selected - tableRows + 1, length - tableRows));
 
   const finish = () => setMode("browse");
   useKeys(
@@ -45,7 +48,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
       if (key.upArrow) return setCursor(Math.max(0, selected - 1));
       if (key.downArrow) return setCursor(Math.min(focused.length - 1, selected + 1));
       if (input === "b") {
-        if (user.banned) void action.run(async () => (await data.unbanUser(user.id), `unbanned ${user.email}`));
+        if (user.banned) void action.run(() => data.unbanUser(user.id), `unbanned ${user.email}`);
         else setMode("ban");
         return;
       }
@@ -56,8 +59,12 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
       if (input === "x") {
         const item = focused[selected];
         if (!item) return;
-        if (focus === "sessions") void action.run(async () => (await data.revokeSession(item.id), "session revoked"));
-        else void action.run(async () => (await data.revokeApiKey(item.id), `API key ${"name" in item && item.name ? item.name : item.id} revoked`));
+        if (focus === "sessions") void action.run(() => data.revokeSession(item.id), "session revoked");
+        else
+          void action.run(
+            () => data.revokeApiKey(item.id),
+            `API key ${"name" in item && item.name ? item.name : item.id} revoked`,
+          );
         return;
       }
       if (input === "R") overview.reload();
@@ -98,8 +105,12 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
         <Text dimColor>{user.id}</Text>
       </Text>
       <Text>
-        {`role ${user.role ?? "-"} · email ${user.emailVerified ? "verified" : "not verified"} · created ${short(user.createdAt)} · `}
-        {user.banned ? <Text color="red" bold>{`BANNED (${user.banReason ?? "no reason"})`}</Text> : <Text color="green">active</Text>}
+        {`role ${user.role ?? "-"} · email ${user.emailVerified ? "verified" : "not verified"} · created ${toMinute(user.createdAt)} · `}
+        {user.banned ? (
+          <Text color="red" bold>{`BANNED (${user.banReason ?? "no reason"})`}</Text>
+        ) : (
+          <Text color="green">active</Text>
+        )}
       </Text>
       <Text dimColor>
         {`accounts: ${info.accounts.map((a) => a.providerId).join(", ") || "none"} · organizations: ${info.organizations.map((o) => `${o.slug} (${o.role})`).join(", ") || "none"}`}
@@ -112,13 +123,16 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
         rowKey={(s) => s.id}
         emptyText="no active sessions"
         columns={[
-          { header: "created", width: 16, value: (s) => short(s.createdAt) },
-          { header: "expires", width: 16, value: (s) => short(s.expiresAt) },
+          { header: "created", width: 16, value: (s) => toMinute(s.createdAt) },
+          { header: "expires", width: 16, value: (s) => toMinute(s.expiresAt) },
           { header: "ip", width: 15, value: (s) => s.ipAddress },
           { header: "user agent", value: (s) => s.userAgent },
         ]}
       />
-      <Text bold color={focus === "keys" ? "cyan" : undefined}>{`API keys (${info.apiKeys.length})`}</Text>
+      <Text>
+        <Text bold color={focus === "keys" ? "cyan" : undefined}>{`API keys (${info.apiKeys.length})`}</Text>
+        {info.apiKeys.some((k) => k.ownerBanned) ? <Text color="red" bold>{` · ${OWNER_BANNED_MARKER}`}</Text> : null}
+      </Text>
       <Table
         rows={info.apiKeys.slice(keyStart, keyStart + tableRows)}
         selected={focus === "keys" ? selected - keyStart : undefined}
@@ -130,7 +144,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
           { header: "start", width: 10, value: (k) => (k.start ? `${k.start}…` : null) },
           { header: "enabled", width: 7, value: (k) => k.enabled },
           { header: "remaining", width: 9, value: (k) => k.remaining },
-          { header: "expires", width: 16, value: (k) => short(k.expiresAt) ?? "never" },
+          { header: "expires", width: 16, value: (k) => toMinute(k.expiresAt) ?? "never" },
         ]}
       />
       {issuedKey ? (
@@ -146,7 +160,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
           onCancel={finish}
           onSubmit={(reason) => {
             finish();
-            void action.run(async () => (await data.banUser(user.id, reason.trim()), `banned ${user.email}`));
+            void action.run(() => data.banUser(user.id, reason.trim()), `banned ${user.email}`);
           }}
         />
       ) : null}
@@ -158,7 +172,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
           onSubmit={(role) => {
             finish();
             if (!role.trim()) return;
-            void action.run(async () => (await data.setRole(user.id, role.trim()), `role set to ${role.trim()}`));
+            void action.run(() => data.setRole(user.id, role.trim()), `role set to ${role.trim()}`);
           }}
         />
       ) : null}

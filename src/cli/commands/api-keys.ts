@@ -1,28 +1,28 @@
 import { Command } from "commander";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { findApiKeyOwnerId, listApiKeysWithOwner } from "../../db/repositories/directory.ts";
-import { type ApiKeyWire, deleteApiKey, toApiKeyWire } from "../../services/api-keys.ts";
+import { OWNER_BANNED_MARKER } from "../../services/api-keys.ts";
+import { listApiKeyPage } from "../../services/directory.ts";
+import { revokeApiKeyById } from "../../services/operator-actions.ts";
 import { formatTable, writeLines } from "../format.ts";
-import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
-import { resolveUserId } from "./sessions.ts";
+import {
+  createCommand,
+  PageFlags,
+  parseFlags,
+  printJSON,
+  resolveUserId,
+  UserError,
+  withContext,
+  withPageOptions,
+} from "../shared.ts";
 
 const ListFlags = PageFlags.extend({
   user: z.string().optional(),
 });
 
-export type ApiKeyListItem = ApiKeyWire & { userEmail: string };
-
-export async function listApiKeyPage(ctx: AuthContext, query: { userId?: string; limit: number; offset: number }): Promise<ApiKeyListItem[]> {
-  const rows = await listApiKeysWithOwner(ctx.db, query);
-  return rows.map((row) => ({ ...toApiKeyWire(row), userEmail: row.userEmail }));
-}
-
 /** Delete a key by id, whoever owns it. */
 export async function revokeApiKey(ctx: AuthContext, keyId: string): Promise<void> {
-  const ownerId = await findApiKeyOwnerId(ctx.db, keyId);
-  if (!ownerId) throw new UserError(`no API key with id ${keyId}`);
-  await deleteApiKey(ctx, ownerId, keyId);
+  if (!(await revokeApiKeyById(ctx, keyId))) throw new UserError(`no API key with id ${keyId}`);
 }
 
 const apiKeysList = withPageOptions(createCommand("list", "list API keys (never the keys themselves), newest first"))
@@ -32,7 +32,7 @@ const apiKeysList = withPageOptions(createCommand("list", "list API keys (never 
     const flags = parseFlags(ListFlags, raw);
     await withContext(flags, async (ctx) => {
       const userId = flags.user ? await resolveUserId(ctx, flags.user) : undefined;
-      const keys = await listApiKeyPage(ctx, { userId, limit: flags.limit, offset: flags.offset });
+      const { items: keys } = await listApiKeyPage(ctx, { userId, limit: flags.limit, offset: flags.offset });
       if (flags.json) return printJSON(keys);
       writeLines(
         formatTable(keys, [
@@ -43,6 +43,7 @@ const apiKeysList = withPageOptions(createCommand("list", "list API keys (never 
           { header: "enabled", value: (k) => k.enabled },
           { header: "remaining", value: (k) => k.remaining },
           { header: "expires", value: (k) => k.expiresAt ?? "never" },
+          { header: "owner", value: (k) => (k.ownerBanned ? OWNER_BANNED_MARKER : "active") },
         ]),
       );
     });
@@ -62,4 +63,7 @@ const apiKeysRevoke = createCommand("revoke", "delete an API key by id")
     });
   });
 
-export const apiKeysCommand = new Command("api-keys").description("list and revoke API keys").addCommand(apiKeysList).addCommand(apiKeysRevoke);
+export const apiKeysCommand = new Command("api-keys")
+  .description("list and revoke API keys")
+  .addCommand(apiKeysList)
+  .addCommand(apiKeysRevoke);

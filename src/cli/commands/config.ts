@@ -19,7 +19,8 @@ export function maskConfig(value: unknown, key = ""): unknown {
   if (SECRET_KEYS.has(key)) return value === undefined || value === null || value === "" ? null : MASK;
   if (URL_KEYS.has(key) && typeof value === "string") return maskURLPassword(value);
   if (Array.isArray(value)) return value.map((item) => maskConfig(item));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskConfig(v, k)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskConfig(v, k)]));
   return value;
 }
 
@@ -29,7 +30,10 @@ export function effectiveConfig(config: Config): Record<string, unknown> {
 
 const CheckFlags = z.object({ json: z.boolean().optional(), config: z.string().optional() });
 
-const configCheck = createCommand("check", "validate the configuration and print it, secrets masked (exit 2 when invalid)")
+const configCheck = createCommand(
+  "check",
+  "validate the configuration and print it, secrets masked (exit 2 when invalid)",
+)
   .option("--json", "print only JSON")
   .action(async (raw) => {
     const flags = parseFlags(CheckFlags, raw);

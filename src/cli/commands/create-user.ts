@@ -29,16 +29,24 @@ export interface CreateUserInput {
 export async function createUserWithPassword(ctx: AuthContext, input: CreateUserInput): Promise<UserWire> {
   if (!isValidEmail(input.email)) throw new UserError(`invalid email: ${input.email}`);
   assertPasswordLength(ctx, input.password);
-  const row = await createUser(ctx, { email: input.email, name: input.name, password: input.password, role: input.role, emailVerified: input.verified ?? false });
+  const row = await createUser(ctx, {
+    email: input.email,
+    name: input.name,
+    password: input.password,
+    role: input.role,
+    emailVerified: input.verified ?? false,
+  });
   return toUserWire(ctx, row);
 }
 
 /** The password from --password, --password-stdin, or (on a terminal) a hidden prompt asked twice. */
 export async function resolvePassword(flags: { password?: string; passwordStdin?: boolean }): Promise<string> {
-  if (flags.password !== undefined && flags.passwordStdin) throw new UserError("use either --password or --password-stdin, not both", 2);
+  if (flags.password !== undefined && flags.passwordStdin)
+    throw new UserError("use either --password or --password-stdin, not both", 2);
   if (flags.password !== undefined) return flags.password;
   if (flags.passwordStdin) return readStdin();
-  if (!process.stdin.isTTY) throw new UserError("no password: pass --password, --password-stdin, or run on a terminal to be asked", 2);
+  if (!process.stdin.isTTY)
+    throw new UserError("no password: pass --password, --password-stdin, or run on a terminal to be asked", 2);
   const first = await promptHidden("Password: ");
   const again = await promptHidden("Repeat password: ");
   if (first !== again) throw new UserError("the passwords do not match");
@@ -57,7 +65,13 @@ export const createUserCommand = createCommand("create-user", "create a user wit
     const flags = parseFlags(CreateUserFlags, raw);
     const password = await resolvePassword(flags);
     await withContext(flags, async (ctx) => {
-      const user = await createUserWithPassword(ctx, { email: flags.email, name: flags.name, password, role: flags.role, verified: flags.verified });
+      const user = await createUserWithPassword(ctx, {
+        email: flags.email,
+        name: flags.name,
+        password,
+        role: flags.role,
+        verified: flags.verified,
+      });
       if (flags.json) printJSON(user);
       else writeLines(`created user ${user.email}`, ...formatFields(user).map((l) => `  ${l}`));
     });

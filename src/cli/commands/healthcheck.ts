@@ -3,7 +3,11 @@ import { createCommand, loadCommandConfig, UserError } from "../shared.ts";
 
 // For container health checks where no curl exists: GET /api/auth/ok on the configured port.
 
-const Flags = z.object({ url: z.url().optional(), timeout: z.coerce.number().int().min(100).default(3000), config: z.string().optional() });
+const Flags = z.object({
+  url: z.url().optional(),
+  timeout: z.coerce.number().int().min(100).default(3000),
+  config: z.string().optional(),
+});
 
 export async function healthcheck(flags: z.infer<typeof Flags>): Promise<void> {
   const config = loadCommandConfig(flags);
@@ -19,11 +23,15 @@ export async function healthcheck(flags: z.infer<typeof Flags>): Promise<void> {
   process.stdout.write("ok\n");
 }
 
-export const healthcheckCommand = createCommand("healthcheck", "exit 0 when the local daemon answers GET /api/auth/ok (for container health checks)")
+export const healthcheckCommand = createCommand(
+  "healthcheck",
+  "exit 0 when the local daemon answers GET /api/auth/ok (for container health checks)",
+)
   .option("--url <url>", "check this URL instead")
   .option("--timeout <ms>", "give up after this many milliseconds", "3000")
   .action(async (raw) => {
     const parsed = Flags.safeParse(raw);
-    if (!parsed.success) throw new UserError(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"), 2);
+    if (!parsed.success)
+      throw new UserError(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"), 2);
     await healthcheck(parsed.data);
   });

@@ -1,9 +1,9 @@
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { type ApiKeyPermissions, createApiKey, type CreatedApiKey } from "../../services/api-keys.ts";
+import { type ApiKeyPermissions, type CreatedApiKey, createApiKey } from "../../services/api-keys.ts";
+import { CLI_SOURCE } from "../../services/security-events.ts";
 import { formatFields, writeLines } from "../format.ts";
-import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
-import { resolveUserId } from "./sessions.ts";
+import { createCommand, parseFlags, printJSON, resolveUserId, UserError, withContext } from "../shared.ts";
 
 const PermissionsSchema = z.record(z.string(), z.array(z.string()));
 
@@ -42,7 +42,7 @@ export interface IssueApiKeyInput {
 export async function issueApiKey(ctx: AuthContext, input: IssueApiKeyInput): Promise<CreatedApiKey> {
   const userId = await resolveUserId(ctx, input.userIdOrEmail);
   const { userIdOrEmail: _ignored, ...fields } = input;
-  return createApiKey(ctx, { userId, ...fields }, { isServer: true });
+  return createApiKey(ctx, { userId, ...fields }, { isServer: true }, CLI_SOURCE);
 }
 
 export const issueApiKeyCommand = createCommand("issue-api-key", "create an API key for a user and print it once")
@@ -57,9 +57,21 @@ export const issueApiKeyCommand = createCommand("issue-api-key", "create an API 
     const flags = parseFlags(IssueFlags, raw);
     if (!flags.user) throw new UserError("--user is required", 2);
     await withContext(flags, async (ctx) => {
-      const created = await issueApiKey(ctx, { userIdOrEmail: flags.user, name: flags.name, prefix: flags.prefix, expiresIn: flags.expiresIn, remaining: flags.remaining, permissions: flags.permissions });
+      const created = await issueApiKey(ctx, {
+        userIdOrEmail: flags.user,
+        name: flags.name,
+        prefix: flags.prefix,
+        expiresIn: flags.expiresIn,
+        remaining: flags.remaining,
+        permissions: flags.permissions,
+      });
       if (flags.json) return printJSON(created);
       const { key, ...record } = created;
-      writeLines(key, "", "This is the only time the key is shown; store it now.", ...formatFields(record).map((line) => `  ${line}`));
+      writeLines(
+        key,
+        "",
+        "This is the only time the key is shown; store it now.",
+        ...formatFields(record).map((line) => `  ${line}`),
+      );
     });
   });

@@ -1,48 +1,17 @@
 import { Command } from "commander";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { countOrganizations, listOrganizations } from "../../db/repositories/directory.ts";
-import type { OrganizationRow } from "../../db/schema.ts";
-import { describeOrganization } from "../../services/user-overview.ts";
-import { iso } from "../../services/users.ts";
+import { listOrganizationPage } from "../../services/directory.ts";
+import { describeOrganization, type OrganizationOverview } from "../../services/user-overview.ts";
 import { formatTable, writeLines } from "../format.ts";
 import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
 
 // Operators' view of organizations; changes go through the API (and its permission rules), not here.
 
-function parseMetadata(text: string | null): unknown {
-  if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-const toOrganizationWire = (row: OrganizationRow) => ({
-  id: row.id,
-  name: row.name,
-  slug: row.slug,
-  logo: row.logo ?? null,
-  metadata: parseMetadata(row.metadata),
-  createdAt: iso(row.createdAt) as string,
-});
-
-export async function listOrganizationPage(ctx: AuthContext, query: { search?: string; limit: number; offset: number }) {
-  const [rows, total] = await Promise.all([listOrganizations(ctx.db, query), countOrganizations(ctx.db, query)]);
-  return { organizations: rows.map((row) => ({ ...toOrganizationWire(row), memberCount: row.memberCount })), total };
-}
-
-export async function showOrganization(ctx: AuthContext, idOrSlug: string) {
+export async function showOrganization(ctx: AuthContext, idOrSlug: string): Promise<OrganizationOverview> {
   const found = await describeOrganization(ctx, idOrSlug);
   if (!found) throw new UserError(`no organization with id or slug ${idOrSlug}`);
-  const { organization, members, invitations, teams } = found;
-  return {
-    organization: toOrganizationWire(organization),
-    members: members.map((m) => ({ ...m, createdAt: iso(m.createdAt) })),
-    invitations: invitations.map((i) => ({ ...i, expiresAt: iso(i.expiresAt), createdAt: iso(i.createdAt) })),
-    teams: teams.map((t) => ({ ...t, createdAt: iso(t.createdAt), updatedAt: iso(t.updatedAt) })),
-  };
+  return found;
 }
 
 const ListFlags = PageFlags.extend({ search: z.string().optional() });
@@ -53,7 +22,7 @@ const orgsList = withPageOptions(createCommand("list", "list organizations, newe
   .action(async (raw) => {
     const flags = parseFlags(ListFlags, raw);
     await withContext(flags, async (ctx) => {
-      const { organizations, total } = await listOrganizationPage(ctx, flags);
+      const { items: organizations, total } = await listOrganizationPage(ctx, flags);
       if (flags.json) return printJSON(organizations);
       writeLines(
         formatTable(organizations, [
@@ -107,4 +76,7 @@ const orgsShow = createCommand("show", "show an organization with its members, i
     });
   });
 
-export const orgsCommand = new Command("orgs").description("list and inspect organizations").addCommand(orgsList).addCommand(orgsShow);
+export const orgsCommand = new Command("orgs")
+  .description("list and inspect organizations")
+  .addCommand(orgsList)
+  .addCommand(orgsShow);

@@ -1,6 +1,6 @@
 import * as z from "zod";
-import { loadCommandConfig, createCommand, openCommandContext, UserError } from "../shared.ts";
 import { startServer } from "../../server.ts";
+import { createCommand, loadCommandConfig, openCommandContext, UserError } from "../shared.ts";
 
 const ServeFlags = z.object({
   port: z.coerce.number().int().min(1).max(65535).optional(),
@@ -11,14 +11,18 @@ const ServeFlags = z.object({
 export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
   const config = loadCommandConfig(flags, { port: flags.port, host: flags.host });
   const ctx = await openCommandContext(config, { migrate: true });
-  let running;
+  let running: ReturnType<typeof startServer>;
   try {
     running = startServer(ctx);
   } catch (error) {
     await ctx.close();
     throw new UserError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
-  ctx.logger.success("authd listening", { url: `http://${config.host}:${running.server.port}`, base: ctx.apiURL, database: ctx.database.dialect });
+  ctx.logger.success("authd listening", {
+    url: `http://${config.host}:${running.server.port}`,
+    base: ctx.apiURL,
+    database: ctx.database.dialect,
+  });
   const stop = (signal: string) => {
     ctx.logger.info("shutting down", { signal });
     running.shutdown().then(
@@ -38,6 +42,7 @@ export const serveCommand = createCommand("serve", "run the HTTP server (applies
   .option("-H, --host <host>", "listen address (AUTH_HOST)")
   .action(async (raw) => {
     const parsed = ServeFlags.safeParse(raw);
-    if (!parsed.success) throw new UserError(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"), 2);
+    if (!parsed.success)
+      throw new UserError(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"), 2);
     await serve(parsed.data);
   });

@@ -1,35 +1,22 @@
 import { Command } from "commander";
 import * as z from "zod";
-import type { AuthContext } from "../../context.ts";
-import { countSessions, deleteExpiredSessions, listSessions } from "../../db/repositories/sessions.ts";
-import { findUserByIdOrEmail } from "../../db/repositories/users.ts";
-import { toSessionWire, type SessionWire } from "../../services/sessions.ts";
+import { listSessionPage } from "../../services/directory.ts";
+import { deleteExpiredSessions } from "../../services/sessions.ts";
 import { formatTable, writeLines } from "../format.ts";
-import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
+import {
+  createCommand,
+  PageFlags,
+  parseFlags,
+  printJSON,
+  resolveUserId,
+  withContext,
+  withPageOptions,
+} from "../shared.ts";
 
 const ListFlags = PageFlags.extend({
   user: z.string().optional(),
   all: z.boolean().optional(),
 });
-
-export type SessionListItem = SessionWire & { userEmail: string };
-
-/** Active sessions (or all, expired too), newest first, optionally of one user. Tokens are not shown. */
-export async function listSessionPage(ctx: AuthContext, query: { userId?: string; includeExpired?: boolean; limit: number; offset: number }): Promise<{ sessions: Omit<SessionListItem, "token">[]; total: number }> {
-  const filter = { userId: query.userId, activeAt: query.includeExpired ? undefined : ctx.now() };
-  const [rows, total] = await Promise.all([listSessions(ctx.db, { ...filter, limit: query.limit, offset: query.offset }), countSessions(ctx.db, filter)]);
-  const sessions = rows.map((row) => {
-    const { token: _token, ...wire } = toSessionWire(ctx, row);
-    return { ...wire, userEmail: row.userEmail };
-  });
-  return { sessions, total };
-}
-
-export async function resolveUserId(ctx: AuthContext, idOrEmail: string): Promise<string> {
-  const user = await findUserByIdOrEmail(ctx.db, idOrEmail);
-  if (!user) throw new UserError(`no user with id or email ${idOrEmail}`);
-  return user.id;
-}
 
 const sessionsList = withPageOptions(createCommand("list", "list active sessions, newest first"))
   .option("-u, --user <id-or-email>", "only this user's sessions")
@@ -39,7 +26,12 @@ const sessionsList = withPageOptions(createCommand("list", "list active sessions
     const flags = parseFlags(ListFlags, raw);
     await withContext(flags, async (ctx) => {
       const userId = flags.user ? await resolveUserId(ctx, flags.user) : undefined;
-      const { sessions, total } = await listSessionPage(ctx, { userId, includeExpired: flags.all, limit: flags.limit, offset: flags.offset });
+      const { items: sessions, total } = await listSessionPage(ctx, {
+        userId,
+        includeExpired: flags.all,
+        limit: flags.limit,
+        offset: flags.offset,
+      });
       if (flags.json) return printJSON(sessions);
       writeLines(
         formatTable(sessions, [
@@ -62,10 +54,13 @@ const sessionsPrune = createCommand("prune", "delete expired sessions")
   .action(async (raw) => {
     const flags = parseFlags(PruneFlags, raw);
     await withContext(flags, async (ctx) => {
-      const deleted = await deleteExpiredSessions(ctx.db, ctx.now());
+      const deleted = await deleteExpiredSessions(ctx);
       if (flags.json) printJSON({ deleted });
       else writeLines(`deleted ${deleted} expired session(s)`);
     });
   });
 
-export const sessionsCommand = new Command("sessions").description("list and prune sessions").addCommand(sessionsList).addCommand(sessionsPrune);
+export const sessionsCommand = new Command("sessions")
+  .description("list and prune sessions")
+  .addCommand(sessionsList)
+  .addCommand(sessionsPrune);

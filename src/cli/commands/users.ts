@@ -1,21 +1,16 @@
 import { Command } from "commander";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { countUsers, listUsers } from "../../db/repositories/users.ts";
+import { OWNER_BANNED_MARKER } from "../../services/api-keys.ts";
+import { listUserPage } from "../../services/directory.ts";
 import { describeUser, type UserOverview } from "../../services/user-overview.ts";
-import { toUserWire, type UserWire } from "../../services/users.ts";
 import { formatFields, formatTable, writeLines } from "../format.ts";
-import { banCommand, deleteCommand, setPasswordCommand, setRoleCommand, unbanCommand } from "./user-actions.ts";
 import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
+import { banCommand, deleteCommand, setPasswordCommand, setRoleCommand, unbanCommand } from "./user-actions.ts";
 
 const ListFlags = PageFlags.extend({
   search: z.string().optional(),
 });
-
-export async function listUserPage(ctx: AuthContext, query: { search?: string; limit: number; offset: number }): Promise<{ users: UserWire[]; total: number }> {
-  const [rows, total] = await Promise.all([listUsers(ctx.db, query), countUsers(ctx.db, query)]);
-  return { users: rows.map((row) => toUserWire(ctx, row)), total };
-}
 
 const usersList = withPageOptions(createCommand("list", "list users, newest first"))
   .option("-s, --search <text>", "match email, name or username")
@@ -23,7 +18,7 @@ const usersList = withPageOptions(createCommand("list", "list users, newest firs
   .action(async (raw) => {
     const flags = parseFlags(ListFlags, raw);
     await withContext(flags, async (ctx) => {
-      const { users, total } = await listUserPage(ctx, flags);
+      const { items: users, total } = await listUserPage(ctx, flags);
       if (flags.json) return printJSON(users);
       writeLines(
         formatTable(users, [
@@ -60,13 +55,18 @@ const usersShow = createCommand("show", "show one user with sessions, linked acc
         ...formatFields(overview.user),
         "",
         `sessions (${overview.sessions.length} active)`,
-        ...overview.sessions.map((s) => `  ${s.id}  expires ${s.expiresAt}  ${s.ipAddress || "-"}  ${s.userAgent || "-"}`),
+        ...overview.sessions.map(
+          (s) => `  ${s.id}  expires ${s.expiresAt}  ${s.ipAddress || "-"}  ${s.userAgent || "-"}`,
+        ),
         `linked accounts (${overview.accounts.length})`,
         ...overview.accounts.map((a) => `  ${a.providerId}  ${a.accountId}`),
         `organizations (${overview.organizations.length})`,
         ...overview.organizations.map((o) => `  ${o.slug}  ${o.name}  role ${o.role}`),
-        `api keys (${overview.apiKeys.length})`,
-        ...overview.apiKeys.map((k) => `  ${k.id}  ${k.name ?? "-"}  ${k.start ?? ""}…  ${k.enabled ? "enabled" : "disabled"}  expires ${k.expiresAt ?? "never"}`),
+        `api keys (${overview.apiKeys.length})${overview.apiKeys.some((k) => k.ownerBanned) ? ` · ${OWNER_BANNED_MARKER}` : ""}`,
+        ...overview.apiKeys.map(
+          (k) =>
+            `  ${k.id}  ${k.name ?? "-"}  ${k.start ?? ""}…  ${k.enabled ? "enabled" : "disabled"}  expires ${k.expiresAt ?? "never"}`,
+        ),
       );
     });
   });

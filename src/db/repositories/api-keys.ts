@@ -1,15 +1,22 @@
-import type { Kysely, Transaction, Updateable } from "kysely";
-import type { ApiKeyRow, ApiKeyTable, Database, NewApiKeyRow } from "../schema.ts";
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Updateable } from "kysely";
+import type { ApiKeyRow, ApiKeyTable, Db, NewApiKeyRow, UserRow } from "../schema.ts";
 
 export function insertApiKey(db: Db, row: NewApiKeyRow): Promise<ApiKeyRow> {
   return db.insertInto("apikey").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/** A key row with its owner's ban columns, read in the same query (verification refuses banned owners). */
+export type ApiKeyWithOwnerBan = ApiKeyRow & { ownerBanned: UserRow["banned"]; ownerBanExpires: UserRow["banExpires"] };
+
 /** Look a key up by its stored form (the SHA-256 of the key, or the key itself when hashing is off). */
-export function findApiKeyByStoredKey(db: Db, storedKey: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom("apikey").selectAll().where("key", "=", storedKey).executeTakeFirst();
+export function findApiKeyByStoredKey(db: Db, storedKey: string): Promise<ApiKeyWithOwnerBan | undefined> {
+  return db
+    .selectFrom("apikey")
+    .innerJoin("user", "user.id", "apikey.userId")
+    .selectAll("apikey")
+    .select(["user.banned as ownerBanned", "user.banExpires as ownerBanExpires"])
+    .where("apikey.key", "=", storedKey)
+    .executeTakeFirst();
 }
 
 export function findApiKeyOfUser(db: Db, userId: string, keyId: string): Promise<ApiKeyRow | undefined> {
@@ -17,11 +24,28 @@ export function findApiKeyOfUser(db: Db, userId: string, keyId: string): Promise
 }
 
 export function listApiKeysByUserId(db: Db, userId: string): Promise<ApiKeyRow[]> {
-  return db.selectFrom("apikey").selectAll().where("userId", "=", userId).orderBy("createdAt", "asc").orderBy("id", "asc").execute();
+  return db
+    .selectFrom("apikey")
+    .selectAll()
+    .where("userId", "=", userId)
+    .orderBy("createdAt", "asc")
+    .orderBy("id", "asc")
+    .execute();
 }
 
-export function updateApiKeyOfUser(db: Db, userId: string, keyId: string, changes: Updateable<ApiKeyTable>): Promise<ApiKeyRow | undefined> {
-  return db.updateTable("apikey").set(changes).where("id", "=", keyId).where("userId", "=", userId).returningAll().executeTakeFirst();
+export function updateApiKeyOfUser(
+  db: Db,
+  userId: string,
+  keyId: string,
+  changes: Updateable<ApiKeyTable>,
+): Promise<ApiKeyRow | undefined> {
+  return db
+    .updateTable("apikey")
+    .set(changes)
+    .where("id", "=", keyId)
+    .where("userId", "=", userId)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** The usage counters a verification reads and writes. */
@@ -32,11 +56,29 @@ export type ApiKeyUsage = Pick<ApiKeyRow, "requestCount" | "remaining" | "lastRe
  * caller read, so two concurrent verifications can never both spend the same use (the loser re-reads
  * and decides again). Returns the updated row, or undefined when another writer got there first.
  */
-export function updateApiKeyUsageIfUnchanged(db: Db, keyId: string, expected: ApiKeyUsage, next: ApiKeyUsage): Promise<ApiKeyRow | undefined> {
-  let query = db.updateTable("apikey").set(next).where("id", "=", keyId).where("requestCount", "=", expected.requestCount);
-  query = expected.remaining === null ? query.where("remaining", "is", null) : query.where("remaining", "=", expected.remaining);
-  query = expected.lastRequest === null ? query.where("lastRequest", "is", null) : query.where("lastRequest", "=", expected.lastRequest);
-  query = expected.lastRefillAt === null ? query.where("lastRefillAt", "is", null) : query.where("lastRefillAt", "=", expected.lastRefillAt);
+export function updateApiKeyUsageIfUnchanged(
+  db: Db,
+  keyId: string,
+  expected: ApiKeyUsage,
+  next: ApiKeyUsage,
+): Promise<ApiKeyRow | undefined> {
+  let query = db
+    .updateTable("apikey")
+    .set(next)
+    .where("id", "=", keyId)
+    .where("requestCount", "=", expected.requestCount);
+  query =
+    expected.remaining === null
+      ? query.where("remaining", "is", null)
+      : query.where("remaining", "=", expected.remaining);
+  query =
+    expected.lastRequest === null
+      ? query.where("lastRequest", "is", null)
+      : query.where("lastRequest", "=", expected.lastRequest);
+  query =
+    expected.lastRefillAt === null
+      ? query.where("lastRefillAt", "is", null)
+      : query.where("lastRefillAt", "=", expected.lastRefillAt);
   return query.returningAll().executeTakeFirst();
 }
 
@@ -51,6 +93,10 @@ export async function deleteApiKeyOfUser(db: Db, userId: string, keyId: string):
 }
 
 export async function deleteExpiredApiKeys(db: Db, now: number): Promise<number> {
-  const result = await db.deleteFrom("apikey").where("expiresAt", "is not", null).where("expiresAt", "<", now).executeTakeFirst();
+  const result = await db
+    .deleteFrom("apikey")
+    .where("expiresAt", "is not", null)
+    .where("expiresAt", "<", now)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

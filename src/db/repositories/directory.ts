@@ -1,11 +1,8 @@
-import type { Kysely, Transaction } from "kysely";
-import type { ApiKeyRow, Database, InvitationRow, OrganizationRow, TeamRow } from "../schema.ts";
+import type { ApiKeyRow, Db, InvitationRow, OrganizationRow, TeamRow, UserRow } from "../schema.ts";
 import { anyColumnContains } from "./users.ts";
 
 // Read-only listings for operators (the CLI and the terminal UI): pages, counts and joins that the
 // HTTP routes do not need. Writes stay in the services that own their rules.
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface PageQuery {
   search?: string;
@@ -23,7 +20,13 @@ function whereOrganizationMatches(db: Db, search: string | undefined) {
 export async function listOrganizations(db: Db, query: PageQuery = {}): Promise<OrganizationListRow[]> {
   const rows = await whereOrganizationMatches(db, query.search)
     .selectAll("organization")
-    .select((eb) => eb.selectFrom("member").whereRef("member.organizationId", "=", "organization.id").select((m) => m.fn.countAll<number | string>().as("c")).as("memberCount"))
+    .select((eb) =>
+      eb
+        .selectFrom("member")
+        .whereRef("member.organizationId", "=", "organization.id")
+        .select((m) => m.fn.countAll<number | string>().as("c"))
+        .as("memberCount"),
+    )
     .orderBy("createdAt", "desc")
     .orderBy("id", "asc")
     .limit(query.limit ?? 50)
@@ -33,12 +36,18 @@ export async function listOrganizations(db: Db, query: PageQuery = {}): Promise<
 }
 
 export async function countOrganizations(db: Db, query: Pick<PageQuery, "search"> = {}): Promise<number> {
-  const row = await whereOrganizationMatches(db, query.search).select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow();
+  const row = await whereOrganizationMatches(db, query.search)
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
 export function findOrganizationByIdOrSlug(db: Db, idOrSlug: string): Promise<OrganizationRow | undefined> {
-  return db.selectFrom("organization").selectAll().where((eb) => eb.or([eb("id", "=", idOrSlug), eb("slug", "=", idOrSlug)])).executeTakeFirst();
+  return db
+    .selectFrom("organization")
+    .selectAll()
+    .where((eb) => eb.or([eb("id", "=", idOrSlug), eb("slug", "=", idOrSlug)]))
+    .executeTakeFirst();
 }
 
 export interface MemberListRow {
@@ -61,7 +70,12 @@ export function listOrganizationMembers(db: Db, organizationId: string): Promise
 }
 
 export function listOrganizationInvitations(db: Db, organizationId: string): Promise<InvitationRow[]> {
-  return db.selectFrom("invitation").selectAll().where("organizationId", "=", organizationId).orderBy("createdAt", "desc").execute();
+  return db
+    .selectFrom("invitation")
+    .selectAll()
+    .where("organizationId", "=", organizationId)
+    .orderBy("createdAt", "desc")
+    .execute();
 }
 
 export type TeamListRow = TeamRow & { memberCount: number };
@@ -70,7 +84,13 @@ export async function listOrganizationTeams(db: Db, organizationId: string): Pro
   const rows = await db
     .selectFrom("team")
     .selectAll("team")
-    .select((eb) => eb.selectFrom("teamMember").whereRef("teamMember.teamId", "=", "team.id").select((m) => m.fn.countAll<number | string>().as("c")).as("memberCount"))
+    .select((eb) =>
+      eb
+        .selectFrom("teamMember")
+        .whereRef("teamMember.teamId", "=", "team.id")
+        .select((m) => m.fn.countAll<number | string>().as("c"))
+        .as("memberCount"),
+    )
     .where("organizationId", "=", organizationId)
     .orderBy("createdAt", "asc")
     .execute();
@@ -94,13 +114,36 @@ export function listUserMemberships(db: Db, userId: string): Promise<MembershipR
     .execute();
 }
 
-export type ApiKeyWithEmailRow = ApiKeyRow & { userEmail: string };
+export type ApiKeyWithEmailRow = ApiKeyRow & {
+  userEmail: string;
+  ownerBanned: UserRow["banned"];
+  ownerBanExpires: UserRow["banExpires"];
+};
 
-/** A page of API keys of every user (or one), newest first, with the owner's email. */
-export function listApiKeysWithOwner(db: Db, query: { userId?: string; limit?: number; offset?: number } = {}): Promise<ApiKeyWithEmailRow[]> {
-  let select = db.selectFrom("apikey").innerJoin("user", "user.id", "apikey.userId").selectAll("apikey").select("user.email as userEmail");
+/** A page of API keys of every user (or one), newest first, with the owner's email and ban. */
+export function listApiKeysWithOwner(
+  db: Db,
+  query: { userId?: string; limit?: number; offset?: number } = {},
+): Promise<ApiKeyWithEmailRow[]> {
+  let select = db
+    .selectFrom("apikey")
+    .innerJoin("user", "user.id", "apikey.userId")
+    .selectAll("apikey")
+    .select(["user.email as userEmail", "user.banned as ownerBanned", "user.banExpires as ownerBanExpires"]);
   if (query.userId) select = select.where("apikey.userId", "=", query.userId);
-  return select.orderBy("apikey.createdAt", "desc").orderBy("apikey.id", "asc").limit(query.limit ?? 50).offset(query.offset ?? 0).execute();
+  return select
+    .orderBy("apikey.createdAt", "desc")
+    .orderBy("apikey.id", "asc")
+    .limit(query.limit ?? 50)
+    .offset(query.offset ?? 0)
+    .execute();
+}
+
+export async function countApiKeys(db: Db, query: { userId?: string } = {}): Promise<number> {
+  let select = db.selectFrom("apikey");
+  if (query.userId) select = select.where("userId", "=", query.userId);
+  const row = await select.select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** Whose key this is (operators revoke by key id alone). */

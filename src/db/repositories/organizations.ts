@@ -1,7 +1,6 @@
-import { type Kysely, type Transaction, sql } from "kysely";
-import type { Database, MemberRow, OrganizationRow, UserRow } from "../schema.ts";
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql } from "kysely";
+import { columnMatches } from "../like.ts";
+import type { Db, MemberRow, OrganizationRow, Trx, UserRow } from "../schema.ts";
 
 export type NewOrganizationRow = OrganizationRow;
 export type NewMemberRow = MemberRow;
@@ -20,7 +19,7 @@ export function findOrganizationBySlug(db: Db, slug: string): Promise<Organizati
  * Serialise writers of one organization: on Postgres the row lock is held until the transaction ends.
  * SQLite transactions already run one at a time (BEGIN IMMEDIATE on a single connection).
  */
-export async function lockOrganization(trx: Transaction<Database>, dialect: "sqlite" | "postgres", id: string): Promise<boolean> {
+export async function lockOrganization(trx: Trx, dialect: "sqlite" | "postgres", id: string): Promise<boolean> {
   if (dialect === "sqlite") return (await findOrganizationById(trx, id)) !== undefined;
   const row = await sql<{ id: string }>`select "id" from "organization" where "id" = ${id} for update`.execute(trx);
   return row.rows.length > 0;
@@ -30,7 +29,11 @@ export function insertOrganization(db: Db, row: NewOrganizationRow): Promise<Org
   return db.insertInto("organization").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateOrganization(db: Db, id: string, changes: Partial<Omit<OrganizationRow, "id">>): Promise<OrganizationRow | undefined> {
+export function updateOrganization(
+  db: Db,
+  id: string,
+  changes: Partial<Omit<OrganizationRow, "id">>,
+): Promise<OrganizationRow | undefined> {
   return db.updateTable("organization").set(changes).where("id", "=", id).returningAll().executeTakeFirst();
 }
 
@@ -52,12 +55,21 @@ export function listOrganizationsOfUser(db: Db, userId: string): Promise<Organiz
 }
 
 export async function countOrganizationsOfUser(db: Db, userId: string): Promise<number> {
-  const row = await db.selectFrom("member").select((eb) => eb.fn.countAll().as("n")).where("userId", "=", userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("member")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("userId", "=", userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export function findMember(db: Db, organizationId: string, userId: string): Promise<MemberRow | undefined> {
-  return db.selectFrom("member").selectAll().where("organizationId", "=", organizationId).where("userId", "=", userId).executeTakeFirst();
+  return db
+    .selectFrom("member")
+    .selectAll()
+    .where("organizationId", "=", organizationId)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
 }
 
 export function findMemberById(db: Db, id: string): Promise<MemberRow | undefined> {
@@ -88,7 +100,11 @@ export async function deleteMember(db: Db, id: string): Promise<boolean> {
 }
 
 export async function countMembers(db: Db, organizationId: string): Promise<number> {
-  const row = await db.selectFrom("member").select((eb) => eb.fn.countAll().as("n")).where("organizationId", "=", organizationId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("member")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("organizationId", "=", organizationId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -107,15 +123,24 @@ export interface ListMembersOptions {
   filter?: { field: MemberSortField; operator: MemberFilterOperator; value: string | number | boolean };
 }
 
-const OPERATORS = { eq: "=", ne: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=", contains: "like" } as const;
+const OPERATORS = { eq: "=", ne: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=" } as const;
 
 /** One page of members with their users, and the total matching the filter. */
-export async function listMembersWithUsers(db: Db, organizationId: string, options: ListMembersOptions): Promise<{ members: MemberWithUser[]; total: number }> {
-  let base = db.selectFrom("member").innerJoin("user", "user.id", "member.userId").where("member.organizationId", "=", organizationId);
+export async function listMembersWithUsers(
+  db: Db,
+  organizationId: string,
+  options: ListMembersOptions,
+): Promise<{ members: MemberWithUser[]; total: number }> {
+  let base = db
+    .selectFrom("member")
+    .innerJoin("user", "user.id", "member.userId")
+    .where("member.organizationId", "=", organizationId);
   if (options.filter) {
     const { field, operator, value } = options.filter;
-    const operand = operator === "contains" ? `%${String(value)}%` : value;
-    base = base.where(`member.${field}`, OPERATORS[operator], operand as string);
+    base =
+      operator === "contains"
+        ? base.where(columnMatches(`member.${field}`, String(value)))
+        : base.where(`member.${field}`, OPERATORS[operator], value as string);
   }
   const countRow = await base.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
   const rows = await base
@@ -126,21 +151,22 @@ export async function listMembersWithUsers(db: Db, organizationId: string, optio
     .limit(options.limit)
     .offset(options.offset)
     .execute();
-  const members = rows.map(({ u_name, u_email, u_image, ...member }) => ({ ...member, user: { id: member.userId, name: u_name, email: u_email, image: u_image } }));
+  const members = rows.map(({ u_name, u_email, u_image, ...member }) => ({
+    ...member,
+    user: { id: member.userId, name: u_name, email: u_email, image: u_image },
+  }));
   return { members, total: Number(countRow.n) };
 }
 
-export async function findMemberWithUser(db: Db, organizationId: string, userId: string): Promise<MemberWithUser | undefined> {
-  const page = await listMembersWithUsers(db, organizationId, { limit: 1, offset: 0, filter: { field: "userId", operator: "eq", value: userId } });
+export async function findMemberWithUser(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<MemberWithUser | undefined> {
+  const page = await listMembersWithUsers(db, organizationId, {
+    limit: 1,
+    offset: 0,
+    filter: { field: "userId", operator: "eq", value: userId },
+  });
   return page.members[0];
-}
-
-/** Clears an organization (and with it the team) from every session that has it active. */
-export async function clearActiveOrganizationEverywhere(db: Db, organizationId: string): Promise<void> {
-  await db.updateTable("session").set({ activeOrganizationId: null, activeTeamId: null }).where("activeOrganizationId", "=", organizationId).execute();
-}
-
-/** Clears the organization from the user's sessions that have it active (after leaving or removal). */
-export async function clearActiveOrganizationForUser(db: Db, userId: string, organizationId: string): Promise<void> {
-  await db.updateTable("session").set({ activeOrganizationId: null, activeTeamId: null }).where("userId", "=", userId).where("activeOrganizationId", "=", organizationId).execute();
 }

@@ -1,37 +1,73 @@
-import type { Kysely, Transaction } from "kysely";
-import type { Database, NewSessionRow, SessionRow, UserRow } from "../schema.ts";
+import type { Db, NewSessionRow, SessionRow, UserRow } from "../schema.ts";
 
-type Db = Kysely<Database> | Transaction<Database>;
-
-export function findSessionByToken(db: Db, token: string): Promise<SessionRow | undefined> {
-  return db.selectFrom("session").selectAll().where("token", "=", token).executeTakeFirst();
-}
+// Sessions are found by the hash of their token (the unique index); the token itself is never stored.
 
 /** The session and its user in one round trip (the hot path of every authenticated request). */
-export async function findSessionWithUserByToken(db: Db, token: string): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+export async function findSessionWithUserByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<{ session: SessionRow; user: UserRow } | undefined> {
   const row = await db
     .selectFrom("session")
     .innerJoin("user", "user.id", "session.userId")
     .select([
-      "session.id as s_id", "session.token as s_token", "session.userId as s_userId", "session.expiresAt as s_expiresAt",
-      "session.ipAddress as s_ipAddress", "session.userAgent as s_userAgent", "session.createdAt as s_createdAt",
-      "session.updatedAt as s_updatedAt", "session.activeOrganizationId as s_activeOrganizationId",
-      "session.activeTeamId as s_activeTeamId", "session.impersonatedBy as s_impersonatedBy",
-      "user.id", "user.name", "user.email", "user.emailVerified", "user.image", "user.createdAt", "user.updatedAt",
-      "user.username", "user.displayUsername", "user.role", "user.banned", "user.banReason", "user.banExpires", "user.additionalFields",
+      "session.id as s_id",
+      "session.tokenHash as s_tokenHash",
+      "session.userId as s_userId",
+      "session.expiresAt as s_expiresAt",
+      "session.ipAddress as s_ipAddress",
+      "session.userAgent as s_userAgent",
+      "session.createdAt as s_createdAt",
+      "session.updatedAt as s_updatedAt",
+      "session.activeOrganizationId as s_activeOrganizationId",
+      "session.activeTeamId as s_activeTeamId",
+      "session.impersonatedBy as s_impersonatedBy",
+      "user.id",
+      "user.name",
+      "user.email",
+      "user.emailVerified",
+      "user.image",
+      "user.createdAt",
+      "user.updatedAt",
+      "user.username",
+      "user.displayUsername",
+      "user.role",
+      "user.banned",
+      "user.banReason",
+      "user.banExpires",
+      "user.additionalFields",
     ])
-    .where("session.token", "=", token)
+    .where("session.tokenHash", "=", tokenHash)
     .executeTakeFirst();
   if (!row) return undefined;
   const session: SessionRow = {
-    id: row.s_id, token: row.s_token, userId: row.s_userId, expiresAt: row.s_expiresAt, ipAddress: row.s_ipAddress,
-    userAgent: row.s_userAgent, createdAt: row.s_createdAt, updatedAt: row.s_updatedAt,
-    activeOrganizationId: row.s_activeOrganizationId, activeTeamId: row.s_activeTeamId, impersonatedBy: row.s_impersonatedBy,
+    id: row.s_id,
+    tokenHash: row.s_tokenHash,
+    userId: row.s_userId,
+    expiresAt: row.s_expiresAt,
+    ipAddress: row.s_ipAddress,
+    userAgent: row.s_userAgent,
+    createdAt: row.s_createdAt,
+    updatedAt: row.s_updatedAt,
+    activeOrganizationId: row.s_activeOrganizationId,
+    activeTeamId: row.s_activeTeamId,
+    impersonatedBy: row.s_impersonatedBy,
   };
   const user: UserRow = {
-    id: row.id, name: row.name, email: row.email, emailVerified: row.emailVerified, image: row.image, createdAt: row.createdAt,
-    updatedAt: row.updatedAt, username: row.username, displayUsername: row.displayUsername, role: row.role, banned: row.banned,
-    banReason: row.banReason, banExpires: row.banExpires, additionalFields: row.additionalFields,
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    emailVerified: row.emailVerified,
+    image: row.image,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    username: row.username,
+    displayUsername: row.displayUsername,
+    role: row.role,
+    banned: row.banned,
+    banReason: row.banReason,
+    banExpires: row.banExpires,
+    additionalFields: row.additionalFields,
   };
   return { session, user };
 }
@@ -40,25 +76,56 @@ export function insertSession(db: Db, row: NewSessionRow): Promise<SessionRow> {
   return db.insertInto("session").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateSessionByToken(db: Db, token: string, changes: Partial<Omit<SessionRow, "id" | "token">>): Promise<SessionRow | undefined> {
-  return db.updateTable("session").set(changes).where("token", "=", token).returningAll().executeTakeFirst();
+export function updateSessionByTokenHash(
+  db: Db,
+  tokenHash: string,
+  changes: Partial<Omit<SessionRow, "id" | "tokenHash">>,
+): Promise<SessionRow | undefined> {
+  return db.updateTable("session").set(changes).where("tokenHash", "=", tokenHash).returningAll().executeTakeFirst();
 }
 
 export function listSessionsByUserId(db: Db, userId: string): Promise<SessionRow[]> {
   return db.selectFrom("session").selectAll().where("userId", "=", userId).orderBy("createdAt", "asc").execute();
 }
 
-export async function deleteSessionByToken(db: Db, token: string): Promise<number> {
-  const result = await db.deleteFrom("session").where("token", "=", token).executeTakeFirst();
-  return Number(result.numDeletedRows);
+export type DeletedSession = Pick<SessionRow, "id" | "tokenHash" | "userId">;
+
+/**
+ * Deletes the sessions whose token hash is one of `tokenHashes`, only the user's when `userId` is given
+ * (one statement, so the owner check and the delete cannot drift apart); returns the sessions deleted.
+ */
+export async function deleteSessionsByTokenHash(
+  db: Db,
+  tokenHashes: string[],
+  userId?: string,
+): Promise<DeletedSession[]> {
+  if (tokenHashes.length === 0) return [];
+  let query = db.deleteFrom("session").where("tokenHash", "in", tokenHashes);
+  if (userId !== undefined) query = query.where("userId", "=", userId);
+  return query.returning(["id", "tokenHash", "userId"]).execute();
 }
 
-/** Deletes the user's sessions, optionally keeping one token; returns the tokens deleted. */
-export async function deleteSessionsByUserId(db: Db, userId: string, keepToken?: string): Promise<string[]> {
+/** Deletes the user's sessions, optionally keeping one; returns the token hashes deleted. */
+export async function deleteSessionsByUserId(db: Db, userId: string, keepSessionId?: string): Promise<string[]> {
   let query = db.deleteFrom("session").where("userId", "=", userId);
-  if (keepToken) query = query.where("token", "!=", keepToken);
-  const rows = await query.returning("token").execute();
-  return rows.map((r) => r.token);
+  if (keepSessionId) query = query.where("id", "!=", keepSessionId);
+  const rows = await query.returning("tokenHash").execute();
+  return rows.map((r) => r.tokenHash);
+}
+
+/** Clear an organization (and with it the team) from the sessions that have it active: every user's, or one user's. */
+export async function clearActiveOrganization(db: Db, organizationId: string, userId?: string): Promise<void> {
+  let query = db
+    .updateTable("session")
+    .set({ activeOrganizationId: null, activeTeamId: null })
+    .where("activeOrganizationId", "=", organizationId);
+  if (userId !== undefined) query = query.where("userId", "=", userId);
+  await query.execute();
+}
+
+/** Clear a team from every session that has it active. */
+export async function clearActiveTeam(db: Db, teamId: string): Promise<void> {
+  await db.updateTable("session").set({ activeTeamId: null }).where("activeTeamId", "=", teamId).execute();
 }
 
 export async function deleteExpiredSessions(db: Db, now: number): Promise<number> {
@@ -96,7 +163,9 @@ export function listSessions(db: Db, query: SessionListQuery = {}): Promise<Sess
 }
 
 export async function countSessions(db: Db, query: Omit<SessionListQuery, "limit" | "offset"> = {}): Promise<number> {
-  const row = await whereSessionsMatch(db, query).select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow();
+  const row = await whereSessionsMatch(db, query)
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -105,12 +174,20 @@ export function findSessionById(db: Db, id: string): Promise<SessionRow | undefi
 }
 
 /**
- * Deletes up to `batchSize` sessions of any user; returns their tokens. Bulk revocation loops over this
+ * Deletes up to `batchSize` sessions of any user; returns their token hashes. Bulk revocation loops over this
  * so a large table is never locked by one long statement while the server runs.
  */
 export async function deleteSessionBatch(db: Db, batchSize: number): Promise<string[]> {
   const ids = await db.selectFrom("session").select("id").limit(batchSize).execute();
   if (ids.length === 0) return [];
-  const rows = await db.deleteFrom("session").where("id", "in", ids.map((r) => r.id)).returning("token").execute();
-  return rows.map((r) => r.token);
+  const rows = await db
+    .deleteFrom("session")
+    .where(
+      "id",
+      "in",
+      ids.map((r) => r.id),
+    )
+    .returning("tokenHash")
+    .execute();
+  return rows.map((r) => r.tokenHash);
 }

@@ -1,7 +1,4 @@
-import type { Kysely, Transaction } from "kysely";
-import type { Database, TeamMemberRow, TeamRow } from "../schema.ts";
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db, TeamMemberRow, TeamRow } from "../schema.ts";
 
 export function findTeamById(db: Db, id: string, organizationId?: string): Promise<TeamRow | undefined> {
   let query = db.selectFrom("team").selectAll().where("id", "=", id);
@@ -13,32 +10,56 @@ export function insertTeam(db: Db, row: TeamRow): Promise<TeamRow> {
   return db.insertInto("team").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateTeam(db: Db, id: string, changes: Partial<Omit<TeamRow, "id" | "organizationId">>): Promise<TeamRow | undefined> {
+export function updateTeam(
+  db: Db,
+  id: string,
+  changes: Partial<Omit<TeamRow, "id" | "organizationId">>,
+): Promise<TeamRow | undefined> {
   return db.updateTable("team").set(changes).where("id", "=", id).returningAll().executeTakeFirst();
 }
 
-/** Deletes a team (its team members go by cascade) and forgets it where it was active or a member's team. */
+/** Deletes a team (its team members go by cascade) and forgets it as a member's team. */
 export async function deleteTeam(db: Db, id: string): Promise<void> {
-  await db.updateTable("session").set({ activeTeamId: null }).where("activeTeamId", "=", id).execute();
   await db.updateTable("member").set({ teamId: null }).where("teamId", "=", id).execute();
   await db.deleteFrom("team").where("id", "=", id).execute();
 }
 
 export function listTeamsOfOrganization(db: Db, organizationId: string): Promise<TeamRow[]> {
-  return db.selectFrom("team").selectAll().where("organizationId", "=", organizationId).orderBy("createdAt", "asc").orderBy("id", "asc").execute();
+  return db
+    .selectFrom("team")
+    .selectAll()
+    .where("organizationId", "=", organizationId)
+    .orderBy("createdAt", "asc")
+    .orderBy("id", "asc")
+    .execute();
 }
 
 export async function countTeamsOfOrganization(db: Db, organizationId: string): Promise<number> {
-  const row = await db.selectFrom("team").select((eb) => eb.fn.countAll().as("n")).where("organizationId", "=", organizationId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("team")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("organizationId", "=", organizationId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export function listTeamsOfUser(db: Db, userId: string): Promise<TeamRow[]> {
-  return db.selectFrom("team").innerJoin("teamMember", "teamMember.teamId", "team.id").selectAll("team").where("teamMember.userId", "=", userId).orderBy("team.createdAt", "asc").execute();
+  return db
+    .selectFrom("team")
+    .innerJoin("teamMember", "teamMember.teamId", "team.id")
+    .selectAll("team")
+    .where("teamMember.userId", "=", userId)
+    .orderBy("team.createdAt", "asc")
+    .execute();
 }
 
 export function findTeamMember(db: Db, teamId: string, userId: string): Promise<TeamMemberRow | undefined> {
-  return db.selectFrom("teamMember").selectAll().where("teamId", "=", teamId).where("userId", "=", userId).executeTakeFirst();
+  return db
+    .selectFrom("teamMember")
+    .selectAll()
+    .where("teamId", "=", teamId)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
 }
 
 export function listTeamMembers(db: Db, teamId: string): Promise<TeamMemberRow[]> {
@@ -46,7 +67,11 @@ export function listTeamMembers(db: Db, teamId: string): Promise<TeamMemberRow[]
 }
 
 export async function countTeamMembers(db: Db, teamId: string): Promise<number> {
-  const row = await db.selectFrom("teamMember").select((eb) => eb.fn.countAll().as("n")).where("teamId", "=", teamId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("teamMember")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("teamId", "=", teamId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -59,7 +84,11 @@ export async function deleteTeamMember(db: Db, teamId: string, userId: string): 
 }
 
 /** A user leaving an organization also leaves its teams. */
-export async function deleteTeamMembershipsInOrganization(db: Db, organizationId: string, userId: string): Promise<void> {
+export async function deleteTeamMembershipsInOrganization(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<void> {
   const teamIds = db.selectFrom("team").select("id").where("organizationId", "=", organizationId);
   await db.deleteFrom("teamMember").where("userId", "=", userId).where("teamId", "in", teamIds).execute();
 }

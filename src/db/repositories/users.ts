@@ -1,7 +1,6 @@
-import { type Kysely, type Transaction, sql } from "kysely";
-import type { Database, NewUserRow, UserRow, UserUpdate } from "../schema.ts";
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql } from "kysely";
+import { columnMatches } from "../like.ts";
+import type { Db, NewUserRow, Trx, UserRow, UserUpdate } from "../schema.ts";
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom("user").selectAll().where("id", "=", id).executeTakeFirst();
@@ -23,6 +22,25 @@ export async function updateUser(db: Db, id: string, changes: UserUpdate): Promi
   return db.updateTable("user").set(changes).where("id", "=", id).returningAll().executeTakeFirst();
 }
 
+/** Mark the address verified; true only when this call flipped it (it was unverified). */
+export async function markEmailVerifiedOnce(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable("user")
+    .set({ emailVerified: true, updatedAt: now })
+    .where("id", "=", id)
+    .where("emailVerified", "=", false)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Hold the user's row until the transaction ends (Postgres); SQLite transactions already run one at a
+ * time, so there is nothing to take there.
+ */
+export async function lockUser(trx: Trx, dialect: "sqlite" | "postgres", id: string): Promise<void> {
+  if (dialect === "postgres") await sql`select 1 from "user" where id = ${id} for update`.execute(trx);
+}
+
 export async function deleteUser(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom("user").where("id", "=", id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
@@ -35,15 +53,12 @@ export interface UserListQuery {
   offset?: number;
 }
 
-/** LIKE pattern for a literal substring: % and _ in the search are matched as themselves. */
-export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** True where any of the columns contains the text, ignoring case (the same SQL on SQLite and Postgres). */
+/** True where any of the columns contains the text literally, ignoring case (the same SQL on SQLite and Postgres). */
 export function anyColumnContains(columns: string[], text: string) {
-  const pattern = containsPattern(text);
-  return sql<boolean>`(${sql.join(columns.map((column) => sql`lower(${sql.ref(column)}) like ${pattern} escape '\\'`), sql` or `)})`;
+  return sql<boolean>`(${sql.join(
+    columns.map((column) => columnMatches(column, text)),
+    sql` or `,
+  )})`;
 }
 
 function whereUserMatches(db: Db, search: string | undefined) {
@@ -63,7 +78,9 @@ export function listUsers(db: Db, query: UserListQuery = {}): Promise<UserRow[]>
 }
 
 export async function countUsers(db: Db, query: Pick<UserListQuery, "search"> = {}): Promise<number> {
-  const row = await whereUserMatches(db, query.search).select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow();
+  const row = await whereUserMatches(db, query.search)
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 

@@ -1,10 +1,13 @@
-import type { Kysely, Transaction } from "kysely";
 import { generateId } from "../../crypto/random.ts";
-import type { Database, VerificationRow } from "../schema.ts";
+import type { Db, VerificationRow } from "../schema.ts";
 
-type Db = Kysely<Database> | Transaction<Database>;
-
-export function insertVerification(db: Db, identifier: string, value: string, expiresAt: number, now: number): Promise<VerificationRow> {
+export function insertVerification(
+  db: Db,
+  identifier: string,
+  value: string,
+  expiresAt: number,
+  now: number,
+): Promise<VerificationRow> {
   return db
     .insertInto("verification")
     .values({ id: generateId(), identifier, value, expiresAt, createdAt: now, updatedAt: now })
@@ -13,7 +16,12 @@ export function insertVerification(db: Db, identifier: string, value: string, ex
 }
 
 export function findVerification(db: Db, identifier: string): Promise<VerificationRow | undefined> {
-  return db.selectFrom("verification").selectAll().where("identifier", "=", identifier).orderBy("createdAt", "desc").executeTakeFirst();
+  return db
+    .selectFrom("verification")
+    .selectAll()
+    .where("identifier", "=", identifier)
+    .orderBy("createdAt", "desc")
+    .executeTakeFirst();
 }
 
 /**
@@ -25,6 +33,11 @@ export async function consumeVerification(db: Db, identifier: string): Promise<V
   return rows[0];
 }
 
-export async function deleteVerificationsByIdentifier(db: Db, identifier: string): Promise<void> {
-  await db.deleteFrom("verification").where("identifier", "=", identifier).execute();
+/** Delete the records of one kind (identifier prefix) that hold `value` (a user's other reset links). */
+export async function deleteVerificationsOfValue(db: Db, identifierPrefix: string, value: string): Promise<void> {
+  await db
+    .deleteFrom("verification")
+    .where("identifier", "like", `${identifierPrefix}%`)
+    .where("value", "=", value)
+    .execute();
 }

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AuthContext } from "../../context.ts";
-import { metricsFor, type SignInOutcome } from "../../services/metrics.ts";
+import type { SignInOutcome } from "../../services/metrics.ts";
 
 // Outermost middleware: times every request and labels it with the route pattern that answered.
 
@@ -21,7 +21,7 @@ function signInOutcome(status: number): SignInOutcome {
 }
 
 export function metricsMiddleware(ctx: AuthContext): MiddlewareHandler {
-  const metrics = metricsFor(ctx);
+  const { metrics } = ctx;
   const signInPrefix = `${ctx.config.basePath}/sign-in/`;
   return async (c, next) => {
     const started = performance.now();

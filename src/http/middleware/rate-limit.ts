@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AuthContext } from "../../context.ts";
-import { AuthError } from "../../errors.ts";
-import { rateLimitClientKey } from "../request.ts";
+import { tooManyRequests } from "../../services/rate-limit.ts";
+import { rateLimitClientKey } from "../client-address.ts";
 
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win.
 
@@ -24,8 +24,13 @@ export function rateLimitMiddleware(ctx: AuthContext): MiddlewareHandler {
     // Readiness probes must not depend on (or fill) the counter store they partly check.
     const rule = path === "/ready" ? null : ruleFor(ctx, path);
     if (!rule) return next();
-    const decision = await ctx.rateLimitStore.consume(`${rateLimitClientKey(c, ctx)}${path}`, rule.window, rule.max, ctx.now());
-    if (!decision.allowed) throw new AuthError("TOO_MANY_REQUESTS", { headers: { "X-Retry-After": String(decision.retryAfter) } });
+    const decision = await ctx.rateLimitStore.consume(
+      `${rateLimitClientKey(c, ctx)}${path}`,
+      rule.window,
+      rule.max,
+      ctx.now(),
+    );
+    if (!decision.allowed) throw tooManyRequests(decision);
     return next();
   };
 }

@@ -1,17 +1,13 @@
 import * as z from "zod";
-import { listAccountsByUserId } from "../../db/repositories/accounts.ts";
 import { AuthError } from "../../errors.ts";
-import { unlinkAccount } from "../../services/accounts.ts";
+import { listAccounts, unlinkAccount } from "../../services/accounts.ts";
 import { isSessionFresh } from "../../services/sessions.ts";
-import { iso } from "../../services/users.ts";
+import { LinkedAccountSchema } from "../../wire/account.ts";
+import { StatusSchema } from "../../wire/common.ts";
+import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { StatusSchema } from "./schemas.ts";
 
 const tags = ["Accounts"];
-
-const AccountSchema = z
-  .object({ id: z.string(), provider: z.string(), accountId: z.string(), scopes: z.array(z.string()), createdAt: z.string(), updatedAt: z.string() })
-  .meta({ id: "LinkedAccount" });
 
 export const listAccountsRoute = defineRoute({
   method: "GET",
@@ -19,17 +15,9 @@ export const listAccountsRoute = defineRoute({
   summary: "The caller's linked accounts (credential and social)",
   tags,
   auth: "session",
-  response: z.array(AccountSchema),
+  response: z.array(LinkedAccountSchema),
   handler: async ({ ctx, session }) => {
-    const rows = await listAccountsByUserId(ctx.db, session!.user.id);
-    return rows.map((row) => ({
-      id: row.id,
-      provider: row.providerId,
-      createdAt: iso(row.createdAt),
-      updatedAt: iso(row.updatedAt),
-      accountId: row.accountId,
-      scopes: row.scope ? row.scope.split(",").filter(Boolean) : [],
-    }));
+    return listAccounts(ctx, session.user.id);
   },
 });
 
@@ -40,11 +28,11 @@ export const unlinkAccountRoute = defineRoute({
   description: "Needs a fresh session. The last account stays unless account.accountLinking.allowUnlinkingAll is set.",
   tags,
   auth: "session",
-  body: z.object({ providerId: z.string(), accountId: z.string().optional() }),
+  body: z.object({ providerId: singleLine(), accountId: singleLine().optional() }),
   response: StatusSchema,
   handler: async ({ ctx, body, session }) => {
-    if (!isSessionFresh(ctx, session!.session)) throw new AuthError("SESSION_NOT_FRESH");
-    await unlinkAccount(ctx, session!.user.id, body.providerId, body.accountId);
+    if (!isSessionFresh(ctx, session.session)) throw new AuthError("SESSION_NOT_FRESH");
+    await unlinkAccount(ctx, session.user.id, body.providerId, body.accountId);
     return { status: true };
   },
 });

@@ -1,32 +1,35 @@
+import type { Context } from "hono";
 import * as z from "zod";
+import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
 import { type ApiKeyVerification, verifyApiKey } from "../../services/api-key-verification.ts";
-import { createApiKey, deleteAllExpiredApiKeys, deleteApiKey, getApiKey, listApiKeys, PREFIX_PATTERN, toApiKeyWire, updateApiKey } from "../../services/api-keys.ts";
+import {
+  createApiKey,
+  deleteAllExpiredApiKeys,
+  deleteApiKey,
+  getApiKey,
+  listApiKeys,
+  PREFIX_PATTERN,
+  toApiKeyWire,
+  updateApiKey,
+} from "../../services/api-keys.ts";
+import type { EventSource } from "../../services/security-events.ts";
 import { isBanned } from "../../services/users.ts";
-import { defineRoute, type RouteDefinition } from "../route.ts";
+import {
+  ApiKeySchema,
+  ApiKeyVerificationSchema,
+  type ApiKeyVerification as ApiKeyVerificationWire,
+  CreatedApiKeySchema,
+} from "../../wire/api-key.ts";
+import { SuccessSchema } from "../../wire/common.ts";
+import { jsonValue, permissionMap, singleLine } from "../fields.ts";
+import { defineRoute, type Route } from "../route.ts";
+import { requestSource } from "../security-log.ts";
 import type { ResolvedSession } from "../session.ts";
-import { SuccessSchema } from "./schemas.ts";
 
 const tags = ["API keys"];
 
-const PermissionsSchema = z.record(z.string(), z.array(z.string()));
-
-const ApiKeySchema = z
-  .looseObject({
-    id: z.string(),
-    name: z.string().nullable(),
-    start: z.string().nullable(),
-    prefix: z.string().nullable(),
-    userId: z.string(),
-    enabled: z.boolean(),
-    remaining: z.number().nullable(),
-    expiresAt: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    metadata: z.record(z.string(), z.unknown()).nullable(),
-    permissions: PermissionsSchema.nullable(),
-  })
-  .meta({ id: "ApiKey" });
+const PermissionsSchema = permissionMap();
 
 /** The owner a create/update acts for: the session's user, or (server calls only) the userId named. */
 function actingUserId(session: ResolvedSession | null, isServer: boolean, userId: string | undefined): string {
@@ -38,13 +41,21 @@ function actingUserId(session: ResolvedSession | null, isServer: boolean, userId
   throw new AuthError("UNAUTHORIZED_SESSION");
 }
 
+/** Who asks: the signed-in user (a session, or a key in the header), else the server. */
+function callerSource(c: Context, ctx: AuthContext, session: ResolvedSession | null): EventSource {
+  return session ? requestSource(c, ctx, "user", session.user.id) : requestSource(c, ctx, "server");
+}
+
 const CreateBody = z.object({
-  name: z.string().optional(),
+  name: singleLine().optional(),
   expiresIn: z.number().min(1).nullable().optional(),
-  userId: z.string().optional(),
-  prefix: z.string().regex(PREFIX_PATTERN, "Invalid prefix format, must be alphanumeric and contain only underscores and hyphens.").optional(),
+  userId: singleLine().optional(),
+  prefix: z
+    .string()
+    .regex(PREFIX_PATTERN, "Invalid prefix format, must be alphanumeric and contain only underscores and hyphens.")
+    .optional(),
   remaining: z.number().int().min(0).nullable().optional(),
-  metadata: z.unknown().optional(),
+  metadata: jsonValue().optional(),
   refillAmount: z.number().int().min(1).optional(),
   refillInterval: z.number().optional(),
   rateLimitTimeWindow: z.number().optional(),
@@ -61,10 +72,15 @@ export const createApiKeyRoute = defineRoute({
   tags,
   auth: "optional-session",
   body: CreateBody,
-  response: ApiKeySchema.extend({ key: z.string() }),
-  handler: async ({ ctx, body, session, isServer }) => {
+  response: CreatedApiKeySchema,
+  handler: async ({ c, ctx, body, session, isServer }) => {
     const { userId, ...input } = body;
-    return createApiKey(ctx, { ...input, userId: actingUserId(session, isServer, userId) }, { isServer });
+    return createApiKey(
+      ctx,
+      { ...input, userId: actingUserId(session, isServer, userId) },
+      { isServer },
+      callerSource(c, ctx, session),
+    );
   },
 });
 
@@ -74,9 +90,9 @@ export const getApiKeyRoute = defineRoute({
   summary: "One of the caller's API keys, without its secret",
   tags,
   auth: "session",
-  query: z.object({ id: z.string() }),
+  query: z.object({ id: singleLine() }),
   response: ApiKeySchema,
-  handler: ({ ctx, query, session }) => getApiKey(ctx, session!.user.id, query.id),
+  handler: ({ ctx, query, session }) => getApiKey(ctx, session.user.id, query.id),
 });
 
 export const listApiKeysRoute = defineRoute({
@@ -86,18 +102,18 @@ export const listApiKeysRoute = defineRoute({
   tags,
   auth: "session",
   response: z.array(ApiKeySchema),
-  handler: ({ ctx, session }) => listApiKeys(ctx, session!.user.id),
+  handler: ({ ctx, session }) => listApiKeys(ctx, session.user.id),
 });
 
 const UpdateBody = z.object({
-  keyId: z.string(),
-  userId: z.string().optional(),
-  name: z.string().optional(),
+  keyId: singleLine(),
+  userId: singleLine().optional(),
+  name: singleLine().optional(),
   enabled: z.boolean().optional(),
   remaining: z.number().int().min(1).optional(),
   refillAmount: z.number().int().min(1).optional(),
   refillInterval: z.number().optional(),
-  metadata: z.unknown().optional(),
+  metadata: jsonValue().optional(),
   expiresIn: z.number().min(1).nullable().optional(),
   rateLimitEnabled: z.boolean().optional(),
   rateLimitTimeWindow: z.number().optional(),
@@ -126,20 +142,25 @@ export const deleteApiKeyRoute = defineRoute({
   summary: "Delete one of the caller's API keys",
   tags,
   auth: "session",
-  body: z.object({ keyId: z.string() }),
+  body: z.object({ keyId: singleLine() }),
   response: SuccessSchema,
-  handler: async ({ ctx, body, session }) => {
-    if (isBanned(session!.user, ctx.now())) throw new AuthError("USER_IS_BANNED", { status: 401 });
-    await deleteApiKey(ctx, session!.user.id, body.keyId);
+  handler: async ({ c, ctx, body, session }) => {
+    if (isBanned(session.user, ctx.now())) throw new AuthError("USER_IS_BANNED");
+    await deleteApiKey(ctx, session.user.id, body.keyId, callerSource(c, ctx, session));
     return { success: true };
   },
 });
 
 /** A refusal as verify reports it: a value, not an error response. */
-function verificationError(result: Extract<ApiKeyVerification, { valid: false }>): Record<string, unknown> {
-  if (result.reason === "INVALID_API_KEY") return { message: new AuthError("INVALID_API_KEY").message, code: "KEY_NOT_FOUND" };
+function verificationError(
+  result: Extract<ApiKeyVerification, { valid: false }>,
+): NonNullable<ApiKeyVerificationWire["error"]> {
+  if (result.reason === "INVALID_API_KEY")
+    return { message: new AuthError("INVALID_API_KEY").message, code: "KEY_NOT_FOUND" };
   const error = new AuthError(result.reason);
-  return result.tryAgainIn === undefined ? { message: error.message, code: error.code } : { message: error.message, code: error.code, details: { tryAgainIn: result.tryAgainIn } };
+  return result.tryAgainIn === undefined
+    ? { message: error.message, code: error.code }
+    : { message: error.message, code: error.code, details: { tryAgainIn: result.tryAgainIn } };
 }
 
 export const verifyApiKeyRoute = defineRoute({
@@ -148,8 +169,8 @@ export const verifyApiKeyRoute = defineRoute({
   summary: "Verify an API key (and optionally its permissions), counting the use",
   tags,
   serverOnly: true,
-  body: z.object({ key: z.string(), permissions: PermissionsSchema.optional() }),
-  response: z.object({ valid: z.boolean(), error: z.object({ message: z.string(), code: z.string() }).nullable(), key: ApiKeySchema.nullable() }),
+  body: z.object({ key: singleLine(), permissions: PermissionsSchema.optional() }),
+  response: ApiKeyVerificationSchema,
   handler: async ({ ctx, body }) => {
     const result = await verifyApiKey(ctx, body.key, body.permissions);
     if (!result.valid) return { valid: false, error: verificationError(result), key: null };
@@ -175,7 +196,7 @@ export const deleteAllExpiredApiKeysRoute = defineRoute({
   },
 });
 
-export const apiKeyRoutes: RouteDefinition[] = [
+export const apiKeyRoutes: Route[] = [
   createApiKeyRoute,
   getApiKeyRoute,
   listApiKeysRoute,

@@ -1,8 +1,11 @@
 import * as z from "zod";
 import { requestEmailChange } from "../../services/email-change.ts";
+import { recordSecurityEvent } from "../../services/security-events.ts";
+import { StatusSchema } from "../../wire/common.ts";
 import { setSessionDataCookie } from "../cookies.ts";
+import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { StatusSchema } from "./schemas.ts";
+import { requestSource } from "../security-log.ts";
 
 export const changeEmailRoute = defineRoute({
   method: "POST",
@@ -12,11 +15,22 @@ export const changeEmailRoute = defineRoute({
     "An unverified address changes at once and the new one receives a verification mail. A verified address changes only after the link mailed to it is followed while signed in; the new address then starts unverified and receives its own verification mail.",
   tags: ["User"],
   auth: "session",
-  body: z.object({ newEmail: z.email(), callbackURL: z.string().optional() }),
+  body: z.object({ newEmail: z.email(), callbackURL: singleLine().optional() }),
   response: StatusSchema,
   handler: async ({ c, ctx, body, session }) => {
-    const outcome = await requestEmailChange(ctx, session!.user, body.newEmail, body.callbackURL);
-    if ("changed" in outcome) setSessionDataCookie(c, ctx, { session: session!.session, user: outcome.changed });
+    const { user } = session;
+    const outcome = await requestEmailChange(ctx, user, body.newEmail, body.callbackURL);
+    const source = requestSource(c, ctx, "user", user.id);
+    if ("changed" in outcome) {
+      recordSecurityEvent(ctx, {
+        type: "email_changed",
+        outcome: "success",
+        method: "unverified-address",
+        userId: user.id,
+        source,
+      });
+      setSessionDataCookie(c, ctx, { session: session.session, user: outcome.changed });
+    } else recordSecurityEvent(ctx, { type: "email_change_requested", outcome: "success", userId: user.id, source });
     return { status: true };
   },
 });

@@ -1,11 +1,13 @@
 import * as z from "zod";
-import { verifyPassword } from "../../crypto/password.ts";
-import { findCredentialAccount } from "../../db/repositories/accounts.ts";
 import { AuthError } from "../../errors.ts";
-import { deleteUserCompletely, deleteUserWithToken, sendDeleteConfirmation } from "../../services/account-deletion.ts";
+import { deleteUserWithToken, sendDeleteConfirmation } from "../../services/account-deletion.ts";
+import { hasPassword, proveCurrentPassword } from "../../services/passwords.ts";
 import { isSessionFresh } from "../../services/sessions.ts";
+import { deleteUser } from "../../services/users.ts";
 import { clearSessionCookies } from "../cookies.ts";
+import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
+import { requestSource } from "../security-log.ts";
 
 // Registered only when deletion is enabled: a disabled feature answers 404 like an unknown route.
 
@@ -20,15 +22,19 @@ export const deleteUserRoute = defineRoute({
     "Proof is the password, a token from a confirmation mail, or a fresh session. With deleteUser.requireVerification a confirmation link is mailed instead of deleting (a user who has a password must give it first).",
   tags,
   auth: "session",
-  body: z.object({ callbackURL: z.string().optional(), password: z.string().optional(), token: z.string().optional() }),
+  body: z.object({
+    callbackURL: singleLine().optional(),
+    password: z.string().optional(),
+    token: singleLine().optional(),
+  }),
   response: DeleteAnswer,
+  refusals: { INVALID_TOKEN: "INVALID_DELETE_TOKEN" },
   handler: async ({ c, ctx, body, session }) => {
-    const { user } = session!;
-    const account = await findCredentialAccount(ctx.db, user.id);
+    const { user } = session;
     let proven = false;
     if (body.password) {
-      if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-      if (!(await verifyPassword(account.password, body.password))) throw new AuthError("INVALID_PASSWORD");
+      if (!(await proveCurrentPassword(ctx, user, body.password, requestSource(c, ctx, "user", user.id))))
+        throw new AuthError("INVALID_PASSWORD");
       proven = true;
     }
     if (body.token) {
@@ -37,18 +43,18 @@ export const deleteUserRoute = defineRoute({
       return { success: true, message: "User deleted" };
     }
     // An API key is not a sign-in: it may not stand in for a password or a fresh session.
-    const signedIn = session!.source === "cookie";
+    const signedIn = session.source === "cookie";
     if (ctx.config.deleteUser.requireVerification) {
-      if (!proven && account?.password) throw new AuthError("USER_ALREADY_HAS_PASSWORD_DELETE");
+      if (!proven && (await hasPassword(ctx, user.id))) throw new AuthError("USER_ALREADY_HAS_PASSWORD_DELETE");
       if (!proven && !signedIn) throw new AuthError("USER_CANNOT_BE_DELETED");
       await sendDeleteConfirmation(ctx, user, body.callbackURL);
       return { success: true, message: "Verification email sent" };
     }
     if (!proven) {
       if (!signedIn) throw new AuthError("USER_CANNOT_BE_DELETED");
-      if (!isSessionFresh(ctx, session!.session)) throw new AuthError("SESSION_EXPIRED");
+      if (!isSessionFresh(ctx, session.session)) throw new AuthError("SESSION_EXPIRED");
     }
-    await deleteUserCompletely(ctx, user.id);
+    await deleteUser(ctx, user.id);
     clearSessionCookies(c, ctx);
     return { success: true, message: "User deleted" };
   },
@@ -61,10 +67,11 @@ export const deleteUserCallbackRoute = defineRoute({
   description: "Deletes the signed-in user when the token is theirs and live; redirects to callbackURL when given.",
   tags,
   auth: "optional-session",
-  query: z.object({ token: z.string(), callbackURL: z.string().optional() }),
+  query: z.object({ token: singleLine(), callbackURL: singleLine().optional() }),
   response: DeleteAnswer,
+  refusals: { INVALID_TOKEN: "INVALID_DELETE_TOKEN" },
   handler: async ({ c, ctx, query, session }) => {
-    if (!session) throw new AuthError("FAILED_TO_GET_USER_INFO", { status: 404 });
+    if (!session) throw new AuthError("NO_SESSION_FOR_DELETE_LINK");
     await deleteUserWithToken(ctx, session.user, query.token);
     clearSessionCookies(c, ctx);
     if (query.callbackURL) return c.redirect(query.callbackURL, 302);

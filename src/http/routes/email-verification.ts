@@ -1,17 +1,23 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { findUserByEmail } from "../../db/repositories/users.ts";
-import type { UserRow } from "../../db/schema.ts";
 import { AuthError, type ErrorKey } from "../../errors.ts";
 import { applyEmailChange } from "../../services/email-change.ts";
-import { markEmailVerified, readEmailVerificationToken, sendVerificationEmail, type VerifyEmailFailure } from "../../services/email-verification.ts";
-import { iso } from "../../services/users.ts";
+import {
+  readEmailVerificationToken,
+  sendVerificationEmail,
+  type VerifyEmailFailure,
+} from "../../services/email-verification.ts";
+import { recordSecurityEvent } from "../../services/security-events.ts";
+import { findUserByEmail, markEmailVerified, toPublicUserWire, type UserRecord } from "../../services/users.ts";
+import { StatusSchema } from "../../wire/common.ts";
+import { PublicUserSchema } from "../../wire/user.ts";
 import { hasDontRememberCookie, setSessionDataCookie } from "../cookies.ts";
-import type { ResolvedSession } from "../session.ts";
+import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { signInUser } from "./sign-in.ts";
-import { StatusSchema, UserSchema } from "./schemas.ts";
+import { requestSource } from "../security-log.ts";
+import type { ResolvedSession } from "../session.ts";
+import { signInUser } from "../sign-in.ts";
 
 const tags = ["Email verification"];
 
@@ -31,7 +37,12 @@ const FAILURE_KEYS: Record<VerifyEmailFailure, ErrorKey> = {
 };
 
 /** A failed verification: back to the app with ?error=code, or 401 with the code as message when there is no callback. */
-function verifyFailure(c: Context, callbackURL: string | undefined, failure: VerifyEmailFailure | string, key?: ErrorKey): Response {
+function verifyFailure(
+  c: Context,
+  callbackURL: string | undefined,
+  failure: VerifyEmailFailure | string,
+  key?: ErrorKey,
+): Response {
   if (callbackURL) return c.redirect(withQueryParam(callbackURL, "error", failure), 302);
   throw new AuthError(key ?? FAILURE_KEYS[failure as VerifyEmailFailure]);
 }
@@ -40,10 +51,11 @@ export const sendVerificationEmailRoute = defineRoute({
   method: "POST",
   path: "/send-verification-email",
   summary: "Mail a verification link",
-  description: "Without a session the answer is the same whether or not the address exists; the mail goes out in the background.",
+  description:
+    "Without a session the answer is the same whether or not the address exists; the mail goes out in the background.",
   tags,
   auth: "optional-session",
-  body: z.object({ email: z.email(), callbackURL: z.string().optional() }),
+  body: z.object({ email: z.email(), callbackURL: singleLine().optional() }),
   response: StatusSchema,
   handler: async ({ ctx, body, session }) => {
     if (session) {
@@ -54,7 +66,7 @@ export const sendVerificationEmailRoute = defineRoute({
     }
     ctx.background(
       (async () => {
-        const user = await findUserByEmail(ctx.db, body.email);
+        const user = await findUserByEmail(ctx, body.email);
         if (user && !user.emailVerified) await sendVerificationEmail(ctx, user, body.callbackURL);
       })(),
     );
@@ -63,61 +75,74 @@ export const sendVerificationEmailRoute = defineRoute({
 });
 
 /** With auto sign-in: a session for the user who just verified (or the current one, updated). */
-async function signInAfterVerification(c: Context, ctx: AuthContext, user: UserRow, session: ResolvedSession | null): Promise<void> {
+async function signInAfterVerification(
+  c: Context,
+  ctx: AuthContext,
+  user: UserRecord,
+  session: ResolvedSession | null,
+): Promise<void> {
   const verifiedUser = { ...user, emailVerified: true };
   if (session && session.user.id === user.id) {
     setSessionDataCookie(c, ctx, { session: session.session, user: verifiedUser });
     return;
   }
-  await signInUser(c, ctx, verifiedUser, hasDontRememberCookie(c, ctx) ? false : undefined);
+  await signInUser(c, ctx, verifiedUser, hasDontRememberCookie(c, ctx) ? false : undefined, {
+    method: "email-verification",
+  });
 }
 
 export const verifyEmailRoute = defineRoute({
   method: "GET",
   path: "/verify-email",
   summary: "Follow a verification (or email-change) link",
-  description: "Redirects to callbackURL, with ?error=token_expired|invalid_token|user_not_found|unauthorized on failure; JSON without a callbackURL.",
+  description:
+    "Redirects to callbackURL, with ?error=token_expired|invalid_token|user_not_found|unauthorized on failure; JSON without a callbackURL.",
   tags,
   auth: "optional-session",
-  query: z.object({ token: z.string(), callbackURL: z.string().optional() }),
-  response: z.object({ status: z.boolean(), user: UserSchema.nullable() }),
+  query: z.object({ token: singleLine(), callbackURL: singleLine().optional() }),
+  response: z.object({ status: z.boolean(), user: PublicUserSchema.nullable() }),
   handler: async ({ c, ctx, query, session }) => {
     const { callbackURL } = query;
     const read = await readEmailVerificationToken(ctx, query.token);
     if (!read.ok) return verifyFailure(c, callbackURL, read.failure);
-    const user = await findUserByEmail(ctx.db, read.claims.email);
+    const user = await findUserByEmail(ctx, read.claims.email);
     if (!user) return verifyFailure(c, callbackURL, "user_not_found");
 
     if (read.claims.updateTo) {
       // An email change is confirmed by the signed-in owner of the current address only, and only while
       // changing addresses is enabled (turning it off also voids links already mailed).
-      if (!session || session.user.id !== user.id || !ctx.config.changeEmail.enabled) return verifyFailure(c, callbackURL, "unauthorized");
+      if (!session || session.user.id !== user.id || !ctx.config.changeEmail.enabled)
+        return verifyFailure(c, callbackURL, "unauthorized");
       const changed = await applyEmailChange(ctx, user, read.claims.updateTo, callbackURL);
       if (!changed) return verifyFailure(c, callbackURL, "COULDNT_UPDATE_YOUR_EMAIL", "COULDNT_UPDATE_EMAIL");
+      recordSecurityEvent(ctx, {
+        type: "email_changed",
+        outcome: "success",
+        method: "confirmed",
+        userId: user.id,
+        source: requestSource(c, ctx, "user", user.id),
+      });
       setSessionDataCookie(c, ctx, { session: session.session, user: changed });
       if (callbackURL) return c.redirect(callbackURL, 302);
-      return { status: true, user: publicUser(changed) };
+      return { status: true, user: toPublicUserWire(changed) };
     }
 
     const flipped = await markEmailVerified(ctx, user.id);
-    if (flipped && ctx.config.emailVerification.autoSignInAfterVerification) await signInAfterVerification(c, ctx, user, session);
-    else if (session && session.user.id === user.id) setSessionDataCookie(c, ctx, { session: session.session, user: { ...session.user, emailVerified: true } });
+    if (flipped)
+      recordSecurityEvent(ctx, {
+        type: "email_verified",
+        outcome: "success",
+        method: "link",
+        userId: user.id,
+        source: requestSource(c, ctx, "user", user.id),
+      });
+    if (flipped && ctx.config.emailVerification.autoSignInAfterVerification)
+      await signInAfterVerification(c, ctx, user, session);
+    else if (session && session.user.id === user.id)
+      setSessionDataCookie(c, ctx, { session: session.session, user: { ...session.user, emailVerified: true } });
     if (callbackURL) return c.redirect(callbackURL, 302);
     return { status: true, user: null };
   },
 });
-
-/** The user fields Better Auth answers with on verify-email and change-password. */
-export function publicUser(user: UserRow) {
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    image: user.image ?? null,
-    emailVerified: Boolean(user.emailVerified),
-    createdAt: iso(user.createdAt),
-    updatedAt: iso(user.updatedAt),
-  };
-}
 
 export const emailVerificationRoutes = [sendVerificationEmailRoute, verifyEmailRoute];

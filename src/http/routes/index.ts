@@ -1,27 +1,27 @@
 import type { AuthContext } from "../../context.ts";
-import type { RouteDefinition } from "../route.ts";
+import type { Route } from "../route.ts";
+import { accountRoutes } from "./accounts.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { apiKeyRoutes } from "./api-key.ts";
-import { accountRoutes } from "./accounts.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
 import { miscRoutes } from "./misc.ts";
-import { providerTokenRoutes } from "./provider-tokens.ts";
-import { ready } from "./ready.ts";
 import { organizationRoutes } from "./organization/index.ts";
 import { passwordRoutes } from "./password.ts";
+import { providerTokenRoutes } from "./provider-tokens.ts";
+import { ready } from "./ready.ts";
 import { sessionRoutes } from "./session.ts";
 import { signInEmail } from "./sign-in.ts";
+import { signUpEmail } from "./sign-up.ts";
 import { linkSocial, signInSocial } from "./social.ts";
 import { callbackGet, callbackPost } from "./social-callback.ts";
-import { signUpEmail } from "./sign-up.ts";
 import { updateUserRoute } from "./user.ts";
 import { signInUsername } from "./username.ts";
 
 /** Every route the configuration enables. The app mounts exactly these, and the OpenAPI document lists exactly these. */
-export function enabledRoutes(ctx: AuthContext): RouteDefinition[] {
-  const routes: RouteDefinition[] = [...miscRoutes, ready, ...sessionRoutes, signUpEmail, signInEmail, updateUserRoute];
+export function enabledRoutes(ctx: AuthContext): Route[] {
+  const routes: Route[] = [...miscRoutes, ready, ...sessionRoutes, signUpEmail, signInEmail, updateUserRoute];
   if (ctx.config.apiKey.enabled) routes.push(...apiKeyRoutes);
   routes.push(signInSocial, callbackGet, callbackPost, linkSocial, ...providerTokenRoutes);
   if (ctx.config.username.enabled) routes.push(signInUsername);

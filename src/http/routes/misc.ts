@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 
 export const ok = defineRoute({
@@ -11,7 +12,10 @@ export const ok = defineRoute({
 });
 
 const escapeHTML = (value: string) =>
-  value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] as string);
+  value.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] as string,
+  );
 
 /** The page redirects land on when something went wrong and there is nowhere better to go. */
 export function renderErrorPage(code: string, homeURL: string): string {
@@ -45,10 +49,12 @@ export const errorPage = defineRoute({
   path: "/error",
   summary: "HTML page showing an error code",
   tags: ["Health"],
-  query: z.object({ error: z.string().optional() }),
+  query: z.object({ error: singleLine().optional() }),
   // No script on the page at all, and the policy forbids any: the code shown comes from the query string.
   handler: ({ c, ctx, query }) =>
-    c.html(renderErrorPage(query.error ?? "UNKNOWN", `${ctx.baseURL}/`), 200, { "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'" }),
+    c.html(renderErrorPage(query.error ?? "UNKNOWN", `${ctx.baseURL}/`), 200, {
+      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+    }),
 });
 
 export const miscRoutes = [ok, errorPage];

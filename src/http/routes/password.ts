@@ -1,22 +1,23 @@
 import * as z from "zod";
-import { verifyPassword } from "../../crypto/password.ts";
-import { findCredentialAccount } from "../../db/repositories/accounts.ts";
-import { findUserById } from "../../db/repositories/users.ts";
 import { AuthError } from "../../errors.ts";
 import { isResetTokenValid, requestPasswordReset, resetPassword } from "../../services/password-reset.ts";
-import { addPasswordIfMissing, setUserPassword } from "../../services/passwords.ts";
+import { addPasswordIfMissing, proveCurrentPassword, setPassword } from "../../services/passwords.ts";
+import { recordSecurityEvent } from "../../services/security-events.ts";
 import { revokeUserSessions } from "../../services/sessions.ts";
-import { assertPasswordLength } from "../../services/users.ts";
+import { assertPasswordLength, findUserById, toPublicUserWire } from "../../services/users.ts";
+import { StatusSchema } from "../../wire/common.ts";
+import { PublicUserSchema } from "../../wire/user.ts";
 import { hasDontRememberCookie } from "../cookies.ts";
+import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { publicUser, withQueryParam } from "./email-verification.ts";
-import { StatusSchema, TokenUserSchema } from "./schemas.ts";
-import { signInUser } from "./sign-in.ts";
+import { requestSource } from "../security-log.ts";
+import { signInUser } from "../sign-in.ts";
+import { withQueryParam } from "./email-verification.ts";
 
 const tags = ["Password"];
 const UNKNOWN_EMAIL_MESSAGE = "If this email exists in our system, check your email for the reset link";
 
-const ResetRequestBody = z.object({ email: z.email(), redirectTo: z.string().optional() });
+const ResetRequestBody = z.object({ email: z.email(), redirectTo: singleLine().optional() });
 const ResetRequestAnswer = z.object({ status: z.boolean(), message: z.string() });
 
 // Both paths answer identically whether or not the address exists; the work happens in the background.
@@ -44,15 +45,14 @@ export const resetPasswordLinkRoute = defineRoute({
   summary: "Follow a reset link",
   description: "Redirects to callbackURL with ?token=… when the token is live, otherwise with ?error=INVALID_TOKEN.",
   tags,
-  query: z.object({ callbackURL: z.string().optional() }),
+  query: z.object({ callbackURL: singleLine().optional() }),
   handler: async ({ c, ctx, query, params }) => {
     const callbackURL = query.callbackURL;
-    const valid = Boolean(callbackURL) && (await isResetTokenValid(ctx, params.token));
-    if (!valid) {
+    if (!callbackURL || !(await isResetTokenValid(ctx, params.token))) {
       const target = callbackURL ? new URL(callbackURL, ctx.apiURL).href : `${ctx.apiURL}/error`;
       return c.redirect(withQueryParam(target, "error", "INVALID_TOKEN"), 302);
     }
-    return c.redirect(withQueryParam(new URL(callbackURL!, ctx.apiURL).href, "token", params.token), 302);
+    return c.redirect(withQueryParam(new URL(callbackURL, ctx.apiURL).href, "token", params.token), 302);
   },
 });
 
@@ -62,11 +62,19 @@ export const resetPasswordRoute = defineRoute({
   summary: "Set a new password with a reset token",
   description: "The token (body or query) works once; the user's credential account is created when missing.",
   tags,
-  body: z.object({ newPassword: z.string(), token: z.string().optional() }),
-  query: z.object({ token: z.string().optional() }),
+  body: z.object({ newPassword: z.string(), token: singleLine().optional() }),
+  query: z.object({ token: singleLine().optional() }),
   response: StatusSchema,
-  handler: async ({ ctx, body, query }) => {
-    await resetPassword(ctx, body.token || query.token, body.newPassword);
+  handler: async ({ c, ctx, body, query }) => {
+    const user = await resetPassword(ctx, body.token || query.token, body.newPassword);
+    const revokedSessions = ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
+    recordSecurityEvent(ctx, {
+      type: "password_reset",
+      outcome: "success",
+      revokedSessions,
+      userId: user.id,
+      source: requestSource(c, ctx, "user", user.id),
+    });
     return { status: true };
   },
 });
@@ -74,25 +82,35 @@ export const resetPasswordRoute = defineRoute({
 export const changePasswordRoute = defineRoute({
   method: "POST",
   path: "/change-password",
+  startsSession: true,
   summary: "Change the caller's password",
-  description: "With revokeOtherSessions every session ends and a new one is started (its token is returned, else token is null).",
+  description:
+    "With revokeOtherSessions every session ends and a new one is started (its token is returned, else token is null).",
   tags,
   auth: "session",
   body: z.object({ newPassword: z.string(), currentPassword: z.string(), revokeOtherSessions: z.boolean().optional() }),
-  response: TokenUserSchema,
+  response: z.object({ token: z.string().nullable(), user: PublicUserSchema }),
   handler: async ({ c, ctx, body, session }) => {
-    const { user } = session!;
+    const { user } = session;
     assertPasswordLength(ctx, body.newPassword);
-    const account = await findCredentialAccount(ctx.db, user.id);
-    if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-    if (!(await verifyPassword(account.password, body.currentPassword))) throw new AuthError("INVALID_PASSWORD");
-    await setUserPassword(ctx, user.id, body.newPassword);
+    const source = requestSource(c, ctx, "user", user.id);
+    if (!(await proveCurrentPassword(ctx, user, body.currentPassword, source))) throw new AuthError("INVALID_PASSWORD");
+    await setPassword(ctx, user.id, body.newPassword);
+    const revokedOtherSessions = Boolean(body.revokeOtherSessions);
+    recordSecurityEvent(ctx, {
+      type: "password_changed",
+      outcome: "success",
+      method: "change-password",
+      revokedOtherSessions,
+      userId: user.id,
+      source,
+    });
     let token: string | null = null;
-    if (body.revokeOtherSessions) {
+    if (revokedOtherSessions) {
       await revokeUserSessions(ctx, user.id);
       token = (await signInUser(c, ctx, user, hasDontRememberCookie(c, ctx) ? false : undefined)).token;
     }
-    return { token, user: publicUser(user) };
+    return { token, user: toPublicUserWire(user) };
   },
 });
 
@@ -103,15 +121,29 @@ export const setPasswordRoute = defineRoute({
   description: "Server only (Authorization: Bearer <AUTH_SERVER_TOKEN>); refused when the user already has a password.",
   tags,
   serverOnly: true,
-  body: z.object({ userId: z.string().min(1), newPassword: z.string() }),
+  body: z.object({ userId: singleLine().min(1), newPassword: z.string() }),
   response: StatusSchema,
-  handler: async ({ ctx, body }) => {
+  handler: async ({ c, ctx, body }) => {
     assertPasswordLength(ctx, body.newPassword);
-    const user = await findUserById(ctx.db, body.userId);
+    const user = await findUserById(ctx, body.userId);
     if (!user) throw new AuthError("USER_NOT_FOUND");
     if (!(await addPasswordIfMissing(ctx, user.id, body.newPassword))) throw new AuthError("USER_ALREADY_HAS_PASSWORD");
+    recordSecurityEvent(ctx, {
+      type: "password_changed",
+      outcome: "success",
+      method: "set-password",
+      userId: user.id,
+      source: requestSource(c, ctx, "server"),
+    });
     return { status: true };
   },
 });
 
-export const passwordRoutes = [requestPasswordResetRoute, forgetPasswordRoute, resetPasswordLinkRoute, resetPasswordRoute, changePasswordRoute, setPasswordRoute];
+export const passwordRoutes = [
+  requestPasswordResetRoute,
+  forgetPasswordRoute,
+  resetPasswordLinkRoute,
+  resetPasswordRoute,
+  changePasswordRoute,
+  setPasswordRoute,
+];

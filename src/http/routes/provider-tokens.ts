@@ -1,22 +1,19 @@
 import * as z from "zod";
-import type { AuthContext } from "../../context.ts";
-import type { AccountRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
-import { refreshAccessToken } from "../../services/oauth/http.ts";
-import { isProviderConfigured, requireProvider } from "../../services/oauth/providers.ts";
-import { findUserAccount, storeTokens } from "../../services/oauth/social-users.ts";
-import type { OAuthTokens, ResolvedProvider } from "../../services/oauth/types.ts";
-import { iso } from "../../services/users.ts";
-import type { ResolvedSession } from "../session.ts";
+import { accountInfo, getAccessToken, refreshTokens } from "../../services/oauth/provider-tokens.ts";
+import { isProviderConfigured } from "../../services/oauth/providers.ts";
+import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
+import type { ResolvedSession } from "../session.ts";
 
-// The provider tokens stored on a user's accounts: read (refreshed when about to expire), refreshed on
-// demand, and used to ask the provider who the user is. A session sees only its own accounts; a
-// server call may name the user.
+// The provider tokens stored on a user's accounts (services/oauth/provider-tokens.ts). A session sees
+// only its own accounts; a server call may name the user.
 
-const REFRESH_MARGIN_MS = 5_000;
-
-const TokenBody = z.object({ providerId: z.string(), accountId: z.string().optional(), userId: z.string().optional() });
+const TokenBody = z.object({
+  providerId: singleLine(),
+  accountId: singleLine().optional(),
+  userId: singleLine().optional(),
+});
 
 function targetUserId(session: ResolvedSession | null, isServer: boolean, userId: string | undefined): string {
   const resolved = session?.user.id ?? (isServer ? userId : undefined);
@@ -24,35 +21,7 @@ function targetUserId(session: ResolvedSession | null, isServer: boolean, userId
   return resolved;
 }
 
-/** The user's account for the provider; `accountId` may be the row id or the provider's account id. */
-async function requireAccount(ctx: AuthContext, userId: string, providerId: string, accountId: string | undefined): Promise<AccountRow> {
-  const account = await findUserAccount(ctx, userId, (a) => a.providerId === providerId && (accountId === undefined || a.id === accountId || a.accountId === accountId));
-  if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
-  return account;
-}
-
-async function refreshAccount(ctx: AuthContext, provider: ResolvedProvider, account: AccountRow): Promise<{ account: AccountRow; tokens: OAuthTokens }> {
-  if (!account.refreshToken) throw new Error("no refresh token stored");
-  const tokens = await refreshAccessToken(provider.endpoints, provider.config, {
-    refreshToken: account.refreshToken,
-    now: ctx.now(),
-    extra: provider.definition.refreshParams?.(provider.config),
-  });
-  return { account: await storeTokens(ctx, account, tokens), tokens };
-}
-
-/** The account with an access token valid for at least 5 more seconds, refreshing it when needed and possible. */
-async function withFreshAccessToken(ctx: AuthContext, provider: ResolvedProvider, account: AccountRow): Promise<AccountRow> {
-  const expiring = account.accessTokenExpiresAt !== null && Number(account.accessTokenExpiresAt) - ctx.now() < REFRESH_MARGIN_MS;
-  if (!expiring || !account.refreshToken) return account;
-  try {
-    return (await refreshAccount(ctx, provider, account)).account;
-  } catch (error) {
-    throw new AuthError("FAILED_TO_GET_ACCESS_TOKEN", { cause: error });
-  }
-}
-
-export const getAccessToken = defineRoute({
+export const getAccessTokenRoute = defineRoute({
   method: "POST",
   path: "/get-access-token",
   summary: "A valid access token of a linked provider account",
@@ -62,69 +31,37 @@ export const getAccessToken = defineRoute({
   body: TokenBody,
   handler: async ({ ctx, body, session, isServer }) => {
     const userId = targetUserId(session, isServer, body.userId);
-    if (!isProviderConfigured(ctx, body.providerId)) throw new AuthError("PROVIDER_NOT_SUPPORTED", { message: `Provider ${body.providerId} is not supported.` });
-    const provider = await requireProvider(ctx, body.providerId);
-    const account = await withFreshAccessToken(ctx, provider, await requireAccount(ctx, userId, body.providerId, body.accountId));
-    return {
-      accessToken: account.accessToken ?? "",
-      accessTokenExpiresAt: iso(account.accessTokenExpiresAt) ?? undefined,
-      scopes: account.scope ? account.scope.split(",") : [],
-      idToken: account.idToken ?? undefined,
-    };
+    if (!isProviderConfigured(ctx, body.providerId))
+      throw new AuthError("PROVIDER_NOT_SUPPORTED", { message: `Provider ${body.providerId} is not supported.` });
+    return getAccessToken(ctx, { userId, providerId: body.providerId, accountId: body.accountId });
   },
 });
 
-export const refreshToken = defineRoute({
+export const refreshTokenRoute = defineRoute({
   method: "POST",
   path: "/refresh-token",
   summary: "Refresh the tokens of a linked provider account",
   tags: ["Social"],
   auth: "session-or-server",
   body: TokenBody,
-  handler: async ({ ctx, body, session, isServer }) => {
-    const userId = targetUserId(session, isServer, body.userId);
-    const account = await requireAccount(ctx, userId, body.providerId, body.accountId);
-    const provider = await requireProvider(ctx, body.providerId);
-    try {
-      const { account: updated, tokens } = await refreshAccount(ctx, provider, account);
-      return {
-        accessToken: updated.accessToken ?? undefined,
-        refreshToken: updated.refreshToken ?? undefined,
-        tokenType: tokens.tokenType,
-        scopes: tokens.scopes,
-        idToken: tokens.idToken,
-        accessTokenExpiresAt: iso(updated.accessTokenExpiresAt) ?? undefined,
-        refreshTokenExpiresAt: iso(updated.refreshTokenExpiresAt) ?? undefined,
-      };
-    } catch (error) {
-      throw new AuthError("FAILED_TO_REFRESH_ACCESS_TOKEN", { cause: error });
-    }
-  },
+  handler: ({ ctx, body, session, isServer }) =>
+    refreshTokens(ctx, {
+      userId: targetUserId(session, isServer, body.userId),
+      providerId: body.providerId,
+      accountId: body.accountId,
+    }),
 });
 
-export const accountInfo = defineRoute({
+export const accountInfoRoute = defineRoute({
   method: "POST",
   path: "/account-info",
   summary: "What the provider says about a linked account",
   tags: ["Social"],
   auth: "session-or-server",
-  body: z.object({ accountId: z.string(), userId: z.string().optional() }),
+  body: z.object({ accountId: singleLine(), userId: singleLine().optional() }),
   response: z.object({ user: z.record(z.string(), z.unknown()), data: z.record(z.string(), z.unknown()) }),
-  handler: async ({ ctx, body, session, isServer }) => {
-    const userId = targetUserId(session, isServer, body.userId);
-    const account = await findUserAccount(ctx, userId, (a) => a.accountId === body.accountId || a.id === body.accountId);
-    if (!account) throw new AuthError("ACCOUNT_NOT_FOUND");
-    const provider = await requireProvider(ctx, account.providerId);
-    const current = await withFreshAccessToken(ctx, provider, account);
-    if (!current.accessToken && !current.idToken) throw new AuthError("ACCESS_TOKEN_NOT_FOUND");
-    const tokens: OAuthTokens = { accessToken: current.accessToken ?? undefined, idToken: current.idToken ?? undefined, scopes: [] };
-    const profile = await provider.definition.readProfile({ tokens, endpoints: provider.endpoints, config: provider.config }).catch(() => null);
-    if (!profile) throw new AuthError("FAILED_TO_GET_USER_INFO");
-    return {
-      user: { id: profile.id, name: profile.name, email: profile.email, image: profile.image, emailVerified: profile.emailVerified },
-      data: profile.raw,
-    };
-  },
+  handler: ({ ctx, body, session, isServer }) =>
+    accountInfo(ctx, targetUserId(session, isServer, body.userId), body.accountId),
 });
 
-export const providerTokenRoutes = [getAccessToken, refreshToken, accountInfo];
+export const providerTokenRoutes = [getAccessTokenRoute, refreshTokenRoute, accountInfoRoute];

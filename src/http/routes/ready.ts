@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { defineRoute } from "../route.ts";
@@ -9,7 +8,10 @@ import { defineRoute } from "../route.ts";
 const READY_TIMEOUT_MS = 2000;
 
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timed out")), ms).unref())]);
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timed out")), ms).unref()),
+  ]);
 }
 
 export const ready = defineRoute({
@@ -19,11 +21,13 @@ export const ready = defineRoute({
   tags: ["Health"],
   response: z.object({ ready: z.boolean(), database: z.boolean(), secondaryStorage: z.boolean().optional() }),
   handler: async ({ ctx }) => {
-    const database = await within(sql`select 1`.execute(ctx.db), READY_TIMEOUT_MS).then(
+    const database = await within(ctx.database.ping(), READY_TIMEOUT_MS).then(
       () => true,
       () => false,
     );
-    const secondaryStorage = ctx.secondaryStorage ? await within(ctx.secondaryStorage.ping(), READY_TIMEOUT_MS).catch(() => false) : undefined;
+    const secondaryStorage = ctx.secondaryStorage
+      ? await within(ctx.secondaryStorage.ping(), READY_TIMEOUT_MS).catch(() => false)
+      : undefined;
     const isReady = database && secondaryStorage !== false;
     if (!isReady) {
       throw new AuthError("SERVICE_UNAVAILABLE", { details: { ready: false, database, secondaryStorage } });

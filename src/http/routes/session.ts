@@ -1,10 +1,19 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
-import { findSession, listUserSessions, revokeSession, revokeUserSessions, toSessionWire } from "../../services/sessions.ts";
+import {
+  listUserSessions,
+  revokeSession,
+  revokeSessionByHandle,
+  revokeUserSessions,
+  toListedSessionWire,
+  toSessionWire,
+} from "../../services/sessions.ts";
 import { toUserWire } from "../../services/users.ts";
+import { StatusSchema, SuccessSchema } from "../../wire/common.ts";
+import { SessionSchema, SessionWithUserSchema } from "../../wire/session.ts";
 import { clearSessionCookies, readSessionDataCookie, readSessionToken } from "../cookies.ts";
+import { singleLine } from "../fields.ts";
 import { defineRoute, queryBoolean } from "../route.ts";
-import { SessionSchema, SessionWithUserSchema, StatusSchema, SuccessSchema } from "./schemas.ts";
 import { resolveSession } from "../session.ts";
 
 const tags = ["Session"];
@@ -15,7 +24,7 @@ export const getSession = defineRoute({
   summary: "The current session and user, or null",
   tags,
   query: z.object({ disableCookieCache: queryBoolean.optional(), disableRefresh: queryBoolean.optional() }),
-  response: SessionWithUserSchema,
+  response: SessionWithUserSchema.nullable(),
   handler: async ({ c, ctx, query }) => {
     const token = readSessionToken(c, ctx);
     if (token && ctx.config.session.cookieCache.enabled && !query.disableCookieCache) {
@@ -31,29 +40,33 @@ export const listSessions = defineRoute({
   method: "GET",
   path: "/list-sessions",
   summary: "The caller's live sessions",
+  description:
+    "Each session's token is a handle for revoke-session (the stored hash of the token), not a credential: identify the current session by id.",
   tags,
   auth: "session",
   response: z.array(SessionSchema),
   handler: async ({ ctx, session }) => {
-    const rows = await listUserSessions(ctx, session!.user.id);
+    const rows = await listUserSessions(ctx, session.user.id);
     const now = ctx.now();
     // Sessions an admin opened by impersonation are the admin's, not the user's to see (as Better Auth does).
-    return rows.filter((row) => Number(row.expiresAt) > now && !row.impersonatedBy).map((row) => toSessionWire(ctx, row));
+    return rows
+      .filter((row) => Number(row.expiresAt) > now && !row.impersonatedBy)
+      .map((row) => toListedSessionWire(ctx, row));
   },
 });
 
 export const revokeSessionRoute = defineRoute({
   method: "POST",
   path: "/revoke-session",
-  summary: "Revoke one of the caller's sessions by token",
+  summary: "Revoke one of the caller's sessions by handle or token",
+  description: "token is the token field of a session from list-sessions (its handle) or the session token itself.",
   tags,
   auth: "session",
-  body: z.object({ token: z.string() }),
+  body: z.object({ token: singleLine() }),
   response: StatusSchema,
   handler: async ({ ctx, body, session }) => {
-    const target = await findSession(ctx, body.token);
-    // Only the caller's own sessions; others are silently left alone (no oracle for foreign tokens).
-    if (target && target.session.userId === session!.user.id) await revokeSession(ctx, body.token);
+    // Only the caller's own sessions; others are silently left alone (no oracle for foreign handles).
+    await revokeSessionByHandle(ctx, body.token, session.user.id);
     return { status: true };
   },
 });
@@ -66,7 +79,7 @@ export const revokeSessions = defineRoute({
   auth: "session",
   response: StatusSchema,
   handler: async ({ c, ctx, session }) => {
-    await revokeUserSessions(ctx, session!.user.id);
+    await revokeUserSessions(ctx, session.user.id);
     clearSessionCookies(c, ctx);
     return { status: true };
   },
@@ -80,7 +93,7 @@ export const revokeOtherSessions = defineRoute({
   auth: "session",
   response: StatusSchema,
   handler: async ({ ctx, session }) => {
-    await revokeUserSessions(ctx, session!.user.id, session!.session.token);
+    await revokeUserSessions(ctx, session.user.id, session.session);
     return { status: true };
   },
 });
@@ -94,10 +107,17 @@ export const signOut = defineRoute({
   handler: async ({ c, ctx }) => {
     const token = readSessionToken(c, ctx);
     clearSessionCookies(c, ctx);
-    if (!token) throw new AuthError("FAILED_TO_GET_SESSION", { status: 400 });
+    if (!token) throw new AuthError("FAILED_TO_GET_SESSION");
     await revokeSession(ctx, token);
     return { success: true };
   },
 });
 
-export const sessionRoutes = [getSession, listSessions, revokeSessionRoute, revokeSessions, revokeOtherSessions, signOut];
+export const sessionRoutes = [
+  getSession,
+  listSessions,
+  revokeSessionRoute,
+  revokeSessions,
+  revokeOtherSessions,
+  signOut,
+];

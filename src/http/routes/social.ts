@@ -1,49 +1,72 @@
+import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { type ErrorKey, AuthError } from "../../errors.ts";
+import { AuthError, type ErrorKey, isAuthError } from "../../errors.ts";
 import { buildAuthorizationURL, createState, verifyClientIdToken } from "../../services/oauth/authorization.ts";
 import { requireProvider } from "../../services/oauth/providers.ts";
-import { linkSocialAccount, resolveSocialUser, type SocialFailure } from "../../services/oauth/social-users.ts";
+import {
+  linkSocialAccount,
+  resolveSocialUser,
+  type SocialFailure,
+  type SocialUser,
+} from "../../services/oauth/social-users.ts";
 import type { OAuthTokens, ProviderProfile, ResolvedProvider } from "../../services/oauth/types.ts";
-import { toUserWire } from "../../services/users.ts";
+import { recordSecurityEvent, type SignInFailureReason } from "../../services/security-events.ts";
+import { toPublicUserWire } from "../../services/users.ts";
+import { PublicUserSchema } from "../../wire/user.ts";
+import { singleLine } from "../fields.ts";
+import { bindStateToBrowser } from "../oauth-state-cookie.ts";
 import { defineRoute } from "../route.ts";
-import { signInUser } from "./sign-in.ts";
+import { recordSignInFailure, requestSource } from "../security-log.ts";
+import { signInUser } from "../sign-in.ts";
 
 // Starting social sign-in and linking: either an authorization URL for the browser, or (with an ID
 // token the client already holds) a direct sign-in or link after verifying that token.
 
 const IdTokenSchema = z.object({
-  token: z.string(),
-  nonce: z.string().optional(),
-  accessToken: z.string().optional(),
-  refreshToken: z.string().optional(),
+  token: singleLine(),
+  nonce: singleLine().optional(),
+  accessToken: singleLine().optional(),
+  refreshToken: singleLine().optional(),
   expiresAt: z.number().optional(),
-  scopes: z.array(z.string()).optional(),
+  scopes: z.array(singleLine()).optional(),
 });
 
 const SignInSocialBody = z.object({
-  provider: z.string(),
-  callbackURL: z.string().optional(),
-  newUserCallbackURL: z.string().optional(),
-  errorCallbackURL: z.string().optional(),
+  provider: singleLine(),
+  callbackURL: singleLine().optional(),
+  newUserCallbackURL: singleLine().optional(),
+  errorCallbackURL: singleLine().optional(),
   disableRedirect: z.boolean().optional(),
   idToken: IdTokenSchema.optional(),
-  scopes: z.array(z.string()).optional(),
+  scopes: z.array(singleLine()).optional(),
   requestSignUp: z.boolean().optional(),
-  loginHint: z.string().optional(),
+  loginHint: singleLine().optional(),
 });
 
 const LinkSocialBody = SignInSocialBody.omit({ newUserCallbackURL: true, loginHint: true });
 
 /** The profile behind an ID token the client sent, after verifying it; refusals are the spec's messages. */
-async function profileFromClientIdToken(provider: ResolvedProvider, idToken: z.infer<typeof IdTokenSchema>): Promise<{ profile: ProviderProfile & { email: string }; tokens: OAuthTokens }> {
-  if (!provider.definition.supportsIdToken || !provider.endpoints.jwksURI) throw new AuthError("ID_TOKEN_NOT_SUPPORTED", { status: 404 });
-  const claims = await verifyClientIdToken(provider, idToken.token, idToken.nonce);
-  if (!claims) throw new AuthError("INVALID_TOKEN", { status: 401 });
-  const tokens: OAuthTokens = { idToken: idToken.token, accessToken: idToken.accessToken, refreshToken: idToken.refreshToken, scopes: idToken.scopes ?? [] };
-  const profile = await provider.definition.readProfile({ tokens, endpoints: provider.endpoints, config: provider.config }).catch(() => null);
+async function profileFromClientIdToken(
+  ctx: AuthContext,
+  provider: ResolvedProvider,
+  idToken: z.infer<typeof IdTokenSchema>,
+): Promise<{ profile: ProviderProfile & { email: string }; tokens: OAuthTokens }> {
+  if (!provider.definition.supportsIdToken || !provider.endpoints.jwksURI)
+    throw new AuthError("ID_TOKEN_NOT_SUPPORTED");
+  const claims = await verifyClientIdToken(ctx, provider, idToken.token, idToken.nonce);
+  if (!claims) throw new AuthError("INVALID_ID_TOKEN");
+  const tokens: OAuthTokens = {
+    idToken: idToken.token,
+    accessToken: idToken.accessToken,
+    refreshToken: idToken.refreshToken,
+    scopes: idToken.scopes ?? [],
+  };
+  const profile = await provider.definition
+    .readProfile({ tokens, endpoints: provider.endpoints, config: provider.config })
+    .catch(() => null);
   if (!profile) throw new AuthError("FAILED_TO_GET_USER_INFO");
-  if (!profile.email) throw new AuthError("USER_EMAIL_NOT_FOUND", { status: 401 });
+  if (!profile.email) throw new AuthError("USER_EMAIL_NOT_FOUND");
   return { profile: { ...profile, email: profile.email }, tokens };
 }
 
@@ -59,52 +82,115 @@ const LINK_FAILURES: Partial<Record<SocialFailure, ErrorKey>> = {
   email_mismatch: "LINKING_DIFFERENT_EMAILS",
 };
 
+/** A refused social sign-in as the security log names it. */
+export function socialFailureReason(failure: SocialFailure | string): SignInFailureReason {
+  const named: SignInFailureReason[] = [
+    "account_not_linked",
+    "signup_disabled",
+    "unable_to_create_user",
+    "unable_to_link_account",
+  ];
+  return named.find((reason) => reason === failure) ?? "failed";
+}
+
+/**
+ * Start a session for the user a provider identity resolved to, logging what happened on the way: a new
+ * user's sign-up, an email the provider verified (an unverified account taken over by its owner), the sign-in.
+ */
+export async function signInSocialUser(c: Context, ctx: AuthContext, providerId: string, resolved: SocialUser) {
+  const { user } = resolved;
+  const source = requestSource(c, ctx, "user", user.id);
+  if (resolved.isNewUser)
+    recordSecurityEvent(ctx, {
+      type: "sign_up",
+      outcome: "success",
+      method: "social",
+      provider: providerId,
+      userId: user.id,
+      source,
+    });
+  if (resolved.verifiedEmail)
+    recordSecurityEvent(ctx, {
+      type: "email_verified",
+      outcome: "success",
+      method: "provider",
+      provider: providerId,
+      userId: user.id,
+      source,
+    });
+  return signInUser(c, ctx, user, undefined, { method: "social", provider: providerId });
+}
+
 export function isSignUpDisabled(provider: ResolvedProvider, requestSignUp: boolean | undefined): boolean {
   return provider.config.disableSignUp || (provider.config.disableImplicitSignUp && !requestSignUp);
 }
 
+/** Store the state (bound to the provider) and hand the browser its cookie; returns the authorization URL. */
 async function startAuthorization(
+  c: Context,
   ctx: AuthContext,
   provider: ResolvedProvider,
-  body: { callbackURL?: string; errorCallbackURL?: string; newUserCallbackURL?: string; requestSignUp?: boolean; scopes?: string[]; loginHint?: string },
+  body: {
+    callbackURL?: string;
+    errorCallbackURL?: string;
+    newUserCallbackURL?: string;
+    requestSignUp?: boolean;
+    scopes?: string[];
+    loginHint?: string;
+  },
   link?: { userId: string; email: string },
 ): Promise<string> {
   if (!body.callbackURL) throw new AuthError("CALLBACK_URL_REQUIRED");
   const { state, codeVerifier } = await createState(ctx, {
+    providerId: provider.id,
     callbackURL: body.callbackURL,
     errorCallbackURL: body.errorCallbackURL,
     newUserCallbackURL: body.newUserCallbackURL,
     requestSignUp: body.requestSignUp,
     link,
   });
+  bindStateToBrowser(c, ctx, state);
   return buildAuthorizationURL(ctx, provider, { state, codeVerifier, scopes: body.scopes, loginHint: body.loginHint });
 }
 
 export const signInSocial = defineRoute({
   method: "POST",
   path: "/sign-in/social",
+  startsSession: true,
   summary: "Sign in with a social provider",
   description: "Returns the provider's authorization URL, or with an idToken signs in directly after verifying it.",
   tags: ["Social"],
   body: SignInSocialBody,
-  response: z.object({ url: z.string().optional(), redirect: z.boolean(), token: z.string().optional(), user: z.record(z.string(), z.unknown()).optional() }),
+  response: z.object({
+    url: z.string().optional(),
+    redirect: z.boolean(),
+    token: z.string().optional(),
+    user: PublicUserSchema.optional(),
+  }),
   handler: async ({ c, ctx, body }) => {
     const provider = await requireProvider(ctx, body.provider);
     if (!body.idToken) {
-      const url = await startAuthorization(ctx, provider, body);
+      const url = await startAuthorization(c, ctx, provider, body);
       return { url, redirect: !body.disableRedirect };
     }
-    const { profile, tokens } = await profileFromClientIdToken(provider, body.idToken);
-    const result = await resolveSocialUser(ctx, { providerId: provider.id, profile, tokens, disableSignUp: isSignUpDisabled(provider, body.requestSignUp), callbackURL: body.callbackURL });
-    if (!result.ok) throw new AuthError(SIGN_IN_FAILURES[result.error] ?? "UNABLE_TO_LINK_ACCOUNT");
-    const session = await signInUser(c, ctx, result.value.user, undefined);
-    const user = toUserWire(ctx, result.value.user);
-    return {
-      redirect: false,
-      token: session.token,
-      url: undefined,
-      user: { id: user.id, email: user.email, name: user.name, image: user.image, emailVerified: user.emailVerified, createdAt: user.createdAt, updatedAt: user.updatedAt },
-    };
+    const attempt = { method: "social", provider: provider.id } as const;
+    const { profile, tokens } = await profileFromClientIdToken(ctx, provider, body.idToken).catch((error: unknown) => {
+      if (isAuthError(error) && error.key === "INVALID_ID_TOKEN") recordSignInFailure(c, ctx, attempt, "invalid_token");
+      throw error;
+    });
+    const result = await resolveSocialUser(ctx, {
+      providerId: provider.id,
+      profile,
+      tokens,
+      disableSignUp: isSignUpDisabled(provider, body.requestSignUp),
+      callbackURL: body.callbackURL,
+    });
+    if (!result.ok) {
+      recordSignInFailure(c, ctx, attempt, socialFailureReason(result.error));
+      throw new AuthError(SIGN_IN_FAILURES[result.error] ?? "UNABLE_TO_LINK_ACCOUNT");
+    }
+    const session = await signInSocialUser(c, ctx, provider.id, result.value);
+    return { redirect: false, token: session.token, url: undefined, user: toPublicUserWire(result.value.user) };
   },
 });
 
@@ -116,15 +202,21 @@ export const linkSocial = defineRoute({
   auth: "session",
   body: LinkSocialBody,
   response: z.object({ url: z.string(), redirect: z.boolean(), status: z.boolean().optional() }),
-  handler: async ({ ctx, body, session }) => {
-    const user = session!.user;
+  handler: async ({ c, ctx, body, session }) => {
+    const user = session.user;
     const provider = await requireProvider(ctx, body.provider);
     if (!body.idToken) {
-      const url = await startAuthorization(ctx, provider, body, { userId: user.id, email: user.email });
+      const url = await startAuthorization(c, ctx, provider, body, { userId: user.id, email: user.email });
       return { url, redirect: !body.disableRedirect };
     }
-    const { profile, tokens } = await profileFromClientIdToken(provider, body.idToken);
-    const result = await linkSocialAccount(ctx, { userId: user.id, userEmail: user.email, providerId: provider.id, profile, tokens });
+    const { profile, tokens } = await profileFromClientIdToken(ctx, provider, body.idToken);
+    const result = await linkSocialAccount(ctx, {
+      userId: user.id,
+      userEmail: user.email,
+      providerId: provider.id,
+      profile,
+      tokens,
+    });
     if (!result.ok) throw new AuthError(LINK_FAILURES[result.error] ?? "LINKING_FAILED");
     return { redirect: false, url: "", status: true };
   },

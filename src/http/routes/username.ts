@@ -1,47 +1,40 @@
 import * as z from "zod";
-import { findUserByUsername } from "../../db/repositories/users.ts";
 import { AuthError } from "../../errors.ts";
 import { sendVerificationEmail } from "../../services/email-verification.ts";
 import { assertValidUsername, toUsernameSignInUser } from "../../services/usernames.ts";
+import { UsernameSignInUserSchema } from "../../wire/user.ts";
+import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { checkCredentials, signInUser } from "./sign-in.ts";
+import { recordSignInFailure } from "../security-log.ts";
+import { provePasswordSignIn, signInUser } from "../sign-in.ts";
 
 export const signInUsername = defineRoute({
   method: "POST",
   path: "/sign-in/username",
+  startsSession: true,
   summary: "Sign in with username and password",
   description: "The username is matched lower-case. Every failure to prove the password answers the same 401.",
   tags: ["Username"],
   body: z.object({
-    username: z.string(),
+    username: singleLine(),
     password: z.string(),
     rememberMe: z.boolean().optional(),
-    callbackURL: z.string().optional(),
+    callbackURL: singleLine().optional(),
   }),
-  response: z.object({
-    token: z.string(),
-    user: z.object({
-      id: z.string(),
-      email: z.string(),
-      emailVerified: z.boolean(),
-      username: z.string().nullable(),
-      name: z.string(),
-      image: z.string().nullable(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-    }),
-  }),
+  response: z.object({ token: z.string(), user: UsernameSignInUserSchema }),
   handler: async ({ c, ctx, body }) => {
     if (!body.username || !body.password) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
     assertValidUsername(ctx, body.username);
-    const user = await findUserByUsername(ctx.db, body.username);
     // The password is checked before anything else about the user is revealed (verification state, bans).
-    if (!(await checkCredentials(ctx, user, body.password)) || !user) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
+    const attempt = { method: "username" } as const;
+    const user = await provePasswordSignIn(c, ctx, attempt, { username: body.username }, body.password);
+    if (!user) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
     if (ctx.config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
+      recordSignInFailure(c, ctx, attempt, "email_not_verified", user.id);
       await sendVerificationEmail(ctx, user, body.callbackURL);
       throw new AuthError("USERNAME_EMAIL_NOT_VERIFIED");
     }
-    const session = await signInUser(c, ctx, user, body.rememberMe);
+    const session = await signInUser(c, ctx, user, body.rememberMe, attempt);
     return { token: session.token, user: toUsernameSignInUser(user) };
   },
 });

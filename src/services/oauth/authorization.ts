@@ -15,6 +15,8 @@ const CODE_VERIFIER_LENGTH = 128;
 export const STATE_LIFETIME_MS = 10 * 60 * 1000;
 
 const StateSchema = z.object({
+  /** The provider the flow was started for: a state presented on another provider's callback is refused. */
+  providerId: z.string(),
   callbackURL: z.string().optional(),
   codeVerifier: z.string(),
   errorCallbackURL: z.string().optional(),
@@ -27,7 +29,10 @@ const StateSchema = z.object({
 export type OAuthState = z.infer<typeof StateSchema>;
 
 /** Store a new state (a verification record keyed by the state itself) and return it with its PKCE verifier. */
-export async function createState(ctx: AuthContext, data: Omit<OAuthState, "codeVerifier" | "expiresAt">): Promise<{ state: string; codeVerifier: string }> {
+export async function createState(
+  ctx: AuthContext,
+  data: Omit<OAuthState, "codeVerifier" | "expiresAt">,
+): Promise<{ state: string; codeVerifier: string }> {
   const state = generateRandomString(STATE_LENGTH);
   const codeVerifier = generateRandomString(CODE_VERIFIER_LENGTH);
   const expiresAt = ctx.now() + STATE_LIFETIME_MS;
@@ -68,7 +73,11 @@ export interface AuthorizationRequest {
   loginHint?: string;
 }
 
-export function buildAuthorizationURL(ctx: AuthContext, provider: ResolvedProvider, request: AuthorizationRequest): string {
+export function buildAuthorizationURL(
+  ctx: AuthContext,
+  provider: ResolvedProvider,
+  request: AuthorizationRequest,
+): string {
   const { config, definition } = provider;
   const url = new URL(provider.endpoints.authorizationEndpoint);
   const params: Record<string, string | undefined> = {
@@ -92,10 +101,16 @@ export function buildAuthorizationURL(ctx: AuthContext, provider: ResolvedProvid
  * Verify an ID token a client obtained itself: signature through the provider's JWKS, issuer (when the
  * provider has a fixed one), audience = our client id, expiry, and the nonce when one was used.
  */
-export async function verifyClientIdToken(provider: ResolvedProvider, token: string, nonce: string | undefined): Promise<Record<string, unknown> | null> {
+export async function verifyClientIdToken(
+  ctx: AuthContext,
+  provider: ResolvedProvider,
+  token: string,
+  nonce: string | undefined,
+): Promise<Record<string, unknown> | null> {
   const { jwksURI, issuer } = provider.endpoints;
   if (!jwksURI) return null;
-  const claims = await verifyIdToken(token, { jwksURI, issuer, audience: provider.config.clientId, timeoutMs: provider.config.timeoutMs });
+  const options = { jwksURI, issuer, audience: provider.config.clientId, timeoutMs: provider.config.timeoutMs };
+  const claims = await verifyIdToken(token, options, ctx.providerCache.keySets);
   if (!claims) return null;
   if (nonce !== undefined && claims.nonce !== nonce) return null;
   return claims as Record<string, unknown>;

@@ -22,7 +22,10 @@ export interface ProviderRequest {
 }
 
 /** GET or POST and parse JSON; throws ProviderCallError on a timeout, a non-2xx answer or a body that is not JSON. */
-export async function fetchProviderJSON<T = Record<string, unknown>>(url: string, request: ProviderRequest): Promise<T> {
+export async function fetchProviderJSON<T = Record<string, unknown>>(
+  url: string,
+  request: ProviderRequest,
+): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json", "user-agent": "authd", ...request.headers };
   let body: string | undefined;
   if (request.form) {
@@ -31,9 +34,17 @@ export async function fetchProviderJSON<T = Record<string, unknown>>(url: string
   }
   let response: Response;
   try {
-    response = await fetch(url, { method: request.method ?? (body ? "POST" : "GET"), headers, body, signal: AbortSignal.timeout(request.timeoutMs), redirect: "error" });
+    response = await fetch(url, {
+      method: request.method ?? (body ? "POST" : "GET"),
+      headers,
+      body,
+      signal: AbortSignal.timeout(request.timeoutMs),
+      redirect: "error",
+    });
   } catch (error) {
-    throw new ProviderCallError(`request to ${new URL(url).host} failed: ${error instanceof Error ? error.name : "error"}`);
+    throw new ProviderCallError(
+      `request to ${new URL(url).host} failed: ${error instanceof Error ? error.name : "error"}`,
+    );
   }
   const text = await response.text().catch(() => "");
   if (!response.ok) throw new ProviderCallError(`${new URL(url).host} answered ${response.status}`, response.status);
@@ -45,7 +56,11 @@ export async function fetchProviderJSON<T = Record<string, unknown>>(url: string
 }
 
 /** A bearer-authenticated GET, as user-info endpoints want. */
-export function fetchWithAccessToken<T = Record<string, unknown>>(url: string, accessToken: string, timeoutMs: number): Promise<T> {
+export function fetchWithAccessToken<T = Record<string, unknown>>(
+  url: string,
+  accessToken: string,
+  timeoutMs: number,
+): Promise<T> {
   return fetchProviderJSON<T>(url, { headers: { authorization: `Bearer ${accessToken}` }, timeoutMs });
 }
 
@@ -61,7 +76,10 @@ function parseTokenResponse(data: Record<string, unknown>, now: number): OAuthTo
   const accessToken = typeof data.access_token === "string" ? data.access_token : undefined;
   const idToken = typeof data.id_token === "string" ? data.id_token : undefined;
   if (!accessToken && !idToken) throw new ProviderCallError("token endpoint answered without a token");
-  const seconds = (value: unknown) => (value === undefined || value === null || value === "" || Number.isNaN(Number(value)) ? undefined : now + Number(value) * 1000);
+  const seconds = (value: unknown) =>
+    value === undefined || value === null || value === "" || Number.isNaN(Number(value))
+      ? undefined
+      : now + Number(value) * 1000;
   return {
     accessToken,
     idToken,
@@ -100,7 +118,13 @@ export async function refreshAccessToken(
   params: { refreshToken: string; now: number; extra?: Record<string, string> },
 ): Promise<OAuthTokens> {
   const data = await fetchProviderJSON(endpoints.tokenEndpoint, {
-    form: { grant_type: "refresh_token", refresh_token: params.refreshToken, client_id: config.clientId, client_secret: config.clientSecret, ...params.extra },
+    form: {
+      grant_type: "refresh_token",
+      refresh_token: params.refreshToken,
+      client_id: config.clientId,
+      client_secret: config.clientSecret,
+      ...params.extra,
+    },
     timeoutMs: config.timeoutMs,
   });
   return parseTokenResponse(data, params.now);

@@ -1,8 +1,15 @@
-import type { AuthContext } from "../../context.ts";
 import type { SocialProviderConfig } from "../../config/schema.ts";
+import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
 import { fetchProviderJSON } from "./http.ts";
-import { readAppleProfile, readDiscordProfile, readGitHubProfile, readGitLabProfile, readMicrosoftProfile, readOpenIdProfile } from "./profiles.ts";
+import {
+  readAppleProfile,
+  readDiscordProfile,
+  readGitHubProfile,
+  readGitLabProfile,
+  readMicrosoftProfile,
+  readOpenIdProfile,
+} from "./profiles.ts";
 import type { ProviderDefinition, ProviderEndpoints, ResolvedProvider } from "./types.ts";
 
 // The built-in providers with their public endpoints and default scopes, and the generic OpenID
@@ -83,7 +90,11 @@ export const BUILT_IN_PROVIDERS: Record<string, ProviderDefinition> = {
     name: "GitLab",
     endpointsFromIssuer: (issuer) => {
       const base = issuer.replace(/\/+$/, "");
-      return { authorizationEndpoint: `${base}/oauth/authorize`, tokenEndpoint: `${base}/oauth/token`, userInfoEndpoint: `${base}/api/v4/user` };
+      return {
+        authorizationEndpoint: `${base}/oauth/authorize`,
+        tokenEndpoint: `${base}/oauth/token`,
+        userInfoEndpoint: `${base}/api/v4/user`,
+      };
     },
     endpoints: {
       authorizationEndpoint: "https://gitlab.com/oauth/authorize",
@@ -111,11 +122,9 @@ interface DiscoveryDocument {
   jwks_uri?: string;
 }
 
-// Discovery documents change rarely; one successful fetch per issuer per process is enough. A failed
-// fetch is not cached, so the next request tries again.
-const discoveryCache = new Map<string, Promise<Partial<ProviderEndpoints>>>();
-
-async function discover(issuer: string, timeoutMs: number): Promise<Partial<ProviderEndpoints>> {
+/** The issuer's discovery document, fetched once per context (see ProviderCache). */
+async function discover(ctx: AuthContext, issuer: string, timeoutMs: number): Promise<Partial<ProviderEndpoints>> {
+  const discoveryCache = ctx.providerCache.discovery;
   const url = `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`;
   let pending = discoveryCache.get(url);
   if (!pending) {
@@ -165,7 +174,10 @@ export async function resolveProvider(ctx: AuthContext, id: string): Promise<Res
   const config = ctx.config.social[id];
   const definition = providerDefinition(id);
   let fromIssuer: Partial<ProviderEndpoints> = {};
-  if (config.issuer) fromIssuer = definition.endpointsFromIssuer ? definition.endpointsFromIssuer(config.issuer) : await discover(config.issuer, config.timeoutMs);
+  if (config.issuer)
+    fromIssuer = definition.endpointsFromIssuer
+      ? definition.endpointsFromIssuer(config.issuer)
+      : await discover(ctx, config.issuer, config.timeoutMs);
   const merged = { ...definition.endpoints, ...withoutUndefined(fromIssuer), ...explicitEndpoints(config) };
   if (!merged.authorizationEndpoint || !merged.tokenEndpoint) {
     throw new Error(`social provider "${id}" has no authorization or token endpoint: set an issuer or the endpoints`);

@@ -1,10 +1,17 @@
 import type { AuthContext } from "../../context.ts";
-import { findAccountByProvider, insertAccount, listAccountsByUserId, updateAccount } from "../../db/repositories/accounts.ts";
-import { findUserByEmail, findUserById } from "../../db/repositories/users.ts";
-import type { AccountRow, UserRow } from "../../db/schema.ts";
 import { generateId } from "../../crypto/random.ts";
+import {
+  deleteCredentialAccount,
+  findAccountByProvider,
+  insertAccount,
+  listAccountsByUserId,
+  updateAccount,
+} from "../../db/repositories/accounts.ts";
+import type { AccountRow, Db, UserRow } from "../../db/schema.ts";
 import { sendVerificationEmail } from "../email-verification.ts";
-import { createUser, pickAdditionalFields } from "../users.ts";
+import { revokeUserSessions } from "../sessions.ts";
+import { pickAdditionalFields } from "../user-fields.ts";
+import { createUser, findUserByEmail, findUserById, updateUser } from "../users.ts";
 import type { OAuthTokens, ProviderProfile } from "./types.ts";
 
 // Who a provider profile is in authd: the user already linked to it, an existing user it may be
@@ -25,7 +32,10 @@ export type SocialResult<T> = { ok: true; value: T } | { ok: false; error: Socia
 
 /** The provider is trusted for linking by its own flag or by account.accountLinking.trustedProviders. */
 export function isTrustedProvider(ctx: AuthContext, providerId: string): boolean {
-  return Boolean(ctx.config.social[providerId]?.trusted) || ctx.config.account.accountLinking.trustedProviders.includes(providerId);
+  return (
+    Boolean(ctx.config.social[providerId]?.trusted) ||
+    ctx.config.account.accountLinking.trustedProviders.includes(providerId)
+  );
 }
 
 /** Linking an existing user is allowed when linking is on and the provider is trusted or vouches for the email. */
@@ -34,7 +44,14 @@ export function mayLinkAccount(ctx: AuthContext, providerId: string, profile: Pr
 }
 
 /** The account columns for a token set; undefined fields are left out so an update keeps what it had. */
-export function tokenColumns(tokens: OAuthTokens): Partial<Pick<AccountRow, "accessToken" | "refreshToken" | "idToken" | "accessTokenExpiresAt" | "refreshTokenExpiresAt" | "scope">> {
+export function tokenColumns(
+  tokens: OAuthTokens,
+): Partial<
+  Pick<
+    AccountRow,
+    "accessToken" | "refreshToken" | "idToken" | "accessTokenExpiresAt" | "refreshTokenExpiresAt" | "scope"
+  >
+> {
   const columns = {
     accessToken: tokens.accessToken,
     refreshToken: tokens.refreshToken,
@@ -47,12 +64,66 @@ export function tokenColumns(tokens: OAuthTokens): Partial<Pick<AccountRow, "acc
 }
 
 function emptyTokenColumns() {
-  return { accessToken: null, refreshToken: null, idToken: null, accessTokenExpiresAt: null, refreshTokenExpiresAt: null, scope: null };
+  return {
+    accessToken: null,
+    refreshToken: null,
+    idToken: null,
+    accessTokenExpiresAt: null,
+    refreshTokenExpiresAt: null,
+    scope: null,
+  };
 }
 
-export async function linkAccountToUser(ctx: AuthContext, userId: string, providerId: string, accountId: string, tokens: OAuthTokens): Promise<AccountRow> {
+export async function linkAccountToUser(
+  ctx: AuthContext,
+  userId: string,
+  providerId: string,
+  accountId: string,
+  tokens: OAuthTokens,
+  db: Db = ctx.db,
+): Promise<AccountRow> {
   const now = ctx.now();
-  return insertAccount(ctx.db, { ...emptyTokenColumns(), ...tokenColumns(tokens), id: generateId(), userId, providerId, accountId, password: null, createdAt: now, updatedAt: now });
+  return insertAccount(db, {
+    ...emptyTokenColumns(),
+    ...tokenColumns(tokens),
+    id: generateId(),
+    userId,
+    providerId,
+    accountId,
+    password: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/**
+ * Link a provider identity into a user whose email was never verified. Nobody proved they own that
+ * address, so whoever signed up with it (and set its password) may be an attacker waiting for the real
+ * owner: the password account is removed, every session is revoked, and the provider's word (when it
+ * says the email is verified) makes the email verified. Account, password and flag change in one
+ * transaction; sessions are revoked after it commits: a password check starting later fails, and a
+ * session made with the old password before the revocation goes with it.
+ */
+async function claimUnverifiedUser(
+  ctx: AuthContext,
+  user: UserRow,
+  providerId: string,
+  profile: ProviderProfile,
+  tokens: OAuthTokens,
+): Promise<UserRow> {
+  const claimed = await ctx.db.transaction().execute(async (trx) => {
+    await linkAccountToUser(ctx, user.id, providerId, profile.id, tokens, trx);
+    await deleteCredentialAccount(trx, user.id);
+    if (!profile.emailVerified) return user;
+    return (await updateUser(ctx, user.id, { emailVerified: true }, trx)) ?? user;
+  });
+  const revoked = await revokeUserSessions(ctx, user.id);
+  ctx.logger.info("social identity linked into an unverified account: password removed, sessions revoked", {
+    userId: user.id,
+    providerId,
+    revoked,
+  });
+  return claimed;
 }
 
 export async function storeTokens(ctx: AuthContext, account: AccountRow, tokens: OAuthTokens): Promise<AccountRow> {
@@ -70,26 +141,38 @@ export interface SocialSignInInput {
   callbackURL?: string;
 }
 
+export interface SocialUser {
+  user: UserRow;
+  isNewUser: boolean;
+  /** The link made a never-verified email verified (the provider vouched for it). */
+  verifiedEmail: boolean;
+}
+
 /** Sign-in through a provider: the linked user, or a newly linked existing user, or a new user. */
-export async function resolveSocialUser(ctx: AuthContext, input: SocialSignInInput): Promise<SocialResult<{ user: UserRow; isNewUser: boolean }>> {
+export async function resolveSocialUser(ctx: AuthContext, input: SocialSignInInput): Promise<SocialResult<SocialUser>> {
   const { providerId, profile, tokens } = input;
   const linked = await findAccountByProvider(ctx.db, providerId, profile.id);
-  const linkedUser = linked ? await findUserById(ctx.db, linked.userId) : undefined;
+  const linkedUser = linked ? await findUserById(ctx, linked.userId) : undefined;
   if (linked && linkedUser) {
     await storeTokens(ctx, linked, tokens);
-    return { ok: true, value: { user: linkedUser, isNewUser: false } };
+    return { ok: true, value: { user: linkedUser, isNewUser: false, verifiedEmail: false } };
   }
 
-  const existing = await findUserByEmail(ctx.db, profile.email);
+  const existing = await findUserByEmail(ctx, profile.email);
   if (existing) {
     if (!mayLinkAccount(ctx, providerId, profile)) return { ok: false, error: "account_not_linked" };
+    let user = existing;
     try {
-      await linkAccountToUser(ctx, existing.id, providerId, profile.id, tokens);
+      if (existing.emailVerified) await linkAccountToUser(ctx, existing.id, providerId, profile.id, tokens);
+      else user = await claimUnverifiedUser(ctx, existing, providerId, profile, tokens);
     } catch (error) {
       ctx.logger.error("unable to link a social account", { providerId, error });
       return { ok: false, error: "unable_to_link_account" };
     }
-    return { ok: true, value: { user: existing, isNewUser: false } };
+    return {
+      ok: true,
+      value: { user, isNewUser: false, verifiedEmail: !existing.emailVerified && Boolean(user.emailVerified) },
+    };
   }
 
   if (input.disableSignUp) return { ok: false, error: "signup_disabled" };
@@ -101,14 +184,15 @@ export async function resolveSocialUser(ctx: AuthContext, input: SocialSignInInp
       image: profile.image,
       emailVerified: profile.emailVerified,
       additional: pickAdditionalFields(ctx, {}, "create"),
-      linkedAccount: { ...emptyTokenColumns(), ...tokenColumns(tokens), providerId, accountId: profile.id },
+      alongside: (trx, created) => linkAccountToUser(ctx, created.id, providerId, profile.id, tokens, trx),
     });
   } catch (error) {
     ctx.logger.error("unable to create a user from a social profile", { providerId, error });
     return { ok: false, error: "unable_to_create_user" };
   }
-  if (!user.emailVerified && ctx.config.emailVerification.sendOnSignUp) await sendVerificationEmail(ctx, user, input.callbackURL);
-  return { ok: true, value: { user, isNewUser: true } };
+  if (!user.emailVerified && ctx.config.emailVerification.sendOnSignUp)
+    await sendVerificationEmail(ctx, user, input.callbackURL);
+  return { ok: true, value: { user, isNewUser: true, verifiedEmail: false } };
 }
 
 /**
@@ -127,7 +211,8 @@ export async function linkSocialAccount(
   }
   if (!mayLinkAccount(ctx, providerId, profile)) return { ok: false, error: "unable_to_link_account" };
   const sameEmail = profile.email !== null && profile.email === input.userEmail.toLowerCase();
-  if (!sameEmail && !ctx.config.account.accountLinking.allowDifferentEmails) return { ok: false, error: "email_mismatch" };
+  if (!sameEmail && !ctx.config.account.accountLinking.allowDifferentEmails)
+    return { ok: false, error: "email_mismatch" };
   try {
     return { ok: true, value: await linkAccountToUser(ctx, userId, providerId, profile.id, tokens) };
   } catch (error) {
@@ -136,6 +221,10 @@ export async function linkSocialAccount(
   }
 }
 
-export async function findUserAccount(ctx: AuthContext, userId: string, match: (account: AccountRow) => boolean): Promise<AccountRow | undefined> {
+export async function findUserAccount(
+  ctx: AuthContext,
+  userId: string,
+  match: (account: AccountRow) => boolean,
+): Promise<AccountRow | undefined> {
   return (await listAccountsByUserId(ctx.db, userId)).find(match);
 }

@@ -2,18 +2,18 @@ import type { AuthContext } from "../../context.ts";
 import { findMember } from "../../db/repositories/organizations.ts";
 import type { MemberRow, SessionRow, UserRow } from "../../db/schema.ts";
 import { AuthError, type ErrorKey } from "../../errors.ts";
-import { updateSession } from "../sessions.ts";
+import { type LiveSession, updateSession } from "../sessions.ts";
 
 // The caller of an organization operation: a signed-in user with their session, or (server calls) a user
 // named by id with no session. Session changes are recorded so the route can rewrite the session cookie.
 
 export interface Actor {
   user: UserRow;
-  session: SessionRow | null;
+  session: LiveSession | null;
   sessionChanged: boolean;
 }
 
-export function actorFrom(user: UserRow, session: SessionRow | null): Actor {
+export function actorFrom(user: UserRow, session: LiveSession | null): Actor {
   return { user, session, sessionChanged: false };
 }
 
@@ -22,9 +22,13 @@ export function targetOrganizationId(actor: Actor | null, given: string | null |
   return given || actor?.session?.activeOrganizationId || null;
 }
 
-export async function changeActiveSession(ctx: AuthContext, actor: Actor, changes: Pick<Partial<SessionRow>, "activeOrganizationId" | "activeTeamId">): Promise<void> {
+export async function changeActiveSession(
+  ctx: AuthContext,
+  actor: Actor,
+  changes: Pick<Partial<SessionRow>, "activeOrganizationId" | "activeTeamId">,
+): Promise<void> {
   if (!actor.session) return;
-  const updated = await updateSession(ctx, actor.session.token, changes);
+  const updated = await updateSession(ctx, actor.session, changes);
   if (updated) {
     actor.session = updated;
     actor.sessionChanged = true;
@@ -32,7 +36,12 @@ export async function changeActiveSession(ctx: AuthContext, actor: Actor, change
 }
 
 /** The actor's membership of the organization, or the given refusal. */
-export async function requireMembership(ctx: AuthContext, organizationId: string, userId: string, refusal: ErrorKey): Promise<MemberRow> {
+export async function requireMembership(
+  ctx: AuthContext,
+  organizationId: string,
+  userId: string,
+  refusal: ErrorKey,
+): Promise<MemberRow> {
   const member = await findMember(ctx.db, organizationId, userId);
   if (!member) throw new AuthError(refusal);
   return member;

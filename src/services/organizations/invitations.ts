@@ -1,4 +1,3 @@
-import type { Transaction } from "kysely";
 import type { AuthContext } from "../../context.ts";
 import { generateId } from "../../crypto/random.ts";
 import { isUniqueViolationOn } from "../../db/errors.ts";
@@ -6,15 +5,14 @@ import * as invitations from "../../db/repositories/invitations.ts";
 import * as orgs from "../../db/repositories/organizations.ts";
 import { countTeamMembers, findTeamById, findTeamMember, insertTeamMember } from "../../db/repositories/teams.ts";
 import { findUserById } from "../../db/repositories/users.ts";
-import type { Database, InvitationRow, OrganizationRow, UserRow } from "../../db/schema.ts";
+import type { InvitationRow, OrganizationRow, Trx, UserRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
-import { iso } from "../users.ts";
+import { iso } from "../../wire/common.ts";
+import { splitRoles } from "../access-control.ts";
 import { type Actor, changeActiveSession, requireMembership, targetOrganizationId } from "./actor.ts";
 import { withOrganizationLock } from "./members.ts";
-import { creatorRole, hasOrganizationPermission, holdsCreatorRole, joinRoles, splitRoles } from "./permissions.ts";
+import { creatorRole, hasOrganizationPermission, holdsCreatorRole, joinRoles } from "./permissions.ts";
 import { toInvitationWire, toMemberWire } from "./wire.ts";
-
-type Trx = Transaction<Database>;
 
 export interface InviteInput {
   email: string;
@@ -31,10 +29,17 @@ function teamIdsOf(value: string | string[] | null | undefined): string[] {
 
 export function invitationLink(ctx: AuthContext, id: string): string {
   const template = ctx.config.organization.invitationAcceptURL;
-  return template ? template.replaceAll("{id}", encodeURIComponent(id)) : `${ctx.baseURL}/accept-invitation/${encodeURIComponent(id)}`;
+  return template
+    ? template.replaceAll("{id}", encodeURIComponent(id))
+    : `${ctx.baseURL}/accept-invitation/${encodeURIComponent(id)}`;
 }
 
-function sendInvitationMail(ctx: AuthContext, invitation: InvitationRow, organization: OrganizationRow, inviter: UserRow): void {
+function sendInvitationMail(
+  ctx: AuthContext,
+  invitation: InvitationRow,
+  organization: OrganizationRow,
+  inviter: UserRow,
+): void {
   const link = invitationLink(ctx, invitation.id);
   ctx.sendMail({
     to: invitation.email,
@@ -49,11 +54,17 @@ function sendInvitationMail(ctx: AuthContext, invitation: InvitationRow, organiz
   });
 }
 
-async function assertTeamsCanTakeInvitee(ctx: AuthContext, db: Trx, organizationId: string, teamIds: string[]): Promise<void> {
+async function assertTeamsCanTakeInvitee(
+  ctx: AuthContext,
+  db: Trx,
+  organizationId: string,
+  teamIds: string[],
+): Promise<void> {
   const maximum = ctx.config.organization.teams.maximumMembersPerTeam;
   for (const teamId of teamIds) {
     if (!(await findTeamById(db, teamId, organizationId))) throw new AuthError("TEAM_NOT_FOUND");
-    if (maximum !== undefined && (await countTeamMembers(db, teamId)) >= maximum) throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    if (maximum !== undefined && (await countTeamMembers(db, teamId)) >= maximum)
+      throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
   }
 }
 
@@ -62,9 +73,11 @@ export async function inviteMember(ctx: AuthContext, actor: Actor, input: Invite
   const organizationId = targetOrganizationId(actor, input.organizationId);
   if (!organizationId) throw new AuthError("ORGANIZATION_NOT_FOUND");
   const member = await requireMembership(ctx, organizationId, actor.user.id, "MEMBER_NOT_FOUND");
-  if (!hasOrganizationPermission(ctx, member.role, { invitation: ["create"] })) throw new AuthError("NOT_ALLOWED_TO_INVITE");
+  if (!hasOrganizationPermission(ctx, member.role, { invitation: ["create"] }))
+    throw new AuthError("NOT_ALLOWED_TO_INVITE");
   const role = joinRoles(input.role);
-  if (!holdsCreatorRole(ctx, member.role) && splitRoles(role).includes(creatorRole(ctx))) throw new AuthError("NOT_ALLOWED_TO_INVITE_WITH_ROLE");
+  if (!holdsCreatorRole(ctx, member.role) && splitRoles(role).includes(creatorRole(ctx)))
+    throw new AuthError("NOT_ALLOWED_TO_INVITE_WITH_ROLE");
   const email = input.email.trim().toLowerCase();
   const teamIds = ctx.config.organization.teams.enabled ? teamIdsOf(input.teamId) : [];
   const now = ctx.now();
@@ -78,7 +91,11 @@ export async function inviteMember(ctx: AuthContext, actor: Actor, input: Invite
     if (pendingForEmail.length > 0 && ctx.config.organization.cancelPendingInvitationsOnReInvite) {
       for (const old of pendingForEmail) await invitations.cancelInvitation(trx, old.id);
     }
-    if ((await invitations.listPendingInvitations(trx, organizationId, now)).length >= ctx.config.organization.invitationLimit) throw new AuthError("INVITATION_LIMIT_REACHED");
+    if (
+      (await invitations.listPendingInvitations(trx, organizationId, now)).length >=
+      ctx.config.organization.invitationLimit
+    )
+      throw new AuthError("INVITATION_LIMIT_REACHED");
     await assertTeamsCanTakeInvitee(ctx, trx, organizationId, teamIds);
     const invitation = await invitations.insertInvitation(trx, {
       id: generateId(),
@@ -100,23 +117,37 @@ export async function inviteMember(ctx: AuthContext, actor: Actor, input: Invite
 /** The invitation if it is still pending and addressed to the actor; refusals otherwise. */
 async function pendingInvitationFor(ctx: AuthContext, actor: Actor, invitationId: string): Promise<InvitationRow> {
   const invitation = await invitations.findInvitationById(ctx.db, invitationId);
-  if (!invitation || invitation.status !== "pending" || Number(invitation.expiresAt) <= ctx.now()) throw new AuthError("INVITATION_NOT_FOUND");
+  if (invitation?.status !== "pending" || Number(invitation.expiresAt) <= ctx.now())
+    throw new AuthError("INVITATION_NOT_FOUND");
   if (invitation.email.toLowerCase() !== actor.user.email.toLowerCase()) throw new AuthError("NOT_THE_RECIPIENT");
   return invitation;
 }
 
-function assertVerifiedIfRequired(ctx: AuthContext, actor: Actor): void {
-  if (ctx.config.organization.requireEmailVerificationOnInvitation && !actor.user.emailVerified) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+// Anyone can sign up with an invitee's address; only a verified address proves it is the invitee's.
+// So by default an unverified account neither sees nor reads nor settles invitations addressed to it.
+function mustVerifyForInvitations(ctx: AuthContext, user: Pick<UserRow, "emailVerified">): boolean {
+  return ctx.config.organization.requireEmailVerificationOnInvitation && !user.emailVerified;
 }
 
-async function joinInvitedTeams(ctx: AuthContext, trx: Trx, invitation: InvitationRow, userId: string, now: number): Promise<string[]> {
+function assertVerifiedIfRequired(ctx: AuthContext, actor: Actor): void {
+  if (mustVerifyForInvitations(ctx, actor.user)) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+}
+
+async function joinInvitedTeams(
+  ctx: AuthContext,
+  trx: Trx,
+  invitation: InvitationRow,
+  userId: string,
+  now: number,
+): Promise<string[]> {
   if (!ctx.config.organization.teams.enabled) return [];
   const maximum = ctx.config.organization.teams.maximumMembersPerTeam;
   const joined: string[] = [];
   for (const teamId of teamIdsOf(invitation.teamId)) {
     if (!(await findTeamById(trx, teamId, invitation.organizationId))) continue;
     if (await findTeamMember(trx, teamId, userId)) continue;
-    if (maximum !== undefined && (await countTeamMembers(trx, teamId)) >= maximum) throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
+    if (maximum !== undefined && (await countTeamMembers(trx, teamId)) >= maximum)
+      throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
     await insertTeamMember(trx, { id: generateId(), teamId, userId, createdAt: now });
     joined.push(teamId);
   }
@@ -131,29 +162,31 @@ export async function acceptInvitation(ctx: AuthContext, actor: Actor, invitatio
   const invitation = await pendingInvitationFor(ctx, actor, invitationId);
   assertVerifiedIfRequired(ctx, actor);
   const now = ctx.now();
-  let outcome;
-  try {
-    outcome = await withOrganizationLock(ctx, invitation.organizationId, async (trx) => {
-      if ((await orgs.countMembers(trx, invitation.organizationId)) >= ctx.config.organization.membershipLimit) throw new AuthError("MEMBERSHIP_LIMIT_REACHED");
-      const accepted = await invitations.settlePendingInvitation(trx, invitation.id, "accepted", now);
-      if (!accepted) throw new AuthError("INVITATION_NOT_FOUND");
-      if (await orgs.findMember(trx, invitation.organizationId, actor.user.id)) throw new AuthError("ALREADY_A_MEMBER");
-      const teamIds = await joinInvitedTeams(ctx, trx, accepted, actor.user.id, now);
-      const member = await orgs.insertMember(trx, {
-        id: generateId(),
-        organizationId: accepted.organizationId,
-        userId: actor.user.id,
-        role: accepted.role,
-        teamId: teamIds[0] ?? null,
-        createdAt: now,
-      });
-      return { accepted, member, teamIds };
+  const outcome = await withOrganizationLock(ctx, invitation.organizationId, async (trx) => {
+    if ((await orgs.countMembers(trx, invitation.organizationId)) >= ctx.config.organization.membershipLimit)
+      throw new AuthError("MEMBERSHIP_LIMIT_REACHED");
+    const accepted = await invitations.settlePendingInvitation(trx, invitation.id, "accepted", now);
+    if (!accepted) throw new AuthError("INVITATION_NOT_FOUND");
+    if (await orgs.findMember(trx, invitation.organizationId, actor.user.id)) throw new AuthError("ALREADY_A_MEMBER");
+    const teamIds = await joinInvitedTeams(ctx, trx, accepted, actor.user.id, now);
+    const member = await orgs.insertMember(trx, {
+      id: generateId(),
+      organizationId: accepted.organizationId,
+      userId: actor.user.id,
+      role: accepted.role,
+      teamId: teamIds[0] ?? null,
+      createdAt: now,
     });
-  } catch (error) {
-    if (isUniqueViolationOn(error, "userId") || isUniqueViolationOn(error, "member")) throw new AuthError("ALREADY_A_MEMBER");
+    return { accepted, member, teamIds };
+  }).catch((error: unknown) => {
+    if (isUniqueViolationOn(error, "userId") || isUniqueViolationOn(error, "member"))
+      throw new AuthError("ALREADY_A_MEMBER");
     throw error;
-  }
-  await changeActiveSession(ctx, actor, { activeOrganizationId: invitation.organizationId, activeTeamId: outcome.teamIds.length === 1 ? outcome.teamIds[0] : null });
+  });
+  await changeActiveSession(ctx, actor, {
+    activeOrganizationId: invitation.organizationId,
+    activeTeamId: outcome.teamIds.length === 1 ? outcome.teamIds[0] : null,
+  });
   return { invitation: toInvitationWire(ctx, outcome.accepted), member: toMemberWire(ctx, outcome.member) };
 }
 
@@ -169,7 +202,8 @@ export async function cancelInvitation(ctx: AuthContext, actor: Actor, invitatio
   const invitation = await invitations.findInvitationById(ctx.db, invitationId);
   if (!invitation) throw new AuthError("INVITATION_NOT_FOUND");
   const member = await requireMembership(ctx, invitation.organizationId, actor.user.id, "MEMBER_NOT_FOUND");
-  if (!hasOrganizationPermission(ctx, member.role, { invitation: ["cancel"] })) throw new AuthError("NOT_ALLOWED_TO_CANCEL_INVITATION");
+  if (!hasOrganizationPermission(ctx, member.role, { invitation: ["cancel"] }))
+    throw new AuthError("NOT_ALLOWED_TO_CANCEL_INVITATION");
   const canceled = await invitations.settlePendingInvitation(ctx.db, invitationId, "canceled", ctx.now());
   if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
   return toInvitationWire(ctx, canceled);
@@ -178,12 +212,18 @@ export async function cancelInvitation(ctx: AuthContext, actor: Actor, invitatio
 /** The invitee's view of a pending invitation, with the organization's name and slug and the inviter's email. */
 export async function getInvitation(ctx: AuthContext, actor: Actor, invitationId: string) {
   const invitation = await pendingInvitationFor(ctx, actor, invitationId);
+  assertVerifiedIfRequired(ctx, actor);
   const organization = await orgs.findOrganizationById(ctx.db, invitation.organizationId);
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
   const inviterMember = await orgs.findMember(ctx.db, invitation.organizationId, invitation.inviterId);
   const inviter = inviterMember ? await findUserById(ctx.db, invitation.inviterId) : undefined;
   if (!inviter) throw new AuthError("INVITER_IS_NO_LONGER_A_MEMBER");
-  return { ...toInvitationWire(ctx, invitation), organizationName: organization.name, organizationSlug: organization.slug, inviterEmail: inviter.email };
+  return {
+    ...toInvitationWire(ctx, invitation),
+    organizationName: organization.name,
+    organizationSlug: organization.slug,
+    inviterEmail: inviter.email,
+  };
 }
 
 export async function listInvitations(ctx: AuthContext, actor: Actor, organizationId: string | undefined) {
@@ -193,6 +233,12 @@ export async function listInvitations(ctx: AuthContext, actor: Actor, organizati
   return (await invitations.listInvitationsOfOrganization(ctx.db, id)).map((i) => toInvitationWire(ctx, i));
 }
 
-export async function listUserInvitations(ctx: AuthContext, email: string) {
+/** Invitations addressed to the signed-in user (none while verification is required and missing), or to an email the server names. */
+export async function listUserInvitations(
+  ctx: AuthContext,
+  recipient: { user: Pick<UserRow, "email" | "emailVerified"> } | { email: string },
+) {
+  if ("user" in recipient && mustVerifyForInvitations(ctx, recipient.user)) return [];
+  const email = "user" in recipient ? recipient.user.email : recipient.email;
   return (await invitations.listInvitationsForEmail(ctx.db, email)).map((i) => toInvitationWire(ctx, i));
 }

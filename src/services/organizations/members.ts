@@ -1,20 +1,34 @@
-import type { Transaction } from "kysely";
 import type { AuthContext } from "../../context.ts";
 import { generateId } from "../../crypto/random.ts";
 import { isUniqueViolationOn } from "../../db/errors.ts";
 import * as orgs from "../../db/repositories/organizations.ts";
-import { deleteTeamMembershipsInOrganization, findTeamById, findTeamMember, insertTeamMember } from "../../db/repositories/teams.ts";
+import {
+  deleteTeamMembershipsInOrganization,
+  findTeamById,
+  findTeamMember,
+  insertTeamMember,
+} from "../../db/repositories/teams.ts";
 import { findUserById } from "../../db/repositories/users.ts";
-import type { Database, MemberRow } from "../../db/schema.ts";
+import type { MemberRow, Trx } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
-import { type Actor, changeActiveSession, requireMembership, targetOrganizationId } from "./actor.ts";
-import { creatorRole, holdsCreatorRole, hasOrganizationPermission, joinRoles, type PermissionRequest, splitRoles } from "./permissions.ts";
+import { splitRoles } from "../access-control.ts";
+import { clearActiveOrganization } from "../sessions.ts";
+import { type Actor, requireMembership, targetOrganizationId } from "./actor.ts";
+import {
+  creatorRole,
+  hasOrganizationPermission,
+  holdsCreatorRole,
+  joinRoles,
+  type PermissionRequest,
+} from "./permissions.ts";
 import { toMemberWire, toMemberWithUserWire } from "./wire.ts";
 
-type Trx = Transaction<Database>;
-
 /** Runs `work` in a transaction that holds the organization's lock, so membership rules see a stable roster. */
-export function withOrganizationLock<T>(ctx: AuthContext, organizationId: string, work: (trx: Trx) => Promise<T>): Promise<T> {
+export function withOrganizationLock<T>(
+  ctx: AuthContext,
+  organizationId: string,
+  work: (trx: Trx) => Promise<T>,
+): Promise<T> {
   return ctx.db.transaction().execute(async (trx) => {
     await orgs.lockOrganization(trx, ctx.database.dialect, organizationId);
     return work(trx);
@@ -27,7 +41,10 @@ async function countOwners(ctx: AuthContext, trx: Trx, organizationId: string): 
 
 async function memberWithUser(ctx: AuthContext, row: MemberRow) {
   const user = await findUserById(ctx.db, row.userId);
-  return toMemberWithUserWire(ctx, { ...row, user: { id: row.userId, name: user?.name ?? "", email: user?.email ?? "", image: user?.image ?? null } });
+  return toMemberWithUserWire(ctx, {
+    ...row,
+    user: { id: row.userId, name: user?.name ?? "", email: user?.email ?? "", image: user?.image ?? null },
+  });
 }
 
 export interface ListMembersQuery extends Omit<orgs.ListMembersOptions, "limit" | "offset"> {
@@ -56,20 +73,30 @@ export async function getActiveMember(ctx: AuthContext, actor: Actor) {
   return toMemberWithUserWire(ctx, member);
 }
 
-export async function getActiveMemberRole(ctx: AuthContext, actor: Actor, query: { userId?: string; organizationId?: string }) {
+export async function getActiveMemberRole(
+  ctx: AuthContext,
+  actor: Actor,
+  query: { userId?: string; organizationId?: string },
+) {
   const organizationId = targetOrganizationId(actor, query.organizationId);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   const own = await requireMembership(ctx, organizationId, actor.user.id, "NOT_A_MEMBER_OF_ORGANIZATION");
-  const member = !query.userId || query.userId === actor.user.id ? own : await orgs.findMember(ctx.db, organizationId, query.userId);
+  const member =
+    !query.userId || query.userId === actor.user.id ? own : await orgs.findMember(ctx.db, organizationId, query.userId);
   if (!member) throw new AuthError("MEMBER_NOT_FOUND");
   return { role: member.role };
 }
 
-export async function checkPermission(ctx: AuthContext, actor: Actor, organizationId: string | undefined, request: PermissionRequest) {
+export async function checkPermission(
+  ctx: AuthContext,
+  actor: Actor,
+  organizationId: string | undefined,
+  request: PermissionRequest,
+) {
   const id = targetOrganizationId(actor, organizationId);
   if (!id) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   const member = await orgs.findMember(ctx.db, id, actor.user.id);
-  if (!member) throw new AuthError("USER_IS_NOT_A_MEMBER", { status: 401 });
+  if (!member) throw new AuthError("USER_IS_NOT_A_MEMBER");
   return { error: null, success: hasOrganizationPermission(ctx, member.role, request) };
 }
 
@@ -78,7 +105,11 @@ export async function checkPermission(ctx: AuthContext, actor: Actor, organizati
  * out, and the last creator cannot give it up. Re-reading both members under the organization lock is what
  * keeps two owners demoting each other at once from leaving the organization without one.
  */
-export async function updateMemberRole(ctx: AuthContext, actor: Actor, input: { memberId: string; role: string | string[]; organizationId?: string }) {
+export async function updateMemberRole(
+  ctx: AuthContext,
+  actor: Actor,
+  input: { memberId: string; role: string | string[]; organizationId?: string },
+) {
   const organizationId = targetOrganizationId(actor, input.organizationId);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   const newRole = joinRoles(input.role);
@@ -91,8 +122,10 @@ export async function updateMemberRole(ctx: AuthContext, actor: Actor, input: { 
     const targetIsCreator = holdsCreatorRole(ctx, target.role);
     const settingCreator = splitRoles(newRole).includes(creatorRole(ctx));
     if ((targetIsCreator || settingCreator) && !updaterIsCreator) throw new AuthError("NOT_ALLOWED_TO_UPDATE_MEMBER");
-    if (!updaterIsCreator && !hasOrganizationPermission(ctx, self.role, { member: ["update"] })) throw new AuthError("NOT_ALLOWED_TO_UPDATE_MEMBER");
-    if (targetIsCreator && !settingCreator && (await countOwners(ctx, trx, organizationId)) <= 1) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
+    if (!updaterIsCreator && !hasOrganizationPermission(ctx, self.role, { member: ["update"] }))
+      throw new AuthError("NOT_ALLOWED_TO_UPDATE_MEMBER");
+    if (targetIsCreator && !settingCreator && (await countOwners(ctx, trx, organizationId)) <= 1)
+      throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
     const row = await orgs.updateMemberRole(trx, target.id, newRole);
     if (!row) throw new AuthError("MEMBER_NOT_FOUND");
     return row;
@@ -101,7 +134,11 @@ export async function updateMemberRole(ctx: AuthContext, actor: Actor, input: { 
 }
 
 /** Server call: adds a user to an organization directly, within the membership limit. */
-export async function addMember(ctx: AuthContext, actor: Actor | null, input: { userId: string; role: string | string[]; organizationId?: string; teamId?: string }) {
+export async function addMember(
+  ctx: AuthContext,
+  actor: Actor | null,
+  input: { userId: string; role: string | string[]; organizationId?: string; teamId?: string },
+) {
   const organizationId = targetOrganizationId(actor, input.organizationId);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   if (input.teamId && !ctx.config.organization.teams.enabled) throw new AuthError("TEAMS_NOT_ENABLED");
@@ -112,23 +149,34 @@ export async function addMember(ctx: AuthContext, actor: Actor | null, input: { 
     const member = await withOrganizationLock(ctx, organizationId, async (trx) => {
       if (!(await orgs.findOrganizationById(trx, organizationId))) throw new AuthError("ORGANIZATION_NOT_FOUND");
       if (await orgs.findMember(trx, organizationId, user.id)) throw new AuthError("ALREADY_A_MEMBER");
-      if (input.teamId && !(await findTeamById(trx, input.teamId, organizationId))) throw new AuthError("TEAM_NOT_FOUND");
-      if ((await orgs.countMembers(trx, organizationId)) >= ctx.config.organization.membershipLimit) throw new AuthError("MEMBERSHIP_LIMIT_REACHED");
-      const row = await orgs.insertMember(trx, { id: generateId(), organizationId, userId: user.id, role: joinRoles(input.role), teamId: input.teamId ?? null, createdAt: now });
-      if (input.teamId && !(await findTeamMember(trx, input.teamId, user.id))) await insertTeamMember(trx, { id: generateId(), teamId: input.teamId, userId: user.id, createdAt: now });
+      if (input.teamId && !(await findTeamById(trx, input.teamId, organizationId)))
+        throw new AuthError("TEAM_NOT_FOUND");
+      if ((await orgs.countMembers(trx, organizationId)) >= ctx.config.organization.membershipLimit)
+        throw new AuthError("MEMBERSHIP_LIMIT_REACHED");
+      const row = await orgs.insertMember(trx, {
+        id: generateId(),
+        organizationId,
+        userId: user.id,
+        role: joinRoles(input.role),
+        teamId: input.teamId ?? null,
+        createdAt: now,
+      });
+      if (input.teamId && !(await findTeamMember(trx, input.teamId, user.id)))
+        await insertTeamMember(trx, { id: generateId(), teamId: input.teamId, userId: user.id, createdAt: now });
       return row;
     });
     return toMemberWire(ctx, member);
   } catch (error) {
-    if (isUniqueViolationOn(error, "userId") || isUniqueViolationOn(error, "member")) throw new AuthError("ALREADY_A_MEMBER");
+    if (isUniqueViolationOn(error, "userId") || isUniqueViolationOn(error, "member"))
+      throw new AuthError("ALREADY_A_MEMBER");
     throw error;
   }
 }
 
-async function dropMembership(trx: Trx, member: MemberRow): Promise<void> {
+async function dropMembership(ctx: AuthContext, trx: Trx, member: MemberRow): Promise<void> {
   await orgs.deleteMember(trx, member.id);
   await deleteTeamMembershipsInOrganization(trx, member.organizationId, member.userId);
-  await orgs.clearActiveOrganizationForUser(trx, member.userId, member.organizationId);
+  await clearActiveOrganization(ctx, trx, member.organizationId, member.userId);
 }
 
 function forgetActiveOrganization(actor: Actor, organizationId: string): void {
@@ -138,20 +186,28 @@ function forgetActiveOrganization(actor: Actor, organizationId: string): void {
 }
 
 /** Removes a member by id or email. The only owner cannot be removed, and only owners remove owners. */
-export async function removeMember(ctx: AuthContext, actor: Actor, input: { memberIdOrEmail: string; organizationId?: string }) {
+export async function removeMember(
+  ctx: AuthContext,
+  actor: Actor,
+  input: { memberIdOrEmail: string; organizationId?: string },
+) {
   const organizationId = targetOrganizationId(actor, input.organizationId);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
   const removed = await withOrganizationLock(ctx, organizationId, async (trx) => {
     const self = await orgs.findMember(trx, organizationId, actor.user.id);
     if (!self) throw new AuthError("MEMBER_NOT_FOUND");
     const byEmail = input.memberIdOrEmail.includes("@");
-    const target = byEmail ? await orgs.findMemberByEmail(trx, organizationId, input.memberIdOrEmail) : await orgs.findMemberById(trx, input.memberIdOrEmail);
+    const target = byEmail
+      ? await orgs.findMemberByEmail(trx, organizationId, input.memberIdOrEmail)
+      : await orgs.findMemberById(trx, input.memberIdOrEmail);
     if (!target || target.organizationId !== organizationId) throw new AuthError("MEMBER_NOT_FOUND");
     if (holdsCreatorRole(ctx, target.role)) {
-      if (!holdsCreatorRole(ctx, self.role) || (await countOwners(ctx, trx, organizationId)) <= 1) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
+      if (!holdsCreatorRole(ctx, self.role) || (await countOwners(ctx, trx, organizationId)) <= 1)
+        throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
     }
-    if (!hasOrganizationPermission(ctx, self.role, { member: ["delete"] })) throw new AuthError("NOT_ALLOWED_TO_DELETE_MEMBER");
-    await dropMembership(trx, target);
+    if (!hasOrganizationPermission(ctx, self.role, { member: ["delete"] }))
+      throw new AuthError("NOT_ALLOWED_TO_DELETE_MEMBER");
+    await dropMembership(ctx, trx, target);
     return target;
   });
   if (removed.userId === actor.user.id) forgetActiveOrganization(actor, organizationId);
@@ -163,8 +219,9 @@ export async function leaveOrganization(ctx: AuthContext, actor: Actor, organiza
   const left = await withOrganizationLock(ctx, organizationId, async (trx) => {
     const self = await orgs.findMember(trx, organizationId, actor.user.id);
     if (!self) throw new AuthError("MEMBER_NOT_FOUND");
-    if (holdsCreatorRole(ctx, self.role) && (await countOwners(ctx, trx, organizationId)) <= 1) throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
-    await dropMembership(trx, self);
+    if (holdsCreatorRole(ctx, self.role) && (await countOwners(ctx, trx, organizationId)) <= 1)
+      throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
+    await dropMembership(ctx, trx, self);
     return self;
   });
   forgetActiveOrganization(actor, organizationId);

@@ -1,11 +1,13 @@
 import type { AuthContext } from "../../context.ts";
 import { generateId } from "../../crypto/random.ts";
 import { isUniqueViolationOn } from "../../db/errors.ts";
-import * as orgs from "../../db/repositories/organizations.ts";
+import { toJSONColumn } from "../../db/json-column.ts";
 import { listInvitationsOfOrganization } from "../../db/repositories/invitations.ts";
+import * as orgs from "../../db/repositories/organizations.ts";
 import { insertTeam, insertTeamMember, listTeamsOfOrganization } from "../../db/repositories/teams.ts";
 import type { MemberRow, OrganizationRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
+import { clearActiveOrganization } from "../sessions.ts";
 import { type Actor, changeActiveSession, requireMembership, targetOrganizationId } from "./actor.ts";
 import { hasOrganizationPermission } from "./permissions.ts";
 import { toInvitationWire, toMemberWire, toMemberWithUserWire, toOrganizationWire, toTeamWire } from "./wire.ts";
@@ -21,7 +23,10 @@ export interface CreateOrganizationInput {
 async function assertMayCreate(ctx: AuthContext, userId: string): Promise<void> {
   const options = ctx.config.organization;
   if (!options.allowUserToCreateOrganization) throw new AuthError("NOT_ALLOWED_TO_CREATE_ORGANIZATION");
-  if (options.organizationLimit !== undefined && (await orgs.countOrganizationsOfUser(ctx.db, userId)) >= options.organizationLimit) {
+  if (
+    options.organizationLimit !== undefined &&
+    (await orgs.countOrganizationsOfUser(ctx.db, userId)) >= options.organizationLimit
+  ) {
     throw new AuthError("ORGANIZATION_LIMIT_REACHED");
   }
 }
@@ -40,10 +45,18 @@ export async function createOrganization(ctx: AuthContext, actor: Actor, input: 
         name: input.name,
         slug: input.slug,
         logo: input.logo ?? null,
-        metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+        metadata: toJSONColumn(input.metadata),
         createdAt: now,
       });
-      const team = teamsOn ? await insertTeam(trx, { id: generateId(), name: organization.name, organizationId: organization.id, createdAt: now, updatedAt: null }) : null;
+      const team = teamsOn
+        ? await insertTeam(trx, {
+            id: generateId(),
+            name: organization.name,
+            organizationId: organization.id,
+            createdAt: now,
+            updatedAt: null,
+          })
+        : null;
       const member = await orgs.insertMember(trx, {
         id: generateId(),
         organizationId: organization.id,
@@ -52,7 +65,8 @@ export async function createOrganization(ctx: AuthContext, actor: Actor, input: 
         teamId: team?.id ?? null,
         createdAt: now,
       });
-      if (team) await insertTeamMember(trx, { id: generateId(), teamId: team.id, userId: actor.user.id, createdAt: now });
+      if (team)
+        await insertTeamMember(trx, { id: generateId(), teamId: team.id, userId: actor.user.id, createdAt: now });
       return { organization, member, teamId: team?.id ?? null };
     });
   } catch (error) {
@@ -60,7 +74,10 @@ export async function createOrganization(ctx: AuthContext, actor: Actor, input: 
     throw error;
   }
   if (!input.keepCurrentActiveOrganization) {
-    await changeActiveSession(ctx, actor, { activeOrganizationId: created.organization.id, ...(created.teamId ? { activeTeamId: created.teamId } : {}) });
+    await changeActiveSession(ctx, actor, {
+      activeOrganizationId: created.organization.id,
+      ...(created.teamId ? { activeTeamId: created.teamId } : {}),
+    });
   }
   return { ...toOrganizationWire(created.organization), members: [toMemberWire(ctx, created.member)] };
 }
@@ -83,11 +100,14 @@ export interface FullOrganizationQuery {
 export async function getFullOrganization(ctx: AuthContext, actor: Actor, query: FullOrganizationQuery) {
   const idOrSlug = query.organizationSlug || targetOrganizationId(actor, query.organizationId);
   if (!idOrSlug) return null;
-  const organization = query.organizationSlug ? await orgs.findOrganizationBySlug(ctx.db, idOrSlug) : await orgs.findOrganizationById(ctx.db, idOrSlug);
+  const organization = query.organizationSlug
+    ? await orgs.findOrganizationBySlug(ctx.db, idOrSlug)
+    : await orgs.findOrganizationById(ctx.db, idOrSlug);
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
   if (!(await orgs.findMember(ctx.db, organization.id, actor.user.id))) {
-    if (actor.session?.activeOrganizationId === organization.id) await changeActiveSession(ctx, actor, { activeOrganizationId: null, activeTeamId: null });
-    throw new AuthError("USER_IS_NOT_A_MEMBER", { status: 403 });
+    if (actor.session?.activeOrganizationId === organization.id)
+      await changeActiveSession(ctx, actor, { activeOrganizationId: null, activeTeamId: null });
+    throw new AuthError("USER_IS_NOT_A_MEMBER");
   }
   const limit = query.membersLimit ?? ctx.config.organization.membershipLimit;
   const [{ members }, invitations, teams] = await Promise.all([
@@ -104,9 +124,14 @@ export async function getFullOrganization(ctx: AuthContext, actor: Actor, query:
 }
 
 /** Makes an organization the session's active one (null clears it); answers the organization or null. */
-export async function setActiveOrganization(ctx: AuthContext, actor: Actor, input: { organizationId?: string | null; organizationSlug?: string }) {
+export async function setActiveOrganization(
+  ctx: AuthContext,
+  actor: Actor,
+  input: { organizationId?: string | null; organizationSlug?: string },
+) {
   if (input.organizationId === null && !input.organizationSlug) {
-    if (actor.session?.activeOrganizationId) await changeActiveSession(ctx, actor, { activeOrganizationId: null, activeTeamId: null });
+    if (actor.session?.activeOrganizationId)
+      await changeActiveSession(ctx, actor, { activeOrganizationId: null, activeTeamId: null });
     return null;
   }
   let organization: OrganizationRow | undefined;
@@ -118,10 +143,12 @@ export async function setActiveOrganization(ctx: AuthContext, actor: Actor, inpu
   }
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
   if (!(await orgs.findMember(ctx.db, organization.id, actor.user.id))) {
-    if (actor.session?.activeOrganizationId) await changeActiveSession(ctx, actor, { activeOrganizationId: null, activeTeamId: null });
-    throw new AuthError("USER_IS_NOT_A_MEMBER", { status: 403 });
+    if (actor.session?.activeOrganizationId)
+      await changeActiveSession(ctx, actor, { activeOrganizationId: null, activeTeamId: null });
+    throw new AuthError("USER_IS_NOT_A_MEMBER");
   }
-  if (actor.session?.activeOrganizationId !== organization.id) await changeActiveSession(ctx, actor, { activeOrganizationId: organization.id, activeTeamId: null });
+  if (actor.session?.activeOrganizationId !== organization.id)
+    await changeActiveSession(ctx, actor, { activeOrganizationId: organization.id, activeTeamId: null });
   return toOrganizationWire(organization);
 }
 
@@ -132,18 +159,27 @@ export interface OrganizationChanges {
   metadata?: Record<string, unknown>;
 }
 
-export async function updateOrganization(ctx: AuthContext, actor: Actor, organizationId: string | undefined, data: OrganizationChanges) {
+export async function updateOrganization(
+  ctx: AuthContext,
+  actor: Actor,
+  organizationId: string | undefined,
+  data: OrganizationChanges,
+) {
   const id = targetOrganizationId(actor, organizationId);
   if (!id) throw new AuthError("ORGANIZATION_NOT_FOUND");
   const member = await requireMembership(ctx, id, actor.user.id, "USER_IS_NOT_A_MEMBER");
-  if (!hasOrganizationPermission(ctx, member.role, { organization: ["update"] })) throw new AuthError("NOT_ALLOWED_TO_UPDATE_ORGANIZATION");
+  if (!hasOrganizationPermission(ctx, member.role, { organization: ["update"] }))
+    throw new AuthError("NOT_ALLOWED_TO_UPDATE_ORGANIZATION");
   const changes: Partial<OrganizationRow> = {};
   if (data.name !== undefined) changes.name = data.name;
   if (data.slug !== undefined) changes.slug = data.slug;
   if (data.logo !== undefined) changes.logo = data.logo;
-  if (data.metadata !== undefined) changes.metadata = JSON.stringify(data.metadata);
+  if (data.metadata !== undefined) changes.metadata = toJSONColumn(data.metadata);
   try {
-    const updated = Object.keys(changes).length > 0 ? await orgs.updateOrganization(ctx.db, id, changes) : await orgs.findOrganizationById(ctx.db, id);
+    const updated =
+      Object.keys(changes).length > 0
+        ? await orgs.updateOrganization(ctx.db, id, changes)
+        : await orgs.findOrganizationById(ctx.db, id);
     if (!updated) throw new AuthError("ORGANIZATION_NOT_FOUND");
     return toOrganizationWire(updated);
   } catch (error) {
@@ -155,12 +191,13 @@ export async function updateOrganization(ctx: AuthContext, actor: Actor, organiz
 /** Deletes the organization, its members, invitations and teams; answers the deleted organization. */
 export async function deleteOrganization(ctx: AuthContext, actor: Actor, organizationId: string) {
   const member = await requireMembership(ctx, organizationId, actor.user.id, "USER_IS_NOT_A_MEMBER");
-  if (!hasOrganizationPermission(ctx, member.role, { organization: ["delete"] })) throw new AuthError("NOT_ALLOWED_TO_DELETE_ORGANIZATION");
+  if (!hasOrganizationPermission(ctx, member.role, { organization: ["delete"] }))
+    throw new AuthError("NOT_ALLOWED_TO_DELETE_ORGANIZATION");
   if (ctx.config.organization.disableOrganizationDeletion) throw new AuthError("NOT_ALLOWED_TO_DELETE_ORGANIZATION");
   const organization = await orgs.findOrganizationById(ctx.db, organizationId);
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
   await ctx.db.transaction().execute(async (trx) => {
-    await orgs.clearActiveOrganizationEverywhere(trx, organizationId);
+    await clearActiveOrganization(ctx, trx, organizationId);
     await orgs.deleteOrganizationCascade(trx, organizationId);
   });
   if (actor.session?.activeOrganizationId === organizationId) {

@@ -2,9 +2,13 @@ import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../../context.ts";
 import { AuthError } from "../../../errors.ts";
-import { actorFor, assertAdminPermission, findUserOrThrow } from "../../../services/admin.ts";
-import { createSession, findSession, revokeSession, toSessionWire } from "../../../services/sessions.ts";
+import { actorFor, assertAdminPermission, assertMayBeImpersonated, findUserOrThrow } from "../../../services/admin.ts";
+import { recordSecurityEvent } from "../../../services/security-events.ts";
+import { findSession, revokeSession, toSessionWire } from "../../../services/sessions.ts";
+import { startSession } from "../../../services/sign-in.ts";
 import { toUserWire } from "../../../services/users.ts";
+import { SessionWithUserSchema } from "../../../wire/session.ts";
+import { clientAddress } from "../../client-address.ts";
 import {
   authCookieName,
   clearCookie,
@@ -14,40 +18,57 @@ import {
   setSessionCookies,
   setSignedCookie,
 } from "../../cookies.ts";
-import { headerClientIp } from "../../request.ts";
+import { singleLine } from "../../fields.ts";
 import { defineRoute } from "../../route.ts";
-import { SessionSchema, UserSchema } from "../schemas.ts";
+import { requestSource } from "../../security-log.ts";
+import { TARGET_USER_REFUSALS } from "./shared.ts";
 
 // Impersonation: the admin's own session token is parked in a signed admin_session cookie
 // ("token:dontRemember") while a short-lived session marked impersonatedBy stands in for the target user.
 
 const adminSessionCookie = (ctx: AuthContext) => authCookieName(ctx, "admin_session");
-const SessionAndUser = z.object({ session: SessionSchema, user: UserSchema });
 
 export const adminImpersonateUser = defineRoute({
   method: "POST",
   path: "/admin/impersonate-user",
+  startsSession: true,
   summary: "Sign in as another user for a short while (admin)",
   description: "The admin's session is kept aside and restored by /admin/stop-impersonating.",
   tags: ["Admin"],
+  refusals: TARGET_USER_REFUSALS,
   auth: "session",
-  body: z.object({ userId: z.string().min(1) }),
-  response: SessionAndUser,
+  body: z.object({ userId: singleLine().min(1) }),
+  response: SessionWithUserSchema,
   handler: async ({ c, ctx, body, session, isServer }) => {
-    const current = session!;
+    const current = session;
     // Parking an API-key "session" in a cookie would turn a header credential into a browser one.
     if (current.source !== "cookie") throw new AuthError("UNAUTHORIZED");
     assertAdminPermission(ctx, actorFor(isServer, current.user), { user: ["impersonate"] });
     const target = await findUserOrThrow(ctx, body.userId);
-    const impersonation = await createSession(ctx, target, {
+    assertMayBeImpersonated(ctx, target);
+    const impersonation = await startSession(ctx, target, {
       impersonatedBy: current.user.id,
       expiresIn: ctx.config.admin.impersonationSessionDuration,
-      ipAddress: headerClientIp(c, ctx),
+      ipAddress: clientAddress(c, ctx),
       userAgent: c.req.header("user-agent") ?? "",
     });
     const adminDontRemember = hasDontRememberCookie(c, ctx);
-    setSignedCookie(c, ctx, adminSessionCookie(ctx), `${current.session.token}:${adminDontRemember ? "true" : ""}`, ctx.config.session.expiresIn);
+    setSignedCookie(
+      c,
+      ctx,
+      adminSessionCookie(ctx),
+      `${current.session.token}:${adminDontRemember ? "true" : ""}`,
+      ctx.config.session.expiresIn,
+    );
     setSessionCookies(c, ctx, { session: impersonation, user: target }, { dontRemember: true });
+    const source = requestSource(c, ctx, "admin", current.user.id);
+    recordSecurityEvent(ctx, {
+      type: "impersonation_started",
+      outcome: "success",
+      sessionId: impersonation.id,
+      userId: target.id,
+      source,
+    });
     return { session: toSessionWire(ctx, impersonation), user: toUserWire(ctx, target) };
   },
 });
@@ -65,18 +86,28 @@ async function restoreAdminSession(c: Context, ctx: AuthContext, impersonatedBy:
 export const adminStopImpersonating = defineRoute({
   method: "POST",
   path: "/admin/stop-impersonating",
+  startsSession: true,
   summary: "End an impersonation and return to the admin's own session",
   tags: ["Admin"],
   auth: "session",
-  response: SessionAndUser,
+  response: SessionWithUserSchema,
   handler: async ({ c, ctx, session }) => {
-    const impersonatedBy = session!.session.impersonatedBy;
+    const impersonatedBy = session.session.impersonatedBy;
     if (!impersonatedBy) throw new AuthError("NOT_IMPERSONATING");
     const { admin, dontRemember } = await restoreAdminSession(c, ctx, impersonatedBy);
-    await revokeSession(ctx, session!.session.token);
+    await revokeSession(ctx, session.session.token);
     setSessionCookies(c, ctx, admin, { dontRemember });
     if (!dontRemember) clearCookie(c, ctx, cookieNames(ctx).dontRemember);
     clearCookie(c, ctx, adminSessionCookie(ctx));
+    const ended = session.session;
+    const source = requestSource(c, ctx, "admin", impersonatedBy);
+    recordSecurityEvent(ctx, {
+      type: "impersonation_stopped",
+      outcome: "success",
+      sessionId: ended.id,
+      userId: ended.userId,
+      source,
+    });
     return { session: toSessionWire(ctx, admin.session), user: toUserWire(ctx, admin.user) };
   },
 });

@@ -1,16 +1,21 @@
 import * as z from "zod";
-import { findUserByEmail } from "../../../db/repositories/users.ts";
 import { AuthError } from "../../../errors.ts";
 import { actorFor, assertAdminPermission, removeUser, setUserPassword, setUserRole } from "../../../services/admin.ts";
 import { LISTABLE_USER_FIELDS, listUsers } from "../../../services/admin-list-users.ts";
+import { pickAdditionalFields } from "../../../services/user-fields.ts";
 import { prepareUsernameForSignUp } from "../../../services/usernames.ts";
-import { assertPasswordLength, createUser, pickAdditionalFields, toUserWire } from "../../../services/users.ts";
+import { assertPasswordLength, createUser, findUserByEmail, toUserWire } from "../../../services/users.ts";
+import { StatusSchema, SuccessSchema } from "../../../wire/common.ts";
+import { UserListSchema, UserSchema } from "../../../wire/user.ts";
+import { jsonValue, singleLine } from "../../fields.ts";
 import { defineRoute } from "../../route.ts";
-import { isValidEmail, StatusSchema, SuccessSchema, UserSchema } from "../schemas.ts";
+import { adminRequestSource } from "../../security-log.ts";
+import { isValidEmail } from "../schemas.ts";
+import { TARGET_USER_REFUSALS } from "./shared.ts";
 
 // Admin routes over users. Every one checks the caller's admin permission before touching anything.
 
-const RoleInput = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+const RoleInput = z.union([singleLine().min(1), z.array(singleLine().min(1)).min(1)]);
 const UserResponse = z.object({ user: UserSchema });
 
 export const adminCreateUser = defineRoute({
@@ -21,13 +26,22 @@ export const adminCreateUser = defineRoute({
   tags: ["Admin"],
   auth: "session-or-server",
   body: z.object({
-    email: z.string(),
+    email: singleLine(),
     password: z.string(),
-    name: z.string(),
+    name: singleLine(),
     role: RoleInput.optional(),
-    data: z.record(z.string(), z.unknown()).optional(),
+    data: z
+      .object({
+        image: singleLine().nullish(),
+        username: singleLine().optional(),
+        displayUsername: singleLine().optional(),
+      })
+      .catchall(jsonValue())
+      .optional(),
   }),
   response: UserResponse,
+  // The admin plugin answers a taken email with 400, where sign-up answers 422.
+  refusals: { USER_ALREADY_EXISTS: "ADMIN_USER_ALREADY_EXISTS" },
   handler: async ({ ctx, body, session, isServer }) => {
     assertAdminPermission(ctx, actorFor(isServer, session?.user), { user: ["create"] });
     const email = body.email.trim().toLowerCase();
@@ -38,9 +52,7 @@ export const adminCreateUser = defineRoute({
       username: typeof data.username === "string" ? data.username : undefined,
       displayUsername: typeof data.displayUsername === "string" ? data.displayUsername : undefined,
     });
-    // The admin plugin answers a taken email with 400, where sign-up answers 422.
-    const taken = () => new AuthError("USER_ALREADY_EXISTS", { status: 400 });
-    if (await findUserByEmail(ctx.db, email)) throw taken();
+    if (await findUserByEmail(ctx, email)) throw new AuthError("USER_ALREADY_EXISTS");
     const user = await createUser(ctx, {
       email,
       name: body.name,
@@ -50,8 +62,6 @@ export const adminCreateUser = defineRoute({
       role: body.role === undefined ? undefined : [body.role].flat().join(","),
       ...username,
       additional: pickAdditionalFields(ctx, data, "create"),
-    }).catch((error: unknown) => {
-      throw error instanceof AuthError && error.key === "USER_ALREADY_EXISTS" ? taken() : error;
     });
     return { user: toUserWire(ctx, user) };
   },
@@ -68,7 +78,7 @@ export const adminListUsers = defineRoute({
   tags: ["Admin"],
   auth: "session-or-server",
   query: z.object({
-    searchValue: z.string().optional(),
+    searchValue: singleLine().optional(),
     searchField: z.enum(["email", "name"]).optional(),
     searchOperator: z.enum(["contains", "starts_with", "ends_with"]).optional(),
     limit: count.min(1).optional(),
@@ -76,10 +86,10 @@ export const adminListUsers = defineRoute({
     sortBy: fieldName.optional(),
     sortDirection: z.enum(["asc", "desc"]).optional(),
     filterField: fieldName.optional(),
-    filterValue: z.string().optional(),
+    filterValue: singleLine().optional(),
     filterOperator: z.enum(["eq", "ne", "lt", "lte", "gt", "gte", "contains"]).optional(),
   }),
-  response: z.object({ users: z.array(UserSchema), total: z.number(), limit: z.number().optional(), offset: z.number().optional() }),
+  response: UserListSchema,
   handler: async ({ ctx, query, session, isServer }) => {
     assertAdminPermission(ctx, actorFor(isServer, session?.user), { user: ["list"] });
     const page = await listUsers(ctx, query);
@@ -92,12 +102,14 @@ export const adminSetRole = defineRoute({
   path: "/admin/set-role",
   summary: "Set a user's role or roles (admin)",
   tags: ["Admin"],
+  refusals: TARGET_USER_REFUSALS,
   auth: "session-or-server",
-  body: z.object({ userId: z.string().min(1), role: RoleInput }),
+  body: z.object({ userId: singleLine().min(1), role: RoleInput }),
   response: UserResponse,
-  handler: async ({ ctx, body, session, isServer }) => {
-    assertAdminPermission(ctx, actorFor(isServer, session?.user), { user: ["set-role"] });
-    return { user: toUserWire(ctx, await setUserRole(ctx, body.userId, body.role)) };
+  handler: async ({ c, ctx, body, session, isServer }) => {
+    const actor = actorFor(isServer, session?.user);
+    assertAdminPermission(ctx, actor, { user: ["set-role"] });
+    return { user: toUserWire(ctx, await setUserRole(ctx, body.userId, body.role, adminRequestSource(c, ctx, actor))) };
   },
 });
 
@@ -106,8 +118,9 @@ export const adminRemoveUser = defineRoute({
   path: "/admin/remove-user",
   summary: "Delete a user with their sessions and accounts (admin)",
   tags: ["Admin"],
+  refusals: TARGET_USER_REFUSALS,
   auth: "session-or-server",
-  body: z.object({ userId: z.string().min(1) }),
+  body: z.object({ userId: singleLine().min(1) }),
   response: SuccessSchema,
   handler: async ({ ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
@@ -123,13 +136,15 @@ export const adminSetUserPassword = defineRoute({
   path: "/admin/set-user-password",
   summary: "Set a user's password (admin)",
   tags: ["Admin"],
+  refusals: TARGET_USER_REFUSALS,
   auth: "session-or-server",
-  body: z.object({ userId: z.string().min(1), newPassword: z.string() }),
+  body: z.object({ userId: singleLine().min(1), newPassword: z.string() }),
   response: StatusSchema,
-  handler: async ({ ctx, body, session, isServer }) => {
-    assertAdminPermission(ctx, actorFor(isServer, session?.user), { user: ["set-password"] });
+  handler: async ({ c, ctx, body, session, isServer }) => {
+    const actor = actorFor(isServer, session?.user);
+    assertAdminPermission(ctx, actor, { user: ["set-password"] });
     assertPasswordLength(ctx, body.newPassword);
-    await setUserPassword(ctx, body.userId, body.newPassword);
+    await setUserPassword(ctx, body.userId, body.newPassword, adminRequestSource(c, ctx, actor));
     return { status: true };
   },
 });

@@ -1,10 +1,12 @@
 import * as z from "zod";
 import { AuthError } from "../../../errors.ts";
 import * as service from "../../../services/organizations/invitations.ts";
+import { InvitationDetailsSchema, InvitationSchema, MemberSchema } from "../../../wire/organization.ts";
+import { singleLine } from "../../fields.ts";
 import { defineRoute } from "../../route.ts";
 import { asActor, tags } from "./shared.ts";
 
-const invitationIdBody = z.object({ invitationId: z.string() });
+const invitationIdBody = z.object({ invitationId: singleLine() });
 
 export const inviteMemberRoute = defineRoute({
   method: "POST",
@@ -14,12 +16,13 @@ export const inviteMemberRoute = defineRoute({
   auth: "session",
   body: z.object({
     email: z.email(),
-    role: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-    organizationId: z.string().optional(),
+    role: z.union([singleLine().min(1), z.array(singleLine().min(1)).min(1)]),
+    organizationId: singleLine().optional(),
     resend: z.boolean().optional(),
-    teamId: z.union([z.string(), z.array(z.string())]).optional(),
+    teamId: z.union([singleLine(), z.array(singleLine())]).optional(),
   }),
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.inviteMember(ctx, actor, body)),
+  response: InvitationSchema,
+  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session, (actor) => service.inviteMember(ctx, actor, body)),
 });
 
 export const acceptInvitationRoute = defineRoute({
@@ -29,7 +32,9 @@ export const acceptInvitationRoute = defineRoute({
   tags,
   auth: "session",
   body: invitationIdBody,
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.acceptInvitation(ctx, actor, body.invitationId)),
+  response: z.object({ invitation: InvitationSchema, member: MemberSchema }),
+  handler: ({ c, ctx, body, session }) =>
+    asActor(c, ctx, session, (actor) => service.acceptInvitation(ctx, actor, body.invitationId)),
 });
 
 export const rejectInvitationRoute = defineRoute({
@@ -39,7 +44,9 @@ export const rejectInvitationRoute = defineRoute({
   tags,
   auth: "session",
   body: invitationIdBody,
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.rejectInvitation(ctx, actor, body.invitationId)),
+  response: z.object({ invitation: InvitationSchema, member: z.null() }),
+  handler: ({ c, ctx, body, session }) =>
+    asActor(c, ctx, session, (actor) => service.rejectInvitation(ctx, actor, body.invitationId)),
 });
 
 export const cancelInvitationRoute = defineRoute({
@@ -49,7 +56,9 @@ export const cancelInvitationRoute = defineRoute({
   tags,
   auth: "session",
   body: invitationIdBody,
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.cancelInvitation(ctx, actor, body.invitationId)),
+  response: InvitationSchema,
+  handler: ({ c, ctx, body, session }) =>
+    asActor(c, ctx, session, (actor) => service.cancelInvitation(ctx, actor, body.invitationId)),
 });
 
 export const getInvitationRoute = defineRoute({
@@ -58,7 +67,8 @@ export const getInvitationRoute = defineRoute({
   summary: "A pending invitation, for its recipient only",
   tags,
   auth: "optional-session",
-  query: z.object({ id: z.string() }),
+  query: z.object({ id: singleLine() }),
+  response: InvitationDetailsSchema,
   handler: ({ c, ctx, query, session }) => {
     if (!session) throw new AuthError("NOT_AUTHENTICATED");
     return asActor(c, ctx, session, (actor) => service.getInvitation(ctx, actor, query.id));
@@ -71,8 +81,10 @@ export const listInvitationsRoute = defineRoute({
   summary: "Invitations of an organization (the active one by default), for its members",
   tags,
   auth: "session",
-  query: z.object({ organizationId: z.string().optional() }),
-  handler: ({ c, ctx, query, session }) => asActor(c, ctx, session!, (actor) => service.listInvitations(ctx, actor, query.organizationId)),
+  query: z.object({ organizationId: singleLine().optional() }),
+  response: z.array(InvitationSchema),
+  handler: ({ c, ctx, query, session }) =>
+    asActor(c, ctx, session, (actor) => service.listInvitations(ctx, actor, query.organizationId)),
 });
 
 export const listUserInvitationsRoute = defineRoute({
@@ -81,12 +93,13 @@ export const listUserInvitationsRoute = defineRoute({
   summary: "Invitations addressed to the caller (or, from the server, to an email)",
   tags,
   auth: "optional-session",
-  query: z.object({ email: z.string().optional() }),
+  query: z.object({ email: singleLine().optional() }),
+  response: z.array(InvitationSchema),
   handler: ({ ctx, query, session, isServer }) => {
     if (query.email && !isServer) throw new AuthError("EMAIL_QUERY_SERVER_ONLY");
-    const email = session?.user.email ?? query.email;
-    if (!email) throw new AuthError("MISSING_SESSION_OR_EMAIL");
-    return service.listUserInvitations(ctx, email);
+    if (session) return service.listUserInvitations(ctx, { user: session.user });
+    if (!query.email) throw new AuthError("MISSING_SESSION_OR_EMAIL");
+    return service.listUserInvitations(ctx, { email: query.email });
   },
 });
 

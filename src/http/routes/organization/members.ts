@@ -1,10 +1,12 @@
 import * as z from "zod";
 import { actorFrom } from "../../../services/organizations/actor.ts";
 import * as service from "../../../services/organizations/members.ts";
+import { MemberSchema, MemberWithUserSchema } from "../../../wire/organization.ts";
+import { coercedSingleLine, permissionMap, singleLine } from "../../fields.ts";
 import { defineRoute } from "../../route.ts";
 import { asActor, tags } from "./shared.ts";
 
-const role = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+const role = z.union([singleLine().min(1), z.array(singleLine().min(1)).min(1)]);
 const memberField = z.enum(["id", "userId", "role", "createdAt", "teamId"]);
 
 export const listMembersRoute = defineRoute({
@@ -14,24 +16,28 @@ export const listMembersRoute = defineRoute({
   tags,
   auth: "session",
   query: z.object({
-    organizationId: z.string().optional(),
+    organizationId: singleLine().optional(),
     limit: z.coerce.number().int().min(1).optional(),
     offset: z.coerce.number().int().min(0).optional(),
     sortBy: memberField.optional(),
     sortDirection: z.enum(["asc", "desc"]).optional(),
     filterField: memberField.optional(),
-    filterValue: z.string().optional(),
+    filterValue: singleLine().optional(),
     filterOperator: z.enum(["eq", "ne", "lt", "lte", "gt", "gte", "contains"]).optional(),
   }),
+  response: z.object({ members: z.array(MemberWithUserSchema), total: z.number() }),
   handler: ({ c, ctx, query, session }) =>
-    asActor(c, ctx, session!, (actor) =>
+    asActor(c, ctx, session, (actor) =>
       service.listMembers(ctx, actor, {
         organizationId: query.organizationId,
         limit: query.limit,
         offset: query.offset,
         sortBy: query.sortBy,
         sortDirection: query.sortDirection,
-        filter: query.filterField && query.filterValue !== undefined ? { field: query.filterField, operator: query.filterOperator ?? "eq", value: query.filterValue } : undefined,
+        filter:
+          query.filterField && query.filterValue !== undefined
+            ? { field: query.filterField, operator: query.filterOperator ?? "eq", value: query.filterValue }
+            : undefined,
       }),
     ),
 });
@@ -42,7 +48,8 @@ export const getActiveMemberRoute = defineRoute({
   summary: "The caller's membership of the active organization",
   tags,
   auth: "session",
-  handler: ({ c, ctx, session }) => asActor(c, ctx, session!, (actor) => service.getActiveMember(ctx, actor)),
+  response: MemberWithUserSchema,
+  handler: ({ c, ctx, session }) => asActor(c, ctx, session, (actor) => service.getActiveMember(ctx, actor)),
 });
 
 export const getActiveMemberRoleRoute = defineRoute({
@@ -51,8 +58,10 @@ export const getActiveMemberRoleRoute = defineRoute({
   summary: "The role of the caller (or of another member) in the active organization",
   tags,
   auth: "session",
-  query: z.object({ userId: z.string().optional(), organizationId: z.string().optional() }),
-  handler: ({ c, ctx, query, session }) => asActor(c, ctx, session!, (actor) => service.getActiveMemberRole(ctx, actor, query)),
+  query: z.object({ userId: singleLine().optional(), organizationId: singleLine().optional() }),
+  response: z.object({ role: z.string() }),
+  handler: ({ c, ctx, query, session }) =>
+    asActor(c, ctx, session, (actor) => service.getActiveMemberRole(ctx, actor, query)),
 });
 
 export const updateMemberRoleRoute = defineRoute({
@@ -61,8 +70,10 @@ export const updateMemberRoleRoute = defineRoute({
   summary: "Change a member's role (one or several)",
   tags,
   auth: "session",
-  body: z.object({ memberId: z.string(), role, organizationId: z.string().optional() }),
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.updateMemberRole(ctx, actor, body)),
+  body: z.object({ memberId: singleLine(), role, organizationId: singleLine().optional() }),
+  response: MemberSchema,
+  handler: ({ c, ctx, body, session }) =>
+    asActor(c, ctx, session, (actor) => service.updateMemberRole(ctx, actor, body)),
 });
 
 export const addMemberRoute = defineRoute({
@@ -72,8 +83,15 @@ export const addMemberRoute = defineRoute({
   tags,
   auth: "optional-session",
   serverOnly: true,
-  body: z.object({ userId: z.coerce.string(), role, organizationId: z.string().optional(), teamId: z.string().optional() }),
-  handler: ({ ctx, body, session }) => service.addMember(ctx, session ? actorFrom(session.user, session.session) : null, body),
+  body: z.object({
+    userId: coercedSingleLine(),
+    role,
+    organizationId: singleLine().optional(),
+    teamId: singleLine().optional(),
+  }),
+  response: MemberSchema,
+  handler: ({ ctx, body, session }) =>
+    service.addMember(ctx, session ? actorFrom(session.user, session.session) : null, body),
 });
 
 export const removeMemberRoute = defineRoute({
@@ -82,8 +100,9 @@ export const removeMemberRoute = defineRoute({
   summary: "Remove a member by id or email",
   tags,
   auth: "session",
-  body: z.object({ memberIdOrEmail: z.string().min(1), organizationId: z.string().optional() }),
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.removeMember(ctx, actor, body)),
+  body: z.object({ memberIdOrEmail: singleLine().min(1), organizationId: singleLine().optional() }),
+  response: z.object({ member: MemberWithUserSchema }),
+  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session, (actor) => service.removeMember(ctx, actor, body)),
 });
 
 export const leaveOrganizationRoute = defineRoute({
@@ -92,8 +111,10 @@ export const leaveOrganizationRoute = defineRoute({
   summary: "Leave an organization",
   tags,
   auth: "session",
-  body: z.object({ organizationId: z.string() }),
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.leaveOrganization(ctx, actor, body.organizationId)),
+  body: z.object({ organizationId: singleLine() }),
+  response: MemberWithUserSchema,
+  handler: ({ c, ctx, body, session }) =>
+    asActor(c, ctx, session, (actor) => service.leaveOrganization(ctx, actor, body.organizationId)),
 });
 
 export const hasPermissionRoute = defineRoute({
@@ -102,13 +123,17 @@ export const hasPermissionRoute = defineRoute({
   summary: "Whether the caller's role in an organization grants the given permissions",
   tags,
   auth: "session",
+  refusals: { USER_IS_NOT_A_MEMBER: "PERMISSION_CHECK_NOT_A_MEMBER" },
   body: z.object({
-    organizationId: z.string().optional(),
-    permissions: z.record(z.string(), z.array(z.string())).optional(),
-    permission: z.record(z.string(), z.array(z.string())).optional(),
+    organizationId: singleLine().optional(),
+    permissions: permissionMap().optional(),
+    permission: permissionMap().optional(),
   }),
+  response: z.object({ error: z.null(), success: z.boolean() }),
   handler: ({ c, ctx, body, session }) =>
-    asActor(c, ctx, session!, (actor) => service.checkPermission(ctx, actor, body.organizationId, body.permissions ?? body.permission ?? {})),
+    asActor(c, ctx, session, (actor) =>
+      service.checkPermission(ctx, actor, body.organizationId, body.permissions ?? body.permission ?? {}),
+    ),
 });
 
 export const memberRoutes = [

@@ -1,10 +1,17 @@
 import * as z from "zod";
 import { AuthError } from "../../../errors.ts";
 import * as service from "../../../services/organizations/organizations.ts";
+import { StatusSchema } from "../../../wire/common.ts";
+import {
+  FullOrganizationSchema,
+  OrganizationSchema,
+  OrganizationWithMembersSchema,
+} from "../../../wire/organization.ts";
+import { jsonObject, singleLine } from "../../fields.ts";
 import { defineRoute } from "../../route.ts";
 import { asActor, serverActor, tags } from "./shared.ts";
 
-const metadata = z.record(z.string(), z.unknown());
+const metadata = jsonObject();
 
 export const createOrganizationRoute = defineRoute({
   method: "POST",
@@ -13,16 +20,20 @@ export const createOrganizationRoute = defineRoute({
   tags,
   auth: "session-or-server",
   body: z.object({
-    name: z.string().min(1),
-    slug: z.string().min(1),
-    logo: z.string().optional(),
+    name: singleLine().min(1),
+    slug: singleLine().min(1),
+    logo: singleLine().optional(),
     metadata: metadata.optional(),
-    userId: z.string().optional(),
+    userId: singleLine().optional(),
     keepCurrentActiveOrganization: z.boolean().optional(),
   }),
+  response: OrganizationWithMembersSchema,
   handler: async ({ c, ctx, body, session }) => {
     if (session) return asActor(c, ctx, session, (actor) => service.createOrganization(ctx, actor, body));
-    return service.createOrganization(ctx, await serverActor(ctx, body.userId), { ...body, keepCurrentActiveOrganization: true });
+    return service.createOrganization(ctx, await serverActor(ctx, body.userId), {
+      ...body,
+      keepCurrentActiveOrganization: true,
+    });
   },
 });
 
@@ -32,7 +43,8 @@ export const checkSlugRoute = defineRoute({
   summary: "Whether a slug is free",
   tags,
   auth: "session",
-  body: z.object({ slug: z.string() }),
+  body: z.object({ slug: singleLine() }),
+  response: StatusSchema,
   handler: async ({ ctx, body }) => {
     if (!(await service.isSlugFree(ctx, body.slug))) throw new AuthError("SLUG_IS_TAKEN");
     return { status: true };
@@ -45,7 +57,8 @@ export const listOrganizationsRoute = defineRoute({
   summary: "The organizations the caller belongs to",
   tags,
   auth: "session",
-  handler: ({ ctx, session }) => service.listOrganizations(ctx, session!.user.id),
+  response: z.array(OrganizationSchema),
+  handler: ({ ctx, session }) => service.listOrganizations(ctx, session.user.id),
 });
 
 export const getFullOrganizationRoute = defineRoute({
@@ -54,12 +67,15 @@ export const getFullOrganizationRoute = defineRoute({
   summary: "An organization (the active one by default) with its members, invitations and teams",
   tags,
   auth: "session",
+  refusals: { USER_IS_NOT_A_MEMBER: "ORGANIZATION_ACCESS_NOT_A_MEMBER" },
   query: z.object({
-    organizationId: z.string().optional(),
-    organizationSlug: z.string().optional(),
+    organizationId: singleLine().optional(),
+    organizationSlug: singleLine().optional(),
     membersLimit: z.coerce.number().int().min(1).optional(),
   }),
-  handler: ({ c, ctx, query, session }) => asActor(c, ctx, session!, (actor) => service.getFullOrganization(ctx, actor, query)),
+  response: FullOrganizationSchema.nullable(),
+  handler: ({ c, ctx, query, session }) =>
+    asActor(c, ctx, session, (actor) => service.getFullOrganization(ctx, actor, query)),
 });
 
 export const setActiveOrganizationRoute = defineRoute({
@@ -68,8 +84,11 @@ export const setActiveOrganizationRoute = defineRoute({
   summary: "Make an organization the session's active one (null clears it)",
   tags,
   auth: "session",
-  body: z.object({ organizationId: z.string().nullable().optional(), organizationSlug: z.string().optional() }),
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.setActiveOrganization(ctx, actor, body)),
+  refusals: { USER_IS_NOT_A_MEMBER: "ORGANIZATION_ACCESS_NOT_A_MEMBER" },
+  body: z.object({ organizationId: singleLine().nullable().optional(), organizationSlug: singleLine().optional() }),
+  response: OrganizationSchema.nullable(),
+  handler: ({ c, ctx, body, session }) =>
+    asActor(c, ctx, session, (actor) => service.setActiveOrganization(ctx, actor, body)),
 });
 
 export const updateOrganizationRoute = defineRoute({
@@ -79,9 +98,15 @@ export const updateOrganizationRoute = defineRoute({
   tags,
   auth: "optional-session",
   body: z.object({
-    data: z.object({ name: z.string().min(1).optional(), slug: z.string().min(1).optional(), logo: z.string().optional(), metadata: metadata.optional() }),
-    organizationId: z.string().optional(),
+    data: z.object({
+      name: singleLine().min(1).optional(),
+      slug: singleLine().min(1).optional(),
+      logo: singleLine().optional(),
+      metadata: metadata.optional(),
+    }),
+    organizationId: singleLine().optional(),
   }),
+  response: OrganizationSchema,
   handler: ({ c, ctx, body, session }) => {
     if (!session) throw new AuthError("ORG_USER_NOT_FOUND");
     return asActor(c, ctx, session, (actor) => service.updateOrganization(ctx, actor, body.organizationId, body.data));
@@ -94,8 +119,10 @@ export const deleteOrganizationRoute = defineRoute({
   summary: "Delete an organization with its members, invitations and teams",
   tags,
   auth: "session",
-  body: z.object({ organizationId: z.string() }),
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.deleteOrganization(ctx, actor, body.organizationId)),
+  body: z.object({ organizationId: singleLine() }),
+  response: OrganizationSchema,
+  handler: ({ c, ctx, body, session }) =>
+    asActor(c, ctx, session, (actor) => service.deleteOrganization(ctx, actor, body.organizationId)),
 });
 
 export const organizationCoreRoutes = [

@@ -1,11 +1,14 @@
 import * as z from "zod";
 import { actorFrom } from "../../../services/organizations/actor.ts";
 import * as service from "../../../services/organizations/teams.ts";
+import { TeamMemberSchema, TeamSchema } from "../../../wire/organization.ts";
+import { coercedSingleLine, singleLine } from "../../fields.ts";
 import { defineRoute } from "../../route.ts";
 import { asActor, tags } from "./shared.ts";
 
 const teamTags = [...tags, "Team"];
-const rosterBody = z.object({ teamId: z.string(), userId: z.coerce.string() });
+const MessageSchema = z.object({ message: z.string() });
+const rosterBody = z.object({ teamId: singleLine(), userId: coercedSingleLine() });
 
 export const createTeamRoute = defineRoute({
   method: "POST",
@@ -13,8 +16,10 @@ export const createTeamRoute = defineRoute({
   summary: "Create a team in an organization (the active one by default)",
   tags: teamTags,
   auth: "session-or-server",
-  body: z.object({ name: z.string().min(1), organizationId: z.string().optional() }),
-  handler: ({ ctx, body, session }) => service.createTeam(ctx, session ? actorFrom(session.user, session.session) : null, body),
+  body: z.object({ name: singleLine().min(1), organizationId: singleLine().optional() }),
+  response: TeamSchema,
+  handler: ({ ctx, body, session }) =>
+    service.createTeam(ctx, session ? actorFrom(session.user, session.session) : null, body),
 });
 
 export const listTeamsRoute = defineRoute({
@@ -23,8 +28,10 @@ export const listTeamsRoute = defineRoute({
   summary: "Teams of an organization, for its members",
   tags: teamTags,
   auth: "session",
-  query: z.object({ organizationId: z.string().optional() }),
-  handler: ({ c, ctx, query, session }) => asActor(c, ctx, session!, (actor) => service.listTeams(ctx, actor, query.organizationId)),
+  query: z.object({ organizationId: singleLine().optional() }),
+  response: z.array(TeamSchema),
+  handler: ({ c, ctx, query, session }) =>
+    asActor(c, ctx, session, (actor) => service.listTeams(ctx, actor, query.organizationId)),
 });
 
 export const updateTeamRoute = defineRoute({
@@ -33,8 +40,12 @@ export const updateTeamRoute = defineRoute({
   summary: "Rename a team",
   tags: teamTags,
   auth: "session",
-  body: z.object({ teamId: z.string(), data: z.object({ name: z.string().min(1).optional(), organizationId: z.string().optional() }) }),
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.updateTeam(ctx, actor, body)),
+  body: z.object({
+    teamId: singleLine(),
+    data: z.object({ name: singleLine().min(1).optional(), organizationId: singleLine().optional() }),
+  }),
+  response: TeamSchema,
+  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session, (actor) => service.updateTeam(ctx, actor, body)),
 });
 
 export const removeTeamRoute = defineRoute({
@@ -43,8 +54,10 @@ export const removeTeamRoute = defineRoute({
   summary: "Remove a team",
   tags: teamTags,
   auth: "session-or-server",
-  body: z.object({ teamId: z.string(), organizationId: z.string().optional() }),
-  handler: ({ ctx, body, session }) => service.removeTeam(ctx, session ? actorFrom(session.user, session.session) : null, body),
+  body: z.object({ teamId: singleLine(), organizationId: singleLine().optional() }),
+  response: MessageSchema,
+  handler: ({ ctx, body, session }) =>
+    service.removeTeam(ctx, session ? actorFrom(session.user, session.session) : null, body),
 });
 
 export const setActiveTeamRoute = defineRoute({
@@ -53,8 +66,10 @@ export const setActiveTeamRoute = defineRoute({
   summary: "Make one of the caller's teams the session's active team (null clears it)",
   tags: teamTags,
   auth: "session",
-  body: z.object({ teamId: z.string().nullable().optional() }),
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.setActiveTeam(ctx, actor, body.teamId)),
+  body: z.object({ teamId: singleLine().nullable().optional() }),
+  response: TeamSchema.nullable(),
+  handler: ({ c, ctx, body, session }) =>
+    asActor(c, ctx, session, (actor) => service.setActiveTeam(ctx, actor, body.teamId)),
 });
 
 export const listUserTeamsRoute = defineRoute({
@@ -63,7 +78,8 @@ export const listUserTeamsRoute = defineRoute({
   summary: "The teams the caller belongs to",
   tags: teamTags,
   auth: "session",
-  handler: ({ c, ctx, session }) => asActor(c, ctx, session!, (actor) => service.listUserTeams(ctx, actor)),
+  response: z.array(TeamSchema),
+  handler: ({ c, ctx, session }) => asActor(c, ctx, session, (actor) => service.listUserTeams(ctx, actor)),
 });
 
 export const listTeamMembersRoute = defineRoute({
@@ -72,8 +88,11 @@ export const listTeamMembersRoute = defineRoute({
   summary: "Members of a team (the active one by default), for its members",
   tags: teamTags,
   auth: "session",
-  query: z.object({ teamId: z.string().optional() }),
-  handler: ({ c, ctx, query, session }) => asActor(c, ctx, session!, (actor) => service.listTeamMembers(ctx, actor, query.teamId)),
+  refusals: { USER_IS_NOT_A_MEMBER_OF_TEAM: "TEAM_LIST_NOT_A_MEMBER" },
+  query: z.object({ teamId: singleLine().optional() }),
+  response: z.array(TeamMemberSchema),
+  handler: ({ c, ctx, query, session }) =>
+    asActor(c, ctx, session, (actor) => service.listTeamMembers(ctx, actor, query.teamId)),
 });
 
 export const addTeamMemberRoute = defineRoute({
@@ -83,7 +102,8 @@ export const addTeamMemberRoute = defineRoute({
   tags: teamTags,
   auth: "session",
   body: rosterBody,
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.addTeamMember(ctx, actor, body)),
+  response: TeamMemberSchema,
+  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session, (actor) => service.addTeamMember(ctx, actor, body)),
 });
 
 export const removeTeamMemberRoute = defineRoute({
@@ -93,7 +113,9 @@ export const removeTeamMemberRoute = defineRoute({
   tags: teamTags,
   auth: "session",
   body: rosterBody,
-  handler: ({ c, ctx, body, session }) => asActor(c, ctx, session!, (actor) => service.removeTeamMember(ctx, actor, body)),
+  response: MessageSchema,
+  handler: ({ c, ctx, body, session }) =>
+    asActor(c, ctx, session, (actor) => service.removeTeamMember(ctx, actor, body)),
 });
 
 export const teamRoutes = [

@@ -1,0 +1,80 @@
+import type { Context } from "hono";
+import type { AuthContext } from "../context.ts";
+import { canonicalAddress, rateLimitBucket } from "../ip-address.ts";
+
+// Who is calling. The socket peer is the client, unless the peer is a reverse proxy the operator trusts
+// (trustedProxies): then the proxy's forwarding header names the client. A forwarding header from anyone
+// else is ignored, because a client talking straight to authd would otherwise choose its own address,
+// and with it a fresh rate-limit counter and a made-up address on its sessions, on every request.
+
+/** What src/server.ts hands the app with each request (app.request() in tests may hand nothing). */
+export interface ServerEnv {
+  /** The socket peer's address as Bun reports it, or null. */
+  remoteAddress: string | null;
+}
+
+/** The socket peer's address, or null without a socket. */
+export function socketAddress(c: Context): string | null {
+  const address = (c.env as Partial<ServerEnv> | undefined)?.remoteAddress;
+  return address ? canonicalAddress(address) : null;
+}
+
+/** The first configured forwarding header the request carries (several lines of it arrive joined by commas). */
+function forwardingHeader(c: Context, ctx: AuthContext): { name: string; value: string } | null {
+  for (const name of ctx.config.trustedProxyHeaders) {
+    const value = c.req.header(name);
+    if (value) return { name, value };
+  }
+  return null;
+}
+
+/** The hops of a forwarding header, left (farthest) to right (nearest): X-Forwarded-For lists or RFC 7239 `for=`. */
+function forwardedHops(value: string): string[] {
+  return value.split(",").map((element) => {
+    const parameter = /(?:^|;)\s*for=("?)([^";]*)\1/i.exec(element);
+    return parameter ? parameter[2] : element;
+  });
+}
+
+function warnUntrustedOnce(ctx: AuthContext, peer: string | null, header: string): void {
+  if (ctx.local.warned.has("untrusted-proxy")) return;
+  ctx.local.warned.add("untrusted-proxy");
+  ctx.logger.warn(
+    `ignored ${header} from ${peer ?? "a caller without a socket address"}, which is not a trusted proxy: the socket address is the client address. If authd runs behind a reverse proxy, add the proxy's address to AUTH_TRUSTED_PROXIES`,
+    { peer, header, setting: "AUTH_TRUSTED_PROXIES" },
+  );
+}
+
+/**
+ * The client's address, or null when the request came without a socket (app.request in tests). Behind
+ * trusted proxies the forwarding header is read from the right: each trusted proxy appended the address
+ * it was called from, so the right-most address that is not a trusted proxy is the client, and anything
+ * left of it was written by the client and proves nothing.
+ */
+export function clientAddress(c: Context, ctx: AuthContext): string | null {
+  const peer = socketAddress(c);
+  const header = forwardingHeader(c, ctx);
+  if (!header) return peer;
+  if (peer === null || !ctx.isTrustedProxy(peer)) {
+    warnUntrustedOnce(ctx, peer, header.name);
+    return peer;
+  }
+  let nearest = peer;
+  const hops = forwardedHops(header.value);
+  for (let i = hops.length - 1; i >= 0; i -= 1) {
+    const address = canonicalAddress(hops[i]);
+    // A trusted proxy wrote something that is no address ("unknown"): keep the last hop known to be
+    // real rather than read further left, where the client writes.
+    if (!address) return nearest;
+    if (!ctx.isTrustedProxy(address)) return address;
+    nearest = address;
+  }
+  // Every hop is a trusted proxy (the client is inside a trusted range): the left-most one called first.
+  return nearest;
+}
+
+/** The rate-limit counter a request is counted under: its client address, IPv6 grouped by network. */
+export function rateLimitClientKey(c: Context, ctx: AuthContext): string {
+  const address = clientAddress(c, ctx);
+  return address ? rateLimitBucket(address, ctx.config.rateLimit.ipv6Subnet) : "unknown";
+}

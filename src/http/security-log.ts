@@ -1,0 +1,69 @@
+import type { Context } from "hono";
+import type { AuthContext } from "../context.ts";
+import type { AdminActor } from "../services/admin.ts";
+import {
+  type ActorType,
+  type EventSource,
+  recordSecurityEvent,
+  type SignInFailureReason,
+  type SignInMethod,
+} from "../services/security-events.ts";
+import { clientAddress } from "./client-address.ts";
+
+// Security events raised by requests (src/services/security-events.ts writes them). The source of each is
+// who acted, with the client's address (the one rate limits and sessions use, so forwarding headers count
+// only from trusted proxies) and user agent.
+
+export function requestSource(
+  c: Context,
+  ctx: AuthContext,
+  actorType: ActorType = "anonymous",
+  actorId: string | null = null,
+): EventSource {
+  return { actorType, actorId, ip: clientAddress(c, ctx), userAgent: c.req.header("user-agent") ?? null };
+}
+
+/** An /admin route's caller: the server (server token) or the administrator signed in. */
+export function adminRequestSource(c: Context, ctx: AuthContext, actor: AdminActor): EventSource {
+  return actor.kind === "server" ? requestSource(c, ctx, "server") : requestSource(c, ctx, "admin", actor.userId);
+}
+
+/** How a sign-in was attempted: the method, and the provider of a social one. */
+export interface SignInAttempt {
+  method: SignInMethod;
+  provider?: string;
+}
+
+/** A sign-in that started a session (or, for an API key, authenticated the request) for `userId`. */
+export function recordSignIn(
+  c: Context,
+  ctx: AuthContext,
+  attempt: SignInAttempt & { keyId?: string },
+  userId: string,
+): void {
+  recordSecurityEvent(ctx, {
+    type: "sign_in",
+    outcome: "success",
+    ...attempt,
+    userId,
+    source: requestSource(c, ctx, "user", userId),
+  });
+}
+
+/** A refused sign-in; `userId` when the attempt named a known user (the caller is still nobody known). */
+export function recordSignInFailure(
+  c: Context,
+  ctx: AuthContext,
+  attempt: SignInAttempt,
+  reason: SignInFailureReason,
+  userId: string | null = null,
+): void {
+  recordSecurityEvent(ctx, {
+    type: "sign_in",
+    outcome: "failure",
+    ...attempt,
+    reason,
+    userId,
+    source: requestSource(c, ctx),
+  });
+}

@@ -1,0 +1,120 @@
+// Coordination inside one daemon process: per-key queues and gates, and log lines limited per key. Each
+// context holds its own (see createContext), so two contexts in one process (tests, a second daemon)
+// never share a queue or a count.
+
+/** Work on one key runs one piece at a time, in arrival order; other keys do not wait. */
+export class KeyedQueue {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const current = previous.then(work, work);
+    const settled = current.catch(() => {});
+    this.#tails.set(key, settled);
+    try {
+      return await current;
+    } finally {
+      if (this.#tails.get(key) === settled) this.#tails.delete(key);
+    }
+  }
+}
+
+interface Gate {
+  active: number;
+  waiting: (() => void)[];
+}
+
+/** At most `limit` pieces of work on one key run at once; later ones wait their turn. */
+export class KeyedGate {
+  readonly #gates = new Map<string, Gate>();
+
+  async run<T>(key: string, limit: number, work: () => Promise<T>): Promise<T> {
+    let gate = this.#gates.get(key);
+    if (!gate) {
+      gate = { active: 0, waiting: [] };
+      this.#gates.set(key, gate);
+    }
+    const held = gate;
+    if (held.active < limit) held.active += 1;
+    else await new Promise<void>((resolve) => held.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = held.waiting.shift();
+      // The slot passes straight to the next waiter; the last one out removes the gate.
+      if (next) next();
+      else if (--held.active === 0) this.#gates.delete(key);
+    }
+  }
+}
+
+/**
+ * What a rate-limited line adds: how many occurrences were held back since the previous line of its key,
+ * and whether it speaks for every key beyond the followed ones (overflow).
+ */
+export interface LogSlot {
+  suppressed: number;
+  overflow: boolean;
+}
+
+// Lines an outsider can cause at will (refused origins, throttled accounts) are limited per key: one line per
+// key and minute, the repeats in between counted and reported by the next line. At most MAX_KEYS keys are
+// followed per kind; beyond that, all other keys share one line a minute, so varying the key floods nothing.
+const LOG_INTERVAL_MS = 60_000;
+const MAX_KEYS = 100;
+const OVERFLOW_KEY = "\u0000overflow";
+
+interface Slot {
+  loggedAt: number;
+  suppressed: number;
+}
+
+export class LogSlots {
+  readonly #byKind = new Map<string, Map<string, Slot>>();
+
+  /**
+   * Whether a line for `key` may be written now; when it may, how many were held back since the last one.
+   * Null means this occurrence is only counted.
+   */
+  claim(kind: string, key: string, now: number): LogSlot | null {
+    let byKey = this.#byKind.get(kind);
+    if (!byKey) {
+      byKey = new Map();
+      this.#byKind.set(kind, byKey);
+    }
+    if (!byKey.has(key) && byKey.size >= MAX_KEYS) {
+      for (const [k, slot] of byKey) if (now - slot.loggedAt >= LOG_INTERVAL_MS) byKey.delete(k);
+      if (byKey.size >= MAX_KEYS) key = OVERFLOW_KEY;
+    }
+    const slot = byKey.get(key);
+    if (slot && now - slot.loggedAt < LOG_INTERVAL_MS) {
+      slot.suppressed += 1;
+      return null;
+    }
+    byKey.set(key, { loggedAt: now, suppressed: 0 });
+    return { suppressed: slot?.suppressed ?? 0, overflow: key === OVERFLOW_KEY };
+  }
+}
+
+/** The in-process state of one context. */
+export interface LocalState {
+  /** Uses of one API key take turns (see api-key-verification.ts). */
+  apiKeyUses: KeyedQueue;
+  /** Password attempts on one account, a few at a time (see account-throttle.ts). */
+  passwordAttempts: KeyedGate;
+  logSlots: LogSlots;
+  /** When expired API keys were last swept (ms), or null before the first sweep. */
+  apiKeySweptAt: number | null;
+  /** Warnings already written once (they would repeat on every request). */
+  warned: Set<string>;
+}
+
+export function createLocalState(): LocalState {
+  return {
+    apiKeyUses: new KeyedQueue(),
+    passwordAttempts: new KeyedGate(),
+    logSlots: new LogSlots(),
+    apiKeySweptAt: null,
+    warned: new Set(),
+  };
+}

@@ -1,0 +1,57 @@
+import type { AuthContext } from "../context.ts";
+import { isUniqueViolationOn } from "../db/errors.ts";
+import { toJSONColumn } from "../db/json-column.ts";
+import type { UserUpdate } from "../db/schema.ts";
+import { AuthError } from "../errors.ts";
+import { parseAdditional, pickAdditionalFields } from "./user-fields.ts";
+import { assertValidUsername } from "./usernames.ts";
+import { findUserByUsername, type UserRecord, updateUser } from "./users.ts";
+
+// A user changing their own profile (update-user): name, image, username and the configured extra fields.
+// The email is not among them: an address changes through change-email, which verifies it.
+
+export interface ProfileInput {
+  name?: string;
+  image?: string | null;
+  username?: string;
+  displayUsername?: string;
+  [field: string]: unknown;
+}
+
+/** What the input changes, validated (username rules and uniqueness, extra fields). */
+async function profileChanges(ctx: AuthContext, user: UserRecord, input: ProfileInput): Promise<UserUpdate> {
+  const changes: UserUpdate = {};
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.image !== undefined) changes.image = input.image;
+  if (ctx.config.username.enabled && input.username !== undefined) {
+    assertValidUsername(ctx, input.username);
+    const username = input.username.toLowerCase();
+    const owner = await findUserByUsername(ctx, username);
+    if (owner && owner.id !== user.id) throw new AuthError("USERNAME_IS_ALREADY_TAKEN");
+    changes.username = username;
+    changes.displayUsername = input.displayUsername ?? input.username;
+  } else if (ctx.config.username.enabled && input.displayUsername !== undefined) {
+    changes.displayUsername = input.displayUsername;
+  }
+  const additional = pickAdditionalFields(ctx, input, "update");
+  if (Object.keys(additional).length > 0)
+    changes.additionalFields = toJSONColumn({ ...parseAdditional(user), ...additional });
+  return changes;
+}
+
+/** Apply the caller's changes to their own user; answers the updated user. */
+export async function updateProfile(ctx: AuthContext, user: UserRecord, input: ProfileInput): Promise<UserRecord> {
+  if ("email" in input) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
+  const changes = await profileChanges(ctx, user, input);
+  if (Object.keys(changes).length === 0) throw new AuthError("VALIDATION_ERROR", { message: "No fields to update" });
+  let updated: UserRecord | undefined;
+  try {
+    updated = await updateUser(ctx, user.id, changes);
+  } catch (error) {
+    // Two users racing for one username: the unique index decides, with the same refusal as a visible duplicate.
+    if (isUniqueViolationOn(error, "username")) throw new AuthError("USERNAME_IS_ALREADY_TAKEN");
+    throw error;
+  }
+  if (!updated) throw new AuthError("USER_NOT_FOUND");
+  return updated;
+}

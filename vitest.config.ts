@@ -9,6 +9,7 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    globalSetup: ["./test/global-setup.ts"],
     pool: "forks",
     maxWorkers: 2,
     reporters: ["default", "./test/helpers/summary-reporter.ts"],

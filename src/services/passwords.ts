@@ -1,42 +1,40 @@
 import type { AuthContext } from "../context.ts";
-import { hashPassword } from "../crypto/password.ts";
 import { generateId } from "../crypto/random.ts";
 import { isUniqueViolationOn } from "../db/errors.ts";
-import { CREDENTIAL_PROVIDER_ID, findCredentialAccount, insertAccount, updateAccount } from "../db/repositories/accounts.ts";
-import type { AccountRow } from "../db/schema.ts";
-import type { Db } from "./users.ts";
+import {
+  findCredentialAccount,
+  insertCredentialAccount,
+  setPasswordIfMissing,
+  updateAccount,
+} from "../db/repositories/accounts.ts";
+import type { AccountRow, Db, UserRow } from "../db/schema.ts";
+import { AuthError } from "../errors.ts";
+import { provePassword } from "./account-throttle.ts";
+import type { EventSource } from "./security-events.ts";
 
 // The credential account holds a user's password hash. A user who signed up through a social provider
-// has none until a reset or set-password creates it.
+// has none until a reset or set-password creates it. Every credential account is created by
+// storePasswordHash (sign-up and admin create-user included), so its columns are written in one place.
 
 /** Write a password hash onto the user's credential account, creating the account when there is none. */
-export async function storePasswordHash(ctx: AuthContext, db: Db, userId: string, passwordHash: string): Promise<AccountRow> {
+export async function storePasswordHash(
+  ctx: AuthContext,
+  db: Db,
+  userId: string,
+  passwordHash: string,
+): Promise<AccountRow> {
   const now = ctx.now();
   const existing = await findCredentialAccount(db, userId);
   if (existing) {
     const updated = await updateAccount(db, existing.id, { password: passwordHash, updatedAt: now });
     if (updated) return updated;
   }
-  return insertAccount(db, {
-    id: generateId(),
-    accountId: userId,
-    providerId: CREDENTIAL_PROVIDER_ID,
-    userId,
-    password: passwordHash,
-    accessToken: null,
-    refreshToken: null,
-    idToken: null,
-    accessTokenExpiresAt: null,
-    refreshTokenExpiresAt: null,
-    scope: null,
-    createdAt: now,
-    updatedAt: now,
-  });
+  return insertCredentialAccount(db, { id: generateId(), userId, password: passwordHash, now });
 }
 
 /** Hash outside any transaction: scrypt takes tens of milliseconds and must not hold a lock meanwhile. */
-export async function setUserPassword(ctx: AuthContext, userId: string, password: string): Promise<AccountRow> {
-  return storePasswordHash(ctx, ctx.db, userId, await hashPassword(password));
+export async function setPassword(ctx: AuthContext, userId: string, password: string): Promise<AccountRow> {
+  return storePasswordHash(ctx, ctx.db, userId, await ctx.passwords.hash(password));
 }
 
 /**
@@ -45,22 +43,55 @@ export async function setUserPassword(ctx: AuthContext, userId: string, password
  * (providerId, accountId) index lets only one new credential account in.
  */
 export async function addPasswordIfMissing(ctx: AuthContext, userId: string, password: string): Promise<boolean> {
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await ctx.passwords.hash(password);
   const existing = await findCredentialAccount(ctx.db, userId);
-  if (existing) {
-    const result = await ctx.db
-      .updateTable("account")
-      .set({ password: passwordHash, updatedAt: ctx.now() })
-      .where("id", "=", existing.id)
-      .where("password", "is", null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
+  if (existing) return setPasswordIfMissing(ctx.db, existing.id, passwordHash, ctx.now());
   try {
-    await storePasswordHash(ctx, ctx.db, userId, passwordHash);
+    // Insert, never update: a concurrent call may have created the account since the lookup above.
+    await insertCredentialAccount(ctx.db, { id: generateId(), userId, password: passwordHash, now: ctx.now() });
     return true;
   } catch (error) {
-    if (isUniqueViolationOn(error, "accountId") || isUniqueViolationOn(error, "account_provider_account_unique")) return false;
+    if (isUniqueViolationOn(error, "accountId") || isUniqueViolationOn(error, "account_provider_account_unique"))
+      return false;
     throw error;
   }
+}
+
+/** Whether the user has a password (a credential account with a hash). */
+export async function hasPassword(ctx: AuthContext, userId: string): Promise<boolean> {
+  return Boolean((await findCredentialAccount(ctx.db, userId))?.password);
+}
+
+/**
+ * The password of a user's credential account, checked in about the time a real check takes even when
+ * there is no user or no password (so timing does not reveal which emails exist).
+ */
+export async function checkPassword(
+  ctx: AuthContext,
+  user: Pick<UserRow, "id"> | undefined,
+  password: string,
+): Promise<boolean> {
+  const account = user ? await findCredentialAccount(ctx.db, user.id) : undefined;
+  if (!account?.password) {
+    await ctx.passwords.verifyAgainstDummy(password);
+    return false;
+  }
+  return ctx.passwords.verify(account.password, password);
+}
+
+/**
+ * A signed-in user proving their current password (change-password, delete-user). A stolen session must
+ * not become a way to guess the password, so the attempt counts with the account's sign-ins (the
+ * per-account throttle). CREDENTIAL_ACCOUNT_NOT_FOUND when the user has no password to prove.
+ */
+export async function proveCurrentPassword(
+  ctx: AuthContext,
+  user: UserRow,
+  password: string,
+  source: EventSource,
+): Promise<boolean> {
+  const hash = (await findCredentialAccount(ctx.db, user.id))?.password;
+  if (!hash) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+  const proof = async () => ((await ctx.passwords.verify(hash, password)) ? user : null);
+  return (await provePassword(ctx, { email: user.email }, proof, source)) !== null;
 }

@@ -35,9 +35,37 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+// Schemas are named t_<run>_<random>. They are dropped when the whole run ends (test/global-setup.ts), not
+// after each test: Kysely's migrator lists tables with has_table_privilege(), which fails with "schema does
+// not exist" when another worker drops a schema halfway through the listing.
+const RUN_PREFIX = process.env.AUTH_TEST_SCHEMA_RUN ?? Date.now().toString(36);
+
 export async function createPostgresSchema(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `t_${generateRandomString(12, LOWER_ALPHANUMERIC)}`;
+  const schema = `t_${RUN_PREFIX}_${generateRandomString(12, LOWER_ALPHANUMERIC)}`;
   await admin((client) => client.query(`create schema ${schema}`));
   const url = `${POSTGRES_URL}${POSTGRES_URL.includes("?") ? "&" : "?"}schema=${schema}`;
-  return { url, drop: () => admin((client) => client.query(`drop schema if exists ${schema} cascade`)).then(() => {}) };
+  return { url, drop: async () => {} };
+}
+
+/**
+ * Drop this run's schemas, and those of runs that started over two hours ago (killed before their end).
+ * Runs in parallel checkouts keep theirs: each has its own prefix.
+ */
+export async function dropTestSchemas(run: string): Promise<number> {
+  if (await postgresUnavailableReason()) return 0;
+  return admin(async (client) => {
+    const { rows } = await client.query<{ nspname: string }>(
+      "select nspname from pg_namespace where nspname like 't\\_%'",
+    );
+    const stale = Date.now() - 2 * 3600_000;
+    const doomed = rows
+      .map((row) => row.nspname)
+      .filter((name) => {
+        const prefix = name.split("_")[1] ?? "";
+        const started = Number.parseInt(prefix, 36);
+        return prefix === run || (Number.isFinite(started) && started < stale);
+      });
+    for (const name of doomed) await client.query(`drop schema if exists ${name} cascade`);
+    return doomed.length;
+  });
 }

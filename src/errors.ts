@@ -144,6 +144,10 @@ const entries = {
   YOU_CANNOT_BAN_YOURSELF: { message: "You cannot ban yourself", status: 400 },
   USER_IS_BANNED: { message: "User is banned", status: 401 },
   BANNED_USER: { message: "You have been banned from this application", status: 403, code: "BANNED_USER" },
+  // Email one-time codes
+  INVALID_OTP: { message: "Invalid OTP", status: 400 },
+  OTP_EXPIRED: { message: "otp expired", status: 400 },
+  TOO_MANY_ATTEMPTS: { message: "Too many attempts", status: 403 },
   YOU_CANNOT_REMOVE_YOURSELF: { message: "You cannot remove yourself", status: 400 },
   YOU_CANNOT_IMPERSONATE_ADMINS: { message: "You cannot impersonate admins", status: 403 },
   NOT_IMPERSONATING: { message: "You are not impersonating anyone", status: 400 },

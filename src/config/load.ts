@@ -58,6 +58,8 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_DELETE_USER", "deleteUser.enabled", "on-off"),
   binding("AUTH_DELETE_USER_VERIFICATION", "deleteUser.requireVerification", "on-off"),
   binding("AUTH_TEAMS", "organization.teams.enabled", "on-off"),
+  binding("AUTH_MAGIC_LINK", "magicLink.enabled", "on-off"),
+  binding("AUTH_EMAIL_OTP", "emailOTP.enabled", "on-off"),
   binding("AUTH_API_KEY_METADATA", "apiKey.enableMetadata", "on-off"),
   binding("AUTH_API_REFERENCE", "apiReference.enabled", "on-off"),
   binding("AUTH_METRICS", "metrics.enabled", "on-off"),

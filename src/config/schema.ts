@@ -230,6 +230,35 @@ export const ConfigSchema = z
       })
       .prefault({}),
 
+    magicLink: z
+      .object({
+        enabled: onOff
+          .default(false)
+          .describe("magic-link sign-in (/sign-in/magic-link, /magic-link/verify): whoever reads the mailbox signs in"),
+        expiresIn: seconds(300, "lifetime of a magic link"),
+        disableSignUp: onOff
+          .default(false)
+          .describe("links sign in existing users only (unknown addresses are answered the same and mailed nothing)"),
+      })
+      .prefault({}),
+    emailOTP: z
+      .object({
+        enabled: onOff
+          .default(false)
+          .describe("one-time codes by mail (/email-otp/*, /sign-in/email-otp): whoever reads the mailbox signs in"),
+        otpLength: z.number().int().min(4).max(12).default(6).describe("digits in a code"),
+        expiresIn: seconds(300, "lifetime of a code"),
+        allowedAttempts: z
+          .number()
+          .int()
+          .min(1)
+          .default(3)
+          .describe("wrong tries a code survives; the next try (even the right code) deletes it"),
+        disableSignUp: onOff
+          .default(false)
+          .describe("codes sign in existing users only (unknown addresses are answered the same and mailed nothing)"),
+      })
+      .prefault({}),
     username: z
       .object({
         enabled: onOff.default(true).describe("username sign-in"),

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import { constantTimeEqual } from "../crypto/random.ts";
-import { AuthError } from "../errors.ts";
+import { AuthError, type ErrorKey } from "../errors.ts";
 import { claimLogSlot, loggableText, recordSecurityEvent } from "../services/security-events.ts";
 import { requestSource } from "./security-log.ts";
 
@@ -48,11 +48,14 @@ export const REDIRECT_FIELDS = {
   newUserCallbackURL: "INVALID_NEW_USER_CALLBACK_URL",
 } as const;
 
-/** Refuse redirect targets that are neither trusted origins nor safe relative paths (403). */
-export function assertTrustedRedirects(ctx: AuthContext, values: Record<string, unknown>): void {
+/**
+ * Refuse redirect targets that are neither trusted origins nor safe relative paths (403): each field's own
+ * refusal, or `refusal` for all of them where a route answers so.
+ */
+export function assertTrustedRedirects(ctx: AuthContext, values: Record<string, unknown>, refusal?: ErrorKey): void {
   for (const [field, key] of Object.entries(REDIRECT_FIELDS)) {
     const value = values[field];
-    if (typeof value === "string" && value !== "" && !isTrustedURL(ctx, value)) throw new AuthError(key);
+    if (typeof value === "string" && value !== "" && !isTrustedURL(ctx, value)) throw new AuthError(refusal ?? key);
   }
 }
 

@@ -57,6 +57,8 @@ interface RouteOptions<B extends z.ZodType, Q extends z.ZodType, R extends z.Zod
    * answer USER_NOT_FOUND as TARGET_USER_NOT_FOUND, 404). Services never choose a status themselves.
    */
   refusals?: Partial<Record<ErrorKey, ErrorKey>>;
+  /** The one refusal of every untrusted redirect target (default: each field's own, Invalid callbackURL …). */
+  redirectRefusal?: ErrorKey;
 }
 
 /** A handler answers with its response schema's shape (or a Response of its own: a redirect, a page). */
@@ -160,9 +162,9 @@ async function runRoute(route: AnyRouteDefinition, c: Context, ctx: AuthContext)
   if (route.method !== "GET") {
     body = parseInput(route.body, await readRequestBody(c, route.acceptsForm ?? false), "body");
     if (!isServer) assertTrustedOrigin(c, ctx, route.startsSession);
-    assertTrustedRedirects(ctx, { ...fieldsOf(query), ...fieldsOf(body) });
+    assertTrustedRedirects(ctx, { ...fieldsOf(query), ...fieldsOf(body) }, route.redirectRefusal);
   } else {
-    assertTrustedRedirects(ctx, fieldsOf(query));
+    assertTrustedRedirects(ctx, fieldsOf(query), route.redirectRefusal);
   }
 
   const auth = route.auth ?? "none";

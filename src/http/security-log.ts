@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import type { AdminActor } from "../services/admin.ts";
+import type { MailboxOwner } from "../services/passwordless.ts";
 import {
   type ActorType,
   type EventSource,
@@ -66,4 +67,18 @@ export function recordSignInFailure(
     userId,
     source: requestSource(c, ctx),
   });
+}
+
+/** The security events of a proven mailbox (magic link, email code): a sign-up, or an address verified. */
+export function recordMailboxProof(
+  c: Context,
+  ctx: AuthContext,
+  owner: MailboxOwner,
+  method: "magic-link" | "email-otp",
+): void {
+  const source = requestSource(c, ctx, "user", owner.user.id);
+  if (owner.isNewUser)
+    recordSecurityEvent(ctx, { type: "sign_up", outcome: "success", method, userId: owner.user.id, source });
+  if (owner.verifiedNow)
+    recordSecurityEvent(ctx, { type: "email_verified", outcome: "success", method, userId: owner.user.id, source });
 }

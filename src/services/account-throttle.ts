@@ -18,10 +18,18 @@ import { claimLogSlot, type EventSource, recordSecurityEvent } from "./security-
 
 export type ThrottleIdentifier = { email: string } | { username: string };
 
+/**
+ * What is counted: password attempts for an email or a username, or guesses of mailed one-time codes for an
+ * email (a count of its own, so that someone guessing passwords does not also lock the owner out of codes).
+ */
+type CountedIdentifier = ThrottleIdentifier | { emailCode: string };
+
 /** The counter's key: a keyed hash, so the storage holds no submitted emails or usernames. */
-function throttleKey(ctx: AuthContext, identifier: ThrottleIdentifier): string {
-  const name =
-    "email" in identifier ? `email:${identifier.email.toLowerCase()}` : `username:${identifier.username.toLowerCase()}`;
+function throttleKey(ctx: AuthContext, identifier: CountedIdentifier): string {
+  let name: string;
+  if ("email" in identifier) name = `email:${identifier.email.toLowerCase()}`;
+  else if ("username" in identifier) name = `username:${identifier.username.toLowerCase()}`;
+  else name = `email-code:${identifier.emailCode.toLowerCase()}`;
   return `account:${hmacSha256Base64Url(ctx.secret, name)}`;
 }
 
@@ -35,7 +43,7 @@ type ProvenUser = { email: string; username?: string | null };
 function recordThrottled(
   ctx: AuthContext,
   key: string,
-  identifier: ThrottleIdentifier,
+  identifier: CountedIdentifier,
   decision: RateLimitDecision,
   source: EventSource,
 ): void {
@@ -44,10 +52,10 @@ function recordThrottled(
   ctx.background(
     (async () => {
       const user =
-        "email" in identifier
-          ? await findUserByEmail(ctx.db, identifier.email)
-          : await findUserByUsername(ctx.db, identifier.username);
-      const kind = "email" in identifier ? "email" : "username";
+        "username" in identifier
+          ? await findUserByUsername(ctx.db, identifier.username)
+          : await findUserByEmail(ctx.db, "email" in identifier ? identifier.email : identifier.emailCode);
+      const kind = "email" in identifier ? "email" : "username" in identifier ? "username" : "email-code";
       recordSecurityEvent(ctx, {
         type: "account_throttled",
         outcome: "failure",
@@ -59,6 +67,20 @@ function recordThrottled(
       });
     })(),
   );
+}
+
+/** Count one attempt; TOO_MANY_REQUESTS (logged) when the count was already full. */
+async function countAttempt(
+  ctx: AuthContext,
+  key: string,
+  identifier: CountedIdentifier,
+  source: EventSource,
+): Promise<void> {
+  const { window, maxFailures } = ctx.config.accountThrottle;
+  const decision = await ctx.rateLimitStore.consume(key, window, maxFailures, ctx.now());
+  if (decision.allowed) return;
+  recordThrottled(ctx, key, identifier, decision, source);
+  throw tooManyRequests(decision);
 }
 
 /**
@@ -78,11 +100,7 @@ export async function provePassword<U extends ProvenUser>(
   // Attempts count from the moment they start, so correct sign-ins for one account made at the same time
   // could fill the count themselves: fewer than maxFailures of them run at once in one process.
   return ctx.local.passwordAttempts.run(key, Math.max(1, options.maxFailures - 1), async () => {
-    const decision = await ctx.rateLimitStore.consume(key, options.window, options.maxFailures, ctx.now());
-    if (!decision.allowed) {
-      recordThrottled(ctx, key, identifier, decision, source);
-      throw tooManyRequests(decision);
-    }
+    await countAttempt(ctx, key, identifier, source);
     const user = await check();
     if (!user) return null;
     await clearPasswordAttempts(ctx, user);
@@ -96,4 +114,28 @@ export async function clearPasswordAttempts(ctx: AuthContext, user: ProvenUser):
   const identifiers: ThrottleIdentifier[] = [{ email: user.email }];
   if (user.username) identifiers.push({ username: user.username });
   await Promise.all(identifiers.map((identifier) => ctx.rateLimitStore.reset(throttleKey(ctx, identifier))));
+}
+
+/**
+ * Check a mailed one-time code for `email` under the throttle: every check counts (the email's code count,
+ * apart from its password count), refused with TOO_MANY_REQUESTS once full; a check that succeeds (does
+ * not throw) clears the count. A code dies after a few wrong tries; this also bounds how many codes an
+ * attacker spreading requests over many addresses can try for one account.
+ */
+export async function throttleCodeCheck<T>(
+  ctx: AuthContext,
+  email: string,
+  check: () => Promise<T>,
+  source: EventSource,
+): Promise<T> {
+  const options = ctx.config.accountThrottle;
+  if (!options.enabled) return check();
+  const identifier = { emailCode: email };
+  const key = throttleKey(ctx, identifier);
+  return ctx.local.passwordAttempts.run(key, Math.max(1, options.maxFailures - 1), async () => {
+    await countAttempt(ctx, key, identifier, source);
+    const result = await check();
+    await ctx.rateLimitStore.reset(key);
+    return result;
+  });
 }

@@ -25,7 +25,14 @@ export interface EventSource {
 export const CLI_SOURCE: EventSource = { actorType: "cli", actorId: null, ip: null, userAgent: null };
 
 /** How a sign-in proved who the caller is. */
-export type SignInMethod = "email" | "username" | "social" | "api-key" | "email-verification";
+export type SignInMethod =
+  | "email"
+  | "username"
+  | "social"
+  | "api-key"
+  | "email-verification"
+  | "magic-link"
+  | "email-otp";
 
 /** Why a sign-in failed (a code, never what the caller sent). */
 export type SignInFailureReason =
@@ -55,17 +62,22 @@ export type SignInFailureReason =
 type Detail =
   | { type: "sign_in"; outcome: "success"; method: SignInMethod; provider?: string; keyId?: string }
   | { type: "sign_in"; outcome: "failure"; method: SignInMethod; reason: SignInFailureReason; provider?: string }
-  | { type: "sign_up"; outcome: "success"; method: "email" | "social"; provider?: string }
+  | { type: "sign_up"; outcome: "success"; method: "email" | "social" | "magic-link" | "email-otp"; provider?: string }
   | {
       type: "password_changed";
       outcome: "success";
       method: "change-password" | "set-password" | "admin";
       revokedOtherSessions?: boolean;
     }
-  | { type: "password_reset"; outcome: "success"; revokedSessions: boolean }
+  | { type: "password_reset"; outcome: "success"; revokedSessions: boolean; method?: "email-otp" }
   | { type: "email_change_requested"; outcome: "success" }
   | { type: "email_changed"; outcome: "success"; method: "unverified-address" | "confirmed" }
-  | { type: "email_verified"; outcome: "success"; method: "link" | "provider"; provider?: string }
+  | {
+      type: "email_verified";
+      outcome: "success";
+      method: "link" | "provider" | "magic-link" | "email-otp";
+      provider?: string;
+    }
   | { type: "user_banned"; outcome: "success"; banExpires: string | null }
   | { type: "user_unbanned"; outcome: "success" }
   | { type: "role_changed"; outcome: "success"; role: string }
@@ -80,7 +92,12 @@ type Detail =
       count: number;
       sessionId?: string;
     }
-  | ({ type: "account_throttled"; outcome: "failure"; identifier: "email" | "username"; retryAfter: number } & LogSlot)
+  | ({
+      type: "account_throttled";
+      outcome: "failure";
+      identifier: "email" | "username" | "email-code";
+      retryAfter: number;
+    } & LogSlot)
   | ({ type: "origin_refused"; outcome: "failure"; origin: string; path: string } & LogSlot);
 
 /** One security event: what happened (type, outcome, a few details), to whom (userId) and by whom from where (source). */

@@ -41,3 +41,47 @@ export async function deleteVerificationsOfValue(db: Db, identifierPrefix: strin
     .where("value", "=", value)
     .execute();
 }
+
+/**
+ * Delete one record only if it still holds `value`, and return it: of several callers that read the same
+ * record, exactly one gets it back, and none does once another caller has changed it.
+ */
+export async function consumeVerificationIfUnchanged(
+  db: Db,
+  id: string,
+  value: string,
+): Promise<VerificationRow | undefined> {
+  const rows = await db
+    .deleteFrom("verification")
+    .where("id", "=", id)
+    .where("value", "=", value)
+    .returningAll()
+    .execute();
+  return rows[0];
+}
+
+/** Replace a record's value only if it still holds `expected` (compare-and-set); true when it did. */
+export async function updateVerificationIfUnchanged(
+  db: Db,
+  id: string,
+  expected: string,
+  value: string,
+  now: number,
+): Promise<boolean> {
+  const rows = await db
+    .updateTable("verification")
+    .set({ value, updatedAt: now })
+    .where("id", "=", id)
+    .where("value", "=", expected)
+    .returning("id")
+    .execute();
+  return rows.length > 0;
+}
+
+export async function deleteVerificationById(db: Db, id: string): Promise<void> {
+  await db.deleteFrom("verification").where("id", "=", id).execute();
+}
+
+export async function deleteVerificationsOfIdentifier(db: Db, identifier: string): Promise<void> {
+  await db.deleteFrom("verification").where("identifier", "=", identifier).execute();
+}

@@ -7,12 +7,26 @@ import { rateLimitClientKey } from "../client-address.ts";
 
 const STRICT_PREFIXES = ["/sign-in", "/sign-up", "/change-password", "/change-email"];
 
+// The passwordless paths' own rules (plugins.md 0.5), ahead of the prefixes above: mailing links and
+// codes, and checking codes. Reset by code keeps the global rule (a code dies after a few tries anyway).
+const PATH_RULES: Record<string, { window: number; max: number } | "global"> = {
+  "/sign-in/magic-link": { window: 60, max: 5 },
+  "/magic-link/verify": { window: 60, max: 5 },
+  "/email-otp/send-verification-otp": { window: 60, max: 3 },
+  "/email-otp/verify-email": { window: 60, max: 3 },
+  "/sign-in/email-otp": { window: 60, max: 3 },
+  "/forget-password/email-otp": "global",
+  "/email-otp/reset-password": "global",
+};
+
 function ruleFor(ctx: AuthContext, path: string): { window: number; max: number } | null {
   const { customRules, window, max } = ctx.config.rateLimit;
   for (const [pattern, rule] of Object.entries(customRules)) {
     const matches = pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
     if (matches) return rule === false ? null : rule;
   }
+  const own = PATH_RULES[path];
+  if (own) return own === "global" ? { window, max } : own;
   if (STRICT_PREFIXES.some((prefix) => path.startsWith(prefix))) return { window: 10, max: 3 };
   return { window, max };
 }

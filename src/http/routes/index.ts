@@ -5,7 +5,9 @@ import { adminRoutes } from "./admin/index.ts";
 import { apiKeyRoutes } from "./api-key.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
+import { emailOtpRoutes } from "./email-otp.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
+import { magicLinkRoutes } from "./magic-link.ts";
 import { miscRoutes } from "./misc.ts";
 import { organizationRoutes } from "./organization/index.ts";
 import { passwordRoutes } from "./password.ts";
@@ -28,6 +30,8 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   routes.push(...organizationRoutes(ctx));
   if (ctx.config.admin.enabled) routes.push(...adminRoutes);
   routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute, ...accountRoutes);
+  if (ctx.config.magicLink.enabled) routes.push(...magicLinkRoutes);
+  if (ctx.config.emailOTP.enabled) routes.push(...emailOtpRoutes);
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

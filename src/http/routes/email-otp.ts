@@ -1,0 +1,155 @@
+import * as z from "zod";
+import {
+  assertOtpEmail,
+  createCodeForServer,
+  OTP_TYPES,
+  proveSignInCode,
+  readLiveCode,
+  resetPasswordWithCode,
+  sendCode,
+  verifyEmailWithCode,
+} from "../../services/email-otp.ts";
+import { recordSecurityEvent } from "../../services/security-events.ts";
+import { toPublicUserWire } from "../../services/users.ts";
+import { PublicUserSchema } from "../../wire/user.ts";
+import { hasDontRememberCookie } from "../cookies.ts";
+import { singleLine } from "../fields.ts";
+import { defineRoute } from "../route.ts";
+import { recordMailboxProof, recordSignInFailure, requestSource } from "../security-log.ts";
+import { signInUser } from "../sign-in.ts";
+
+const tags = ["Email OTP"];
+const attempt = { method: "email-otp" } as const;
+const SuccessSchema = z.object({ success: z.boolean() });
+const EmailAndType = z.object({ email: singleLine(), type: z.enum(OTP_TYPES) });
+const EmailAndCode = z.object({ email: singleLine(), otp: singleLine() });
+const SignedInSchema = z.object({ token: z.string(), user: PublicUserSchema });
+
+export const sendVerificationOtpRoute = defineRoute({
+  method: "POST",
+  path: "/email-otp/send-verification-otp",
+  summary: "Mail a one-time code",
+  description:
+    "Always {success: true} for a well-formed address; the code is mailed in the background (no forget-password code for unknown addresses).",
+  tags,
+  body: EmailAndType,
+  response: SuccessSchema,
+  handler: ({ ctx, body }) => {
+    assertOtpEmail(body.email);
+    sendCode(ctx, body.email, body.type);
+    return { success: true };
+  },
+});
+
+export const signInEmailOtpRoute = defineRoute({
+  method: "POST",
+  path: "/sign-in/email-otp",
+  startsSession: true,
+  summary: "Sign in (or up) with a mailed code",
+  description: "A wrong code is counted; after the allowed wrong tries the code is deleted (403 TOO_MANY_ATTEMPTS).",
+  tags,
+  body: EmailAndCode,
+  response: SignedInSchema,
+  handler: async ({ c, ctx, body }) => {
+    let owner: Awaited<ReturnType<typeof proveSignInCode>>;
+    try {
+      owner = await proveSignInCode(ctx, body.email, body.otp, requestSource(c, ctx));
+    } catch (error) {
+      recordSignInFailure(c, ctx, attempt, "invalid_code");
+      throw error;
+    }
+    recordMailboxProof(c, ctx, owner, "email-otp");
+    const session = await signInUser(c, ctx, owner.user, undefined, attempt);
+    return { token: session.token, user: toPublicUserWire(owner.user) };
+  },
+});
+
+export const verifyEmailOtpRoute = defineRoute({
+  method: "POST",
+  path: "/email-otp/verify-email",
+  summary: "Verify an address with a mailed code",
+  description: "Answers {status, token, user}; token is a new session's only with autoSignInAfterVerification.",
+  tags,
+  body: EmailAndCode,
+  response: z.object({ status: z.boolean(), token: z.string().nullable(), user: PublicUserSchema }),
+  handler: async ({ c, ctx, body }) => {
+    assertOtpEmail(body.email);
+    const { user, verifiedNow } = await verifyEmailWithCode(ctx, body.email, body.otp, requestSource(c, ctx));
+    recordMailboxProof(c, ctx, { user, verifiedNow, isNewUser: false }, "email-otp");
+    let token: string | null = null;
+    if (ctx.config.emailVerification.autoSignInAfterVerification)
+      token = (await signInUser(c, ctx, user, hasDontRememberCookie(c, ctx) ? false : undefined, attempt)).token;
+    return { status: true, token, user: toPublicUserWire(user) };
+  },
+});
+
+export const forgetPasswordEmailOtpRoute = defineRoute({
+  method: "POST",
+  path: "/forget-password/email-otp",
+  summary: "Mail a password-reset code",
+  description: "Always {success: true}; a code is mailed only when the address belongs to a user.",
+  tags,
+  body: z.object({ email: singleLine() }),
+  response: SuccessSchema,
+  handler: ({ ctx, body }) => {
+    sendCode(ctx, body.email, "forget-password");
+    return { success: true };
+  },
+});
+
+export const resetPasswordEmailOtpRoute = defineRoute({
+  method: "POST",
+  path: "/email-otp/reset-password",
+  summary: "Set a new password with a mailed code",
+  description: "The password length is checked before the code is used; other sessions are kept unless configured.",
+  tags,
+  body: z.object({ email: singleLine(), otp: singleLine(), password: z.string() }),
+  response: SuccessSchema,
+  handler: async ({ c, ctx, body }) => {
+    const source = requestSource(c, ctx);
+    const { user, revokedSessions } = await resetPasswordWithCode(ctx, body.email, body.otp, body.password, source);
+    recordSecurityEvent(ctx, {
+      type: "password_reset",
+      outcome: "success",
+      method: "email-otp",
+      revokedSessions,
+      userId: user.id,
+      source: requestSource(c, ctx, "user", user.id),
+    });
+    return { success: true };
+  },
+});
+
+export const createVerificationOtpRoute = defineRoute({
+  method: "POST",
+  path: "/email-otp/create-verification-otp",
+  summary: "Make a code without mailing it (server call)",
+  description: "Server only (Authorization: Bearer <AUTH_SERVER_TOKEN>); answers the code as a JSON string.",
+  tags,
+  serverOnly: true,
+  body: EmailAndType,
+  response: z.string(),
+  handler: ({ ctx, body }) => createCodeForServer(ctx, body.email, body.type),
+});
+
+export const getVerificationOtpRoute = defineRoute({
+  method: "POST",
+  path: "/email-otp/get-verification-otp",
+  summary: "Read the live code of an address (server call)",
+  description: "Server only; {otp: null} when there is no live code.",
+  tags,
+  serverOnly: true,
+  body: EmailAndType,
+  response: z.object({ otp: z.string().nullable() }),
+  handler: async ({ ctx, body }) => ({ otp: await readLiveCode(ctx, body.email, body.type) }),
+});
+
+export const emailOtpRoutes = [
+  sendVerificationOtpRoute,
+  signInEmailOtpRoute,
+  verifyEmailOtpRoute,
+  forgetPasswordEmailOtpRoute,
+  resetPasswordEmailOtpRoute,
+  createVerificationOtpRoute,
+  getVerificationOtpRoute,
+];

@@ -1,0 +1,82 @@
+import type { Context } from "hono";
+import * as z from "zod";
+import type { AuthContext } from "../../context.ts";
+import { redeemMagicLink, sendMagicLink } from "../../services/magic-link.ts";
+import { ownerOfProvenMailbox } from "../../services/passwordless.ts";
+import { toPublicUserWire } from "../../services/users.ts";
+import { StatusSchema } from "../../wire/common.ts";
+import { PublicUserSchema } from "../../wire/user.ts";
+import { singleLine } from "../fields.ts";
+import { defineRoute } from "../route.ts";
+import { recordMailboxProof, recordSignInFailure } from "../security-log.ts";
+import { signInUser } from "../sign-in.ts";
+
+const tags = ["Magic link"];
+const attempt = { method: "magic-link" } as const;
+
+export const sendMagicLinkRoute = defineRoute({
+  method: "POST",
+  path: "/sign-in/magic-link",
+  startsSession: true,
+  summary: "Mail a sign-in link",
+  description:
+    "Always answers {status: true}: known, unknown and banned addresses alike are mailed a link (unknown ones only while sign-up by link is on).",
+  tags,
+  body: z.object({
+    email: z.email(),
+    name: singleLine().optional(),
+    callbackURL: singleLine().optional(),
+    newUserCallbackURL: singleLine().optional(),
+    errorCallbackURL: singleLine().optional(),
+  }),
+  response: StatusSchema,
+  handler: ({ ctx, body }) => {
+    sendMagicLink(ctx, body);
+    return { status: true };
+  },
+});
+
+/** Where a redirect goes: relative targets against the base URL. */
+const resolved = (ctx: AuthContext, url: string): string => new URL(url, ctx.baseURL).href;
+
+/** A refused link: back to the error target with ?error=… ("?" appended as Better Auth does), no cookie. */
+const refuse = (c: Context, errorURL: string, error: string) => c.redirect(`${errorURL}?error=${error}`, 302);
+
+export const verifyMagicLinkRoute = defineRoute({
+  method: "GET",
+  path: "/magic-link/verify",
+  summary: "Follow a sign-in link",
+  description:
+    "Signs in (or up) and redirects to callbackURL, newUserCallbackURL for a new user; without callbackURL answers {token, user}. A used, unknown or expired link redirects to errorCallbackURL?error=INVALID_TOKEN|EXPIRED_TOKEN.",
+  tags,
+  query: z.object({
+    token: singleLine(),
+    callbackURL: singleLine().optional(),
+    newUserCallbackURL: singleLine().optional(),
+    errorCallbackURL: singleLine().optional(),
+  }),
+  // All three targets are checked before the link is used, and refused with one answer.
+  redirectRefusal: "INVALID_CALLBACK_URL",
+  response: z.object({ token: z.string(), user: PublicUserSchema }),
+  handler: async ({ c, ctx, query }) => {
+    const callbackURL = resolved(ctx, query.callbackURL || "/");
+    const newUserURL = query.newUserCallbackURL ? resolved(ctx, query.newUserCallbackURL) : callbackURL;
+    const errorURL = query.errorCallbackURL ? resolved(ctx, query.errorCallbackURL) : callbackURL;
+    const link = await redeemMagicLink(ctx, query.token);
+    if (!link.ok) {
+      recordSignInFailure(c, ctx, attempt, "invalid_token");
+      return refuse(c, errorURL, link.failure);
+    }
+    const owner = await ownerOfProvenMailbox(ctx, link.email, link.name, !ctx.config.magicLink.disableSignUp);
+    if (!owner) {
+      recordSignInFailure(c, ctx, attempt, "signup_disabled");
+      return refuse(c, errorURL, "new_user_signup_disabled");
+    }
+    recordMailboxProof(c, ctx, owner, "magic-link");
+    const session = await signInUser(c, ctx, owner.user, undefined, attempt);
+    if (!query.callbackURL) return { token: session.token, user: toPublicUserWire(owner.user) };
+    return c.redirect(owner.isNewUser ? newUserURL : callbackURL, 302);
+  },
+});
+
+export const magicLinkRoutes = [sendMagicLinkRoute, verifyMagicLinkRoute];

@@ -1,0 +1,117 @@
+import type { AuthContext } from "../context.ts";
+import type { UserRow } from "../db/schema.ts";
+import { AuthError } from "../errors.ts";
+import { clearPasswordAttempts, throttleCodeCheck } from "./account-throttle.ts";
+import { createCode, type OtpType, redeemCode } from "./email-otp-codes.ts";
+import { type MailboxOwner, ownerOfProvenMailbox } from "./passwordless.ts";
+import { storePasswordHash } from "./passwords.ts";
+import type { EventSource } from "./security-events.ts";
+import { revokeUserSessions } from "./sessions.ts";
+import { assertPasswordLength, findUserByEmail, markEmailVerified } from "./users.ts";
+
+// Email one-time codes: sign in (and sign up), verify an address, reset a password. Codes are stored and
+// checked in email-otp-codes.ts; every check also counts against the email's code throttle (see
+// account-throttle.ts), so guesses spread over many client addresses stay bounded per account.
+
+export { OTP_TYPES, type OtpType, readLiveCode } from "./email-otp-codes.ts";
+
+// Client-facing format check of send-verification-otp and verify-email (the spec's pattern).
+const EMAIL_PATTERN = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
+
+export function assertOtpEmail(email: string): void {
+  if (!EMAIL_PATTERN.test(email)) throw new AuthError("INVALID_EMAIL");
+}
+
+const PURPOSE: Record<OtpType, string> = {
+  "sign-in": "sign in",
+  "email-verification": "verify your email address",
+  "forget-password": "reset your password",
+};
+
+function mailCode(ctx: AuthContext, email: string, type: OtpType, code: string): void {
+  const minutes = Math.max(1, Math.round(ctx.config.emailOTP.expiresIn / 60));
+  ctx.sendMail({
+    to: email,
+    subject: `Your ${type} code`,
+    text: `Hello,\n\nUse this code to ${PURPOSE[type]} (${type}):\n\nCode: ${code}\n\nIt expires in ${minutes} minutes. If you did not ask for it, ignore this mail.\n`,
+  });
+}
+
+/**
+ * Mail a new code of `type`. Unknown addresses get no password-reset code, and no code at all while sign-up
+ * by code is off; the lookup, the code and the mail run in the background, so every address gets the same
+ * answer, equally fast.
+ */
+export function sendCode(ctx: AuthContext, email: string, type: OtpType): void {
+  ctx.background(
+    (async () => {
+      const needsUser = type === "forget-password" || ctx.config.emailOTP.disableSignUp;
+      if (needsUser && !(await findUserByEmail(ctx, email))) {
+        ctx.logger.debug("email code not sent: no user with that address");
+        return;
+      }
+      mailCode(ctx, email, type, await createCode(ctx, email, type));
+    })(),
+  );
+}
+
+/** A code made for the server (nothing mailed), stored as if sent. */
+export function createCodeForServer(ctx: AuthContext, email: string, type: OtpType): Promise<string> {
+  return createCode(ctx, email, type);
+}
+
+function redeemCodeThrottled(ctx: AuthContext, email: string, type: OtpType, code: string, source: EventSource) {
+  return throttleCodeCheck(ctx, email, () => redeemCode(ctx, email, type, code), source);
+}
+
+/** Sign in with a sign-in code: the address's user, created when sign-up by code is allowed. */
+export async function proveSignInCode(
+  ctx: AuthContext,
+  email: string,
+  code: string,
+  source: EventSource,
+): Promise<MailboxOwner> {
+  await redeemCodeThrottled(ctx, email, "sign-in", code, source);
+  const owner = await ownerOfProvenMailbox(ctx, email, null, !ctx.config.emailOTP.disableSignUp);
+  if (!owner) throw new AuthError("USER_NOT_FOUND");
+  return owner;
+}
+
+/** Verify an address with an email-verification code; answers the user and whether this call verified it. */
+export async function verifyEmailWithCode(
+  ctx: AuthContext,
+  email: string,
+  code: string,
+  source: EventSource,
+): Promise<{ user: UserRow; verifiedNow: boolean }> {
+  await redeemCodeThrottled(ctx, email, "email-verification", code, source);
+  const user = await findUserByEmail(ctx, email);
+  if (!user) throw new AuthError("USER_NOT_FOUND");
+  const verifiedNow = await markEmailVerified(ctx, user.id);
+  return { user: { ...user, emailVerified: true }, verifiedNow };
+}
+
+/**
+ * Set a new password with a forget-password code. The length is checked before the code is used; a user
+ * without a password gets a credential account. Unknown addresses read as a wrong code (no code was sent).
+ */
+export async function resetPasswordWithCode(
+  ctx: AuthContext,
+  email: string,
+  code: string,
+  password: string,
+  source: EventSource,
+): Promise<{ user: UserRow; revokedSessions: boolean }> {
+  assertPasswordLength(ctx, password);
+  const passwordHash = await ctx.passwords.hash(password);
+  await redeemCodeThrottled(ctx, email, "forget-password", code, source);
+  const user = await findUserByEmail(ctx, email);
+  if (!user) throw new AuthError("USER_NOT_FOUND");
+  await storePasswordHash(ctx, ctx.db, user.id, passwordHash);
+  await markEmailVerified(ctx, user.id);
+  // The owner proved control of the mailbox: an account held by the per-account throttle opens again.
+  await clearPasswordAttempts(ctx, user);
+  const revokedSessions = ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
+  if (revokedSessions) await revokeUserSessions(ctx, user.id);
+  return { user, revokedSessions };
+}

@@ -8,6 +8,7 @@ export const LINK = {
   verify: /https?:\/\/\S+\/verify-email\?token=\S+/,
   reset: /https?:\/\/\S+\/reset-password\/\S+/,
   delete: /https?:\/\/\S+\/delete-user\/callback\?token=\S+/,
+  magicLink: /https?:\/\/\S+\/magic-link\/verify\?token=\S+/,
 } as const;
 
 /** How many mails `to` has received so far: pass it as `skip` to wait for a newer one. Settle the context first. */
@@ -24,6 +25,22 @@ export async function mailedLink(mailbox: Mailbox, to: string, kind: keyof typeo
     if (matching.length > 0)
       return new URL((matching[matching.length - 1].text.match(LINK[kind]) as RegExpMatchArray)[0]);
     if (Date.now() > deadline) throw new Error(`no ${kind} link mailed to ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The newest one-time code of `type` mailed to `to` after the first `skip` mails (waiting up to 5 s). */
+export async function mailedCode(mailbox: Mailbox, to: string, type: string, skip = 0): Promise<string> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const codes = mailbox
+      .to(to)
+      .slice(skip)
+      .filter((m) => m.text.includes(`(${type})`))
+      .map((m) => m.text.match(/^Code: (\d+)\r?$/m)?.[1])
+      .filter((code): code is string => code !== undefined);
+    if (codes.length > 0) return codes[codes.length - 1];
+    if (Date.now() > deadline) throw new Error(`no ${type} code mailed to ${to}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

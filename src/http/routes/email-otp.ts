@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { isAuthError } from "../../errors.ts";
 import {
   assertOtpEmail,
   createCodeForServer,
@@ -55,7 +56,8 @@ export const signInEmailOtpRoute = defineRoute({
     try {
       owner = await proveSignInCode(ctx, body.email, body.otp, requestSource(c, ctx));
     } catch (error) {
-      recordSignInFailure(c, ctx, attempt, "invalid_code");
+      const throttled = isAuthError(error) && error.key === "TOO_MANY_REQUESTS";
+      recordSignInFailure(c, ctx, attempt, throttled ? "throttled" : "invalid_code");
       throw error;
     }
     recordMailboxProof(c, ctx, owner, "email-otp");

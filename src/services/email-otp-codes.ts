@@ -4,6 +4,7 @@ import { constantTimeEqual, generateRandomString } from "../crypto/random.ts";
 import { seal, unseal } from "../crypto/seal.ts";
 import {
   consumeVerificationIfUnchanged,
+  deleteExpiredVerifications,
   deleteVerificationById,
   deleteVerificationsOfIdentifier,
   findVerification,
@@ -34,8 +35,10 @@ const SEAL_PURPOSE = "email-otp";
 /** A check retries when another request changed the record meanwhile; each retry means one of them won. */
 const MAX_ROUNDS = 64;
 
+const PREFIX = "email-otp:";
+
 function otpIdentifier(type: OtpType, email: string): string {
-  return `email-otp:${type}:${email.toLowerCase()}`;
+  return `${PREFIX}${type}:${email.toLowerCase()}`;
 }
 
 function codeHash(ctx: AuthContext, identifier: string, code: string): string {
@@ -112,10 +115,15 @@ async function checkRound(ctx: AuthContext, row: VerificationRow, code: string):
  */
 export async function redeemCode(ctx: AuthContext, email: string, type: OtpType, code: string): Promise<void> {
   const identifier = otpIdentifier(type, email);
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const row = await findVerification(ctx.db, identifier);
-    if (!row) throw new AuthError("INVALID_OTP");
-    if ((await checkRound(ctx, row, code)) === "used") return;
+  try {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const row = await findVerification(ctx.db, identifier);
+      if (!row) throw new AuthError("INVALID_OTP");
+      if ((await checkRound(ctx, row, code)) === "used") return;
+    }
+    throw new AuthError("INVALID_OTP");
+  } finally {
+    // Codes never used would stay forever: each check, once answered, sweeps the expired ones.
+    ctx.background(deleteExpiredVerifications(ctx.db, PREFIX, ctx.now()));
   }
-  throw new AuthError("INVALID_OTP");
 }

@@ -1,6 +1,10 @@
 import type { AuthContext } from "../context.ts";
 import { generateRandomString, LETTERS, sha256Base64Url } from "../crypto/random.ts";
-import { consumeVerification, insertVerification } from "../db/repositories/verifications.ts";
+import {
+  consumeVerification,
+  deleteExpiredVerifications,
+  insertVerification,
+} from "../db/repositories/verifications.ts";
 import { findUserByEmail } from "./users.ts";
 
 // Magic links: a token of 32 random letters mailed as {api}/magic-link/verify?token=…&callbackURL=…, stored
@@ -77,6 +81,8 @@ function readValue(value: string): { email: string; name: string | null } | null
 /** Use a link: its record is deleted whatever the outcome (an expired link answers EXPIRED_TOKEN once). */
 export async function redeemMagicLink(ctx: AuthContext, token: string): Promise<MagicLinkUse> {
   const row = await consumeVerification(ctx.db, magicLinkIdentifier(token));
+  // Links never followed would stay forever: each use sweeps the expired ones.
+  ctx.background(deleteExpiredVerifications(ctx.db, PREFIX, ctx.now()));
   if (!row) return { ok: false, failure: "INVALID_TOKEN" };
   if (Number(row.expiresAt) <= ctx.now()) return { ok: false, failure: "EXPIRED_TOKEN" };
   const claims = readValue(row.value);

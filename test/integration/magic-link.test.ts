@@ -95,6 +95,18 @@ describeEachDialect("magic link", (dialect) => {
     const later = await t.agent().get("/magic-link/verify", { query: { token, callbackURL: "/in" } });
     expect(later.headers.get("location")).toBe("http://localhost:3000/in?error=INVALID_TOKEN");
     expect(await sessionsOf(account.user.id)).toBe(1);
+    // Links never followed are swept once expired, whenever any link is used.
+    await sendLink(account.email);
+    t.clock.advance(301_000);
+    await t.agent().get("/magic-link/verify", { query: { token: "unrelatedunrelatedunrelatedunrel" } });
+    await t.ctx.settle();
+    const left = await t.ctx.db
+      .selectFrom("verification")
+      .select("id")
+      .where("identifier", "like", "magic-link:%")
+      .where("expiresAt", "<=", t.clock.now)
+      .execute();
+    expect(left).toEqual([]);
   });
 
   it("gives exactly one session to 16 concurrent uses of one link", async () => {

@@ -85,3 +85,12 @@ export async function deleteVerificationById(db: Db, id: string): Promise<void> 
 export async function deleteVerificationsOfIdentifier(db: Db, identifier: string): Promise<void> {
   await db.deleteFrom("verification").where("identifier", "=", identifier).execute();
 }
+
+/** Delete the expired records of one kind (identifier prefix). */
+export async function deleteExpiredVerifications(db: Db, identifierPrefix: string, now: number): Promise<void> {
+  await db
+    .deleteFrom("verification")
+    .where("identifier", "like", `${identifierPrefix}%`)
+    .where("expiresAt", "<=", now)
+    .execute();
+}

@@ -9,7 +9,7 @@ import { createTestContext, type TestContext } from "../helpers/context.ts";
 describe("error catalogue", () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext({ env: { AUTH_TEAMS: "on" } });
+    t = await createTestContext({ env: { AUTH_TEAMS: "on", AUTH_MAGIC_LINK: "on", AUTH_EMAIL_OTP: "on" } });
   });
   afterAll(() => t.close());
 

@@ -43,7 +43,9 @@ describe("route input guards", () => {
   let t: TestContext;
   let routes: Route[];
   beforeAll(async () => {
-    t = await createTestContext({ config: { organization: { teams: { enabled: true } } } });
+    t = await createTestContext({
+      config: { organization: { teams: { enabled: true } }, magicLink: { enabled: true }, emailOTP: { enabled: true } },
+    });
     routes = enabledRoutes(t.ctx);
   });
   afterAll(() => t.close());
@@ -80,6 +82,8 @@ describe("route input guards", () => {
         "/sign-in/username",
         "/sign-in/social",
         "/change-password",
+        "/sign-in/magic-link",
+        "/sign-in/email-otp",
         "/admin/impersonate-user",
       ]),
     );

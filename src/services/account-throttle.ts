@@ -22,14 +22,17 @@ export type ThrottleIdentifier = { email: string } | { username: string };
  * What is counted: password attempts for an email or a username, or guesses of mailed one-time codes for an
  * email (a count of its own, so that someone guessing passwords does not also lock the owner out of codes).
  */
-type CountedIdentifier = ThrottleIdentifier | { emailCode: string };
+type GuessedIdentifier = ThrottleIdentifier | { emailCode: string };
+/** …and sign-in mails (links, codes) sent to an email. */
+type CountedIdentifier = GuessedIdentifier | { mailedTo: string };
 
 /** The counter's key: a keyed hash, so the storage holds no submitted emails or usernames. */
 function throttleKey(ctx: AuthContext, identifier: CountedIdentifier): string {
   let name: string;
   if ("email" in identifier) name = `email:${identifier.email.toLowerCase()}`;
   else if ("username" in identifier) name = `username:${identifier.username.toLowerCase()}`;
-  else name = `email-code:${identifier.emailCode.toLowerCase()}`;
+  else if ("emailCode" in identifier) name = `email-code:${identifier.emailCode.toLowerCase()}`;
+  else name = `mailed-to:${identifier.mailedTo.toLowerCase()}`;
   return `account:${hmacSha256Base64Url(ctx.secret, name)}`;
 }
 
@@ -43,7 +46,7 @@ type ProvenUser = { email: string; username?: string | null };
 function recordThrottled(
   ctx: AuthContext,
   key: string,
-  identifier: CountedIdentifier,
+  identifier: GuessedIdentifier,
   decision: RateLimitDecision,
   source: EventSource,
 ): void {
@@ -73,7 +76,7 @@ function recordThrottled(
 async function countAttempt(
   ctx: AuthContext,
   key: string,
-  identifier: CountedIdentifier,
+  identifier: GuessedIdentifier,
   source: EventSource,
 ): Promise<void> {
   const { window, maxFailures } = ctx.config.accountThrottle;
@@ -138,4 +141,16 @@ export async function throttleCodeCheck<T>(
     await ctx.rateLimitStore.reset(key);
     return result;
   });
+}
+
+/**
+ * Whether a sign-in link or code may be mailed to `email` now: at most `maxFailures` such mails per address
+ * and `window`, whatever client addresses ask, so nobody can flood a mailbox from many addresses. The
+ * callers answer the same either way (the mail is simply not sent).
+ */
+export async function claimSignInMail(ctx: AuthContext, email: string): Promise<boolean> {
+  const options = ctx.config.accountThrottle;
+  if (!options.enabled) return true;
+  const key = throttleKey(ctx, { mailedTo: email });
+  return (await ctx.rateLimitStore.consume(key, options.window, options.maxFailures, ctx.now())).allowed;
 }

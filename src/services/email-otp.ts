@@ -1,7 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
-import { clearPasswordAttempts, throttleCodeCheck } from "./account-throttle.ts";
+import { claimSignInMail, clearPasswordAttempts, throttleCodeCheck } from "./account-throttle.ts";
 import { createCode, type OtpType, redeemCode } from "./email-otp-codes.ts";
 import { type MailboxOwner, ownerOfProvenMailbox } from "./passwordless.ts";
 import { storePasswordHash } from "./passwords.ts";
@@ -39,8 +39,9 @@ function mailCode(ctx: AuthContext, email: string, type: OtpType, code: string):
 
 /**
  * Mail a new code of `type`. Unknown addresses get no password-reset code, and no code at all while sign-up
- * by code is off; the lookup, the code and the mail run in the background, so every address gets the same
- * answer, equally fast.
+ * by code is off; an address that was mailed too many links and codes lately gets none (claimSignInMail).
+ * The lookup, the code and the mail run in the background, so every address gets the same answer, equally
+ * fast.
  */
 export function sendCode(ctx: AuthContext, email: string, type: OtpType): void {
   ctx.background(
@@ -48,6 +49,10 @@ export function sendCode(ctx: AuthContext, email: string, type: OtpType): void {
       const needsUser = type === "forget-password" || ctx.config.emailOTP.disableSignUp;
       if (needsUser && !(await findUserByEmail(ctx, email))) {
         ctx.logger.debug("email code not sent: no user with that address");
+        return;
+      }
+      if (!(await claimSignInMail(ctx, email))) {
+        ctx.logger.debug("email code not sent: too many sign-in mails to this address");
         return;
       }
       mailCode(ctx, email, type, await createCode(ctx, email, type));

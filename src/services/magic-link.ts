@@ -5,6 +5,7 @@ import {
   deleteExpiredVerifications,
   insertVerification,
 } from "../db/repositories/verifications.ts";
+import { claimSignInMail } from "./account-throttle.ts";
 import { findUserByEmail } from "./users.ts";
 
 // Magic links: a token of 32 random letters mailed as {api}/magic-link/verify?token=…&callbackURL=…, stored
@@ -46,6 +47,10 @@ export function sendMagicLink(ctx: AuthContext, request: MagicLinkRequest): void
     (async () => {
       if (options.disableSignUp && !(await findUserByEmail(ctx, request.email))) {
         ctx.logger.debug("magic link asked for an unknown email while sign-up by link is off");
+        return;
+      }
+      if (!(await claimSignInMail(ctx, request.email))) {
+        ctx.logger.debug("magic link not sent: too many sign-in mails to this address");
         return;
       }
       const token = generateRandomString(TOKEN_LENGTH, LETTERS);

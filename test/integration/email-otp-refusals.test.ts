@@ -72,6 +72,23 @@ describeEachDialect("email OTP refusals", (dialect) => {
     expect(open.status).toBe(200);
   });
 
+  it("mails one address no more than maxFailures links and codes a window, whoever asks", async () => {
+    const email = "flooded@example.com";
+    const max = t.ctx.config.accountThrottle.maxFailures;
+    for (let i = 0; i <= max; i++) {
+      const from = t.agent({ from: `192.0.2.${i + 1}` });
+      const res =
+        i % 2 === 0
+          ? await from.post("/email-otp/send-verification-otp", { email, type: "sign-in" })
+          : await from.post("/sign-in/magic-link", { email });
+      expect(res.status).toBe(200);
+    }
+    await t.ctx.settle();
+    expect(mailCount(mailbox, email)).toBe(max);
+    t.clock.advance(t.ctx.config.accountThrottle.window * 1000 + 1000);
+    expect((await signIn(email, await sendCode(email))).status).toBe(200);
+  });
+
   it("keeps a victim's code to the victim's address, not look-alikes", async () => {
     const victim = await signUp(t, { email: "code.victim@example.com" });
     const attacker = await signUp(t, { email: "code.victim+x@example.com" });

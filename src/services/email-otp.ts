@@ -93,6 +93,7 @@ export async function verifyEmailWithCode(
   const user = await findUserByEmail(ctx, email);
   if (!user) throw new AuthError("USER_NOT_FOUND");
   const verifiedNow = await markEmailVerified(ctx, user.id);
+  await clearPasswordAttempts(ctx, user);
   return { user: { ...user, emailVerified: true }, verifiedNow };
 }
 

@@ -25,7 +25,7 @@ export interface EventSource {
 export const CLI_SOURCE: EventSource = { actorType: "cli", actorId: null, ip: null, userAgent: null };
 
 /** How a sign-in proved who the caller is. */
-export type SignInMethod = "email" | "username" | "social" | "api-key" | "email-verification";
+export type SignInMethod = "email" | "username" | "social" | "api-key" | "email-verification" | "passkey";
 
 /** Why a sign-in failed (a code, never what the caller sent). */
 export type SignInFailureReason =
@@ -50,11 +50,27 @@ export type SignInFailureReason =
   | "usage_exceeded"
   | "rate_limited"
   | "invalid_api_key"
+  | "passkey_not_found"
+  | "assertion_refused"
   | "failed";
 
 type Detail =
-  | { type: "sign_in"; outcome: "success"; method: SignInMethod; provider?: string; keyId?: string }
-  | { type: "sign_in"; outcome: "failure"; method: SignInMethod; reason: SignInFailureReason; provider?: string }
+  | {
+      type: "sign_in";
+      outcome: "success";
+      method: SignInMethod;
+      provider?: string;
+      keyId?: string;
+      strongFactor?: boolean;
+    }
+  | {
+      type: "sign_in";
+      outcome: "failure";
+      method: SignInMethod;
+      reason: SignInFailureReason;
+      provider?: string;
+      strongFactor?: boolean;
+    }
   | { type: "sign_up"; outcome: "success"; method: "email" | "social"; provider?: string }
   | {
       type: "password_changed";
@@ -73,6 +89,9 @@ type Detail =
   | { type: "impersonation_stopped"; outcome: "success"; sessionId: string }
   | { type: "api_key_created"; outcome: "success"; keyId: string }
   | { type: "api_key_deleted"; outcome: "success"; keyId: string }
+  | { type: "passkey_added"; outcome: "success"; passkeyId: string }
+  | { type: "passkey_removed"; outcome: "success"; passkeyId: string }
+  | { type: "passkey_counter_rollback"; outcome: "failure"; passkeyId: string }
   | {
       type: "session_revoked";
       outcome: "success";

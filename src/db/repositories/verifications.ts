@@ -41,3 +41,14 @@ export async function deleteVerificationsOfValue(db: Db, identifierPrefix: strin
     .where("value", "=", value)
     .execute();
 }
+
+/** Delete the expired records of one kind (identifier prefix); returns how many went. */
+export async function deleteExpiredVerifications(db: Db, identifierPrefix: string, now: number): Promise<number> {
+  const rows = await db
+    .deleteFrom("verification")
+    .where("identifier", "like", `${identifierPrefix}%`)
+    .where("expiresAt", "<=", now)
+    .returning("id")
+    .execute();
+  return rows.length;
+}

@@ -6,6 +6,14 @@ import { rateLimitClientKey } from "../client-address.ts";
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win.
 
 const STRICT_PREFIXES = ["/sign-in", "/sign-up", "/change-password", "/change-email"];
+// Each passkey ceremony step stores a challenge or checks a signature: 10 a minute per client and path is
+// plenty for a person (two steps per sign-in) and bounds what a script can make the server store.
+const PASSKEY_CEREMONY_PATHS = [
+  "/passkey/generate-register-options",
+  "/passkey/verify-registration",
+  "/passkey/generate-authenticate-options",
+  "/passkey/verify-authentication",
+];
 
 function ruleFor(ctx: AuthContext, path: string): { window: number; max: number } | null {
   const { customRules, window, max } = ctx.config.rateLimit;
@@ -14,6 +22,7 @@ function ruleFor(ctx: AuthContext, path: string): { window: number; max: number 
     if (matches) return rule === false ? null : rule;
   }
   if (STRICT_PREFIXES.some((prefix) => path.startsWith(prefix))) return { window: 10, max: 3 };
+  if (PASSKEY_CEREMONY_PATHS.includes(path)) return { window: 60, max: 10 };
   return { window, max };
 }
 

@@ -8,6 +8,8 @@ import { deleteUserRoutes } from "./delete-user.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
 import { miscRoutes } from "./misc.ts";
 import { organizationRoutes } from "./organization/index.ts";
+import { passkeyCeremonyRoutes } from "./passkey.ts";
+import { passkeyManagementRoutes } from "./passkey-management.ts";
 import { passwordRoutes } from "./password.ts";
 import { providerTokenRoutes } from "./provider-tokens.ts";
 import { ready } from "./ready.ts";
@@ -29,5 +31,6 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   if (ctx.config.admin.enabled) routes.push(...adminRoutes);
   routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute, ...accountRoutes);
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
+  if (ctx.config.passkey.enabled) routes.push(...passkeyCeremonyRoutes, ...passkeyManagementRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

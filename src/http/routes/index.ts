@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { Route } from "../route.ts";
 import { accountRoutes } from "./accounts.ts";
 import { adminRoutes } from "./admin/index.ts";
+import { adminPasskeyRoutes } from "./admin/passkeys.ts";
 import { apiKeyRoutes } from "./api-key.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
@@ -32,5 +33,6 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute, ...accountRoutes);
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
   if (ctx.config.passkey.enabled) routes.push(...passkeyCeremonyRoutes, ...passkeyManagementRoutes);
+  if (ctx.config.passkey.enabled && ctx.config.admin.enabled) routes.push(...adminPasskeyRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -5,7 +5,7 @@ import { registrationOptions, verifyRegistration } from "../../services/passkeys
 import { isSessionFresh, toSessionWire } from "../../services/sessions.ts";
 import { PasskeySchema } from "../../wire/passkey.ts";
 import { SessionSchema } from "../../wire/session.ts";
-import { singleLine } from "../fields.ts";
+import { jsonObject, singleLine } from "../fields.ts";
 import { readChallengeCookie, setChallengeCookie, withChallengeSpent } from "../passkey-cookie.ts";
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
@@ -18,6 +18,8 @@ import { signInWithPasskey } from "../sign-in.ts";
 const tags = ["Passkeys"];
 
 const AnyObject = z.record(z.string(), z.unknown());
+/** A WebAuthn response JSON (base64url strings and a few names): no control characters anywhere. */
+const WebAuthnResponse = jsonObject();
 
 /**
  * Adding a passkey adds a way to sign in for good, so it takes a fresh session that a person signed in
@@ -52,7 +54,7 @@ export const verifyRegistrationRoute = defineRoute({
   description: "Needs a fresh session and the challenge cookie, which this call uses up whatever its answer.",
   tags,
   auth: "session",
-  body: z.object({ response: AnyObject, name: singleLine().max(256).optional() }),
+  body: z.object({ response: WebAuthnResponse, name: singleLine().max(256).optional() }),
   response: PasskeySchema,
   handler: ({ c, ctx, body, session }) =>
     withChallengeSpent(c, ctx, () => {
@@ -88,7 +90,7 @@ export const verifyAuthenticationRoute = defineRoute({
     "Checks the assertion against the challenge cookie (used up whatever the answer), then starts a session and sets its cookie. A passkey is a strong factor: no second factor is asked.",
   tags,
   startsSession: true,
-  body: z.object({ response: AnyObject }),
+  body: z.object({ response: WebAuthnResponse }),
   response: z.object({ session: SessionSchema }),
   handler: ({ c, ctx, body }) =>
     withChallengeSpent(c, ctx, async () => {

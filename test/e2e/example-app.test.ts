@@ -1,52 +1,15 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
 import { tmpdir } from "node:os";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAuthd, startAuthd } from "../client/helpers.ts";
 import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
+import { buildExampleApp, ROOT as root, run, serveStatic } from "../helpers/example-app.ts";
 
 // examples/react-app built with vite against the built client (dist/client layout), served from its own
 // origin, calling a real authd on another port: CORS with credentials and cookies as in production.
-
-const root = new URL("../..", import.meta.url).pathname;
-const TYPES: Record<string, string> = {
-  ".html": "text/html",
-  ".js": "text/javascript",
-  ".css": "text/css",
-  ".svg": "image/svg+xml",
-};
-
-function serveStatic(dir: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(
-      /^(\.\.[/\\])+/,
-      "",
-    );
-    let file = join(dir, path === "/" ? "index.html" : path);
-    let body: Buffer;
-    try {
-      body = readFileSync(file);
-    } catch {
-      file = join(dir, "index.html");
-      body = readFileSync(file);
-    }
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` }),
-    ),
-  );
-}
-
-function run(command: string, args: string[], env: Record<string, string> = {}): void {
-  const result = spawnSync(command, args, { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
-}
 
 describe("the example React app in headless Chromium", () => {
   let authd: RunningAuthd;
@@ -58,16 +21,7 @@ describe("the example React app in headless Chromium", () => {
     work = mkdtempSync(join(tmpdir(), "authd-example-"));
     site = await serveStatic(join(work, "site"));
     authd = await startAuthd({ env: { AUTH_TRUSTED_ORIGINS: site.origin } });
-    run(process.execPath, ["scripts/build-client.ts", "--outdir", join(work, "client")]);
-    run(
-      "node",
-      ["node_modules/vite/bin/vite.js", "build", "--logLevel", "warn", "--config", "examples/react-app/vite.config.ts"],
-      {
-        AUTHD_CLIENT_DIR: join(work, "client"),
-        AUTHD_EXAMPLE_OUT_DIR: join(work, "site"),
-        VITE_AUTHD_URL: authd.url,
-      },
-    );
+    buildExampleApp(work, authd.url);
     browser = await launchChromium();
   }, 120_000);
 

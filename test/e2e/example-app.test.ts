@@ -6,7 +6,14 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAuthd, startAuthd } from "../client/helpers.ts";
 import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
-import { buildExampleApp, ROOT as root, run, serveStatic } from "../helpers/example-app.ts";
+import {
+  buildExampleApp,
+  collectProblems,
+  ROOT as root,
+  run,
+  serveStatic,
+  signUpInExampleApp,
+} from "../helpers/example-app.ts";
 
 // examples/react-app built with vite against the built client (dist/client layout), served from its own
 // origin, calling a real authd on another port: CORS with credentials and cookies as in production.
@@ -33,21 +40,10 @@ describe("the example React app in headless Chromium", () => {
 
   it("signs up, shows the session, keeps it across a reload, and signs out", async () => {
     const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(message.text());
-    });
-    page.on("requestfailed", (request) => problems.push(`${request.url()} ${request.failure()?.errorText}`));
+    const problems = collectProblems(page);
     const email = `example.${Date.now().toString(36)}@example.com`;
 
-    await page.goto(site.origin);
-    await page.getByText("Signed out").waitFor();
-    await page.getByLabel("Name").fill("Example User");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill("correct-horse-battery");
-    await page.getByRole("button", { name: "Sign up" }).click();
-
-    await page.getByTestId("user-email").waitFor();
+    await signUpInExampleApp(page, site.origin, { name: "Example User", email });
     expect(await page.getByTestId("user-email").textContent()).toBe(email);
     expect(await page.getByTestId("user-name").textContent()).toBe("Example User");
     await page.screenshot({ path: join(ARTIFACTS_DIR, "example-app-signed-in.png") });

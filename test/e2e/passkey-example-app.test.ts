@@ -6,7 +6,7 @@ import type { Browser, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAuthd, startAuthd } from "../client/helpers.ts";
 import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
-import { buildExampleApp, serveStatic } from "../helpers/example-app.ts";
+import { buildExampleApp, collectProblems, serveStatic, signUpInExampleApp } from "../helpers/example-app.ts";
 
 // A passkey registered and used in headless Chromium: the example React app signs up with a password,
 // adds a passkey through Better Auth's passkeyClient (a DevTools virtual authenticator answers the
@@ -57,21 +57,12 @@ describe("passkeys in the example React app in headless Chromium", () => {
 
   it("registers a passkey, signs out, and signs back in with it through passkeyClient", async () => {
     const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(message.text());
-    });
+    const problems = collectProblems(page);
     const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
     const email = `passkey.${Date.now().toString(36)}@example.com`;
 
     // Given a user signed up with a password
-    await page.goto(site.origin);
-    await page.getByText("Signed out").waitFor();
-    await page.getByLabel("Name").fill("Passkey User");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill("correct-horse-battery");
-    await page.getByRole("button", { name: "Sign up" }).click();
-    await page.getByTestId("user-email").waitFor();
+    await signUpInExampleApp(page, site.origin, { name: "Passkey User", email });
 
     // When they add a passkey, the authenticator holds a discoverable credential and authd stores it
     await page.getByRole("button", { name: "Add a passkey" }).click();

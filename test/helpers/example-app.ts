@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { extname, join, normalize } from "node:path";
+import type { Page } from "playwright-core";
 
 // examples/react-app built with vite against the built client (dist/client layout) and served from its
 // own origin, for the browser tests.
@@ -52,4 +53,25 @@ export function buildExampleApp(work: string, authdURL: string): void {
     ["node_modules/vite/bin/vite.js", "build", "--logLevel", "warn", "--config", "examples/react-app/vite.config.ts"],
     { AUTHD_CLIENT_DIR: join(work, "client"), AUTHD_EXAMPLE_OUT_DIR: join(work, "site"), VITE_AUTHD_URL: authdURL },
   );
+}
+
+/** Console errors (and failed requests) of a page, collected for an `expect(problems).toEqual([])` at the end. */
+export function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("requestfailed", (request) => problems.push(`${request.url()} ${request.failure()?.errorText}`));
+  return problems;
+}
+
+/** Open the example app signed out and sign up through its form; resolves once it shows the session. */
+export async function signUpInExampleApp(page: Page, origin: string, user: { name: string; email: string }) {
+  await page.goto(origin);
+  await page.getByText("Signed out").waitFor();
+  await page.getByLabel("Name").fill(user.name);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await page.getByTestId("user-email").waitFor();
 }

@@ -257,7 +257,7 @@ function passkeyProblems(config: Config): string[] {
   if (rpID !== undefined && (!/^[a-z0-9.-]+$/i.test(rpID) || isAddressOrRange(rpID) || rpID.includes("..")))
     problems.push(`AUTH_PASSKEY_RP_ID: "${rpID}" is not a domain name (browsers refuse IP addresses as an rp id)`);
   for (const entry of origin ?? []) {
-    if (!/^https?:\/\/[^/]+$/i.test(entry))
+    if (!/^https?:\/\/[^/]+\/?$/i.test(entry))
       problems.push(`AUTH_PASSKEY_ORIGIN: "${entry}" is not an origin (http(s)://host[:port])`);
   }
   return problems;

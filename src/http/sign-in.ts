@@ -8,7 +8,7 @@ import type { LiveSession } from "../services/sessions.ts";
 import { signInWithPassword, startSession } from "../services/sign-in.ts";
 import type { UserRecord } from "../services/users.ts";
 import { clientAddress } from "./client-address.ts";
-import { setSessionCookies } from "./cookies.ts";
+import { hasDontRememberCookie, setSessionCookies } from "./cookies.ts";
 import { recordSignIn, recordSignInFailure, requestSource, type SignInAttempt } from "./security-log.ts";
 
 // What a request adds to the sign-in services: the caller's address and user agent on the session, the
@@ -91,5 +91,7 @@ export async function signInWithPasskey(
     if (reason) recordSignInFailure(c, ctx, PASSKEY_ATTEMPT, reason);
     throw error;
   }
-  return signInUser(c, ctx, proof.user, undefined, PASSKEY_ATTEMPT);
+  // A browser that signed in with rememberMe false before keeps that choice (as in Better Auth).
+  const rememberMe = hasDontRememberCookie(c, ctx) ? false : undefined;
+  return signInUser(c, ctx, proof.user, rememberMe, PASSKEY_ATTEMPT);
 }

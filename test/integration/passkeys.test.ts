@@ -109,6 +109,20 @@ describeEachDialect("passkeys: registration and sign-in", (dialect) => {
     }
   });
 
+  it("keeps a browser's rememberMe false: session cookie without Max-Age, dont_remember sent again", async () => {
+    const { agent, email, password } = await signUp(t);
+    const authenticator = new SoftAuthenticator();
+    await registerPasskey(agent, authenticator);
+    const browser = t.agent();
+    await browser.post("/sign-in/email", { email, password, rememberMe: false });
+    const { verified } = await passkeySignIn(browser, authenticator);
+    expect(verified.status).toBe(200);
+    const sessionCookie = verified.setCookies.find((line) => line.startsWith("better-auth.session_token="));
+    expect(sessionCookie).toBeDefined();
+    expect(sessionCookie).not.toContain("Max-Age");
+    expect(verified.setCookies.some((line) => line.startsWith("better-auth.dont_remember=true."))).toBe(true);
+  });
+
   it("refuses the whole family when the feature is off (404)", async () => {
     const off = await createTestContext({ dialect, env: { AUTH_PASSKEY: "off" } });
     try {
@@ -155,6 +169,22 @@ describe("passkey routes: who may call them", () => {
     const res = await agent.get("/passkey/generate-register-options");
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ code: "SESSION_IS_NOT_FRESH", message: "Session is not fresh" });
+  });
+
+  it("refuses to add a passkey with an API key's stand-in session or an administrator's impersonation", async () => {
+    const { agent, user } = await signUp(t);
+    const key = (await agent.post("/api-key/create", { name: "ci" })).body.key as string;
+    const byKey = await t.agent().get("/passkey/generate-register-options", { headers: { "x-api-key": key } });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.code).toBe("SESSION_IS_NOT_FRESH");
+    expect((await t.agent().get("/passkey/list-user-passkeys", { headers: { "x-api-key": key } })).status).toBe(200);
+
+    const admin = await signUp(t);
+    await t.server().post("/admin/set-role", { userId: admin.user.id, role: "admin" });
+    expect((await admin.agent.post("/admin/impersonate-user", { userId: user.id })).status).toBe(200);
+    const impersonating = await admin.agent.get("/passkey/generate-register-options");
+    expect(impersonating.status).toBe(401);
+    expect(impersonating.body.code).toBe("YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY");
   });
 
   it("answers GET on the POST-only options route with 404", async () => {

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
-import { isAuthError } from "../errors.ts";
+import { type ErrorKey, isAuthError } from "../errors.ts";
 import type { ThrottleIdentifier } from "../services/account-throttle.ts";
 import type { PasskeyProof } from "../services/passkeys/authentication.ts";
 import type { SignInFailureReason } from "../services/security-events.ts";
@@ -67,7 +67,7 @@ export async function signInUser(
 /** A passkey proves possession of the authenticator (and, with user verification, the person): a strong factor. */
 export const PASSKEY_ATTEMPT = { method: "passkey", strongFactor: true } as const satisfies SignInAttempt;
 
-const PASSKEY_REFUSALS: Partial<Record<string, SignInFailureReason>> = {
+const PASSKEY_REFUSALS: Partial<Record<ErrorKey, SignInFailureReason>> = {
   SIGN_IN_PASSKEY_NOT_FOUND: "passkey_not_found",
   AUTHENTICATION_FAILED: "assertion_refused",
   CHALLENGE_NOT_FOUND: "invalid_token",

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
 import { authenticationOptions, verifyAuthentication } from "../../services/passkeys/authentication.ts";
 import { registrationOptions, verifyRegistration } from "../../services/passkeys/registration.ts";
@@ -25,7 +26,7 @@ const WebAuthnResponse = jsonObject();
  * Adding a passkey adds a way to sign in for good, so it takes a fresh session that a person signed in
  * with: not an API key's stand-in session (always "fresh"), and not an administrator's impersonation.
  */
-function assertMayAddPasskey(ctx: Parameters<typeof isSessionFresh>[0], session: ResolvedSession): void {
+function assertMayAddPasskey(ctx: AuthContext, session: ResolvedSession): void {
   if (session.source !== "cookie" || !isSessionFresh(ctx, session.session)) throw new AuthError("SESSION_NOT_FRESH");
   if (session.session.impersonatedBy) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY");
 }

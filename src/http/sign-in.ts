@@ -38,7 +38,8 @@ export async function provePasswordSignIn(
 
 /**
  * Start a session for a user who proved who they are, and set its cookies. With `attempt`, it is logged as
- * a sign-in by that method (and a banned user's refusal as a failed one).
+ * a sign-in by that method (and a banned user's refusal as a failed one). An attempt marked
+ * `strongFactor` (a passkey) proved a strong factor already: a second-factor step here must not ask again.
  */
 export async function signInUser(
   c: Context,

@@ -213,6 +213,19 @@ const entries = {
   EMAIL_QUERY_SERVER_ONLY: { message: "User email cannot be passed for client side API calls.", status: 400 },
   MISSING_SESSION_OR_EMAIL: { message: "Missing session headers, or email query parameter.", status: 400 },
 
+  // Passkeys (Better Auth's passkey codes; statuses as docs/passwordless.md says where authd differs)
+  CHALLENGE_NOT_FOUND: { message: "Challenge not found", status: 400 },
+  YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: {
+    message: "You are not allowed to register this passkey",
+    status: 401,
+  },
+  FAILED_TO_VERIFY_REGISTRATION: { message: "Failed to verify registration", status: 400 },
+  /** A passkey id the caller has no passkey under (update, delete; foreign ids read as unknown). */
+  PASSKEY_NOT_FOUND: { message: "Passkey not found", status: 404 },
+  /** verify-authentication with a credential no user has registered. */
+  SIGN_IN_PASSKEY_NOT_FOUND: { message: "Passkey not found", status: 401 },
+  AUTHENTICATION_FAILED: { message: "Authentication failed", status: 400 },
+
   // API keys (codes fixed by the spec where it names them)
   METADATA_MUST_BE_OBJECT: { message: "metadata must be an object or undefined", status: 400 },
   REFILL_AMOUNT_REQUIRED: { message: "refillAmount is required when refillInterval is provided", status: 400 },

@@ -11,6 +11,7 @@ import {
   type SearchPageRequest,
 } from "../src/services/directory.ts";
 import { deleteUserWithSessions, revokeApiKeyById } from "../src/services/operator-actions.ts";
+import { removeUserPasskey } from "../src/services/passkeys/operator.ts";
 import { CLI_SOURCE } from "../src/services/security-events.ts";
 import {
   describeOrganization,
@@ -34,6 +35,7 @@ export interface AdminData {
   revokeAllSessions(userId: string): Promise<number>;
   issueApiKey(userId: string, name: string | undefined): Promise<CreatedApiKey>;
   revokeApiKey(keyId: string): Promise<void>;
+  removePasskey(userId: string, passkeyId: string): Promise<void>;
   deleteUser(userId: string): Promise<void>;
   listOrganizations(request: SearchPageRequest): Promise<Page<ListedOrganization>>;
   describeOrganization(organizationId: string): Promise<OrganizationOverview | null>;
@@ -62,6 +64,9 @@ export function createAdminData(ctx: AuthContext): AdminData {
     issueApiKey: (userId, name) => createApiKey(ctx, { userId, name }, { isServer: true }, CLI_SOURCE),
     async revokeApiKey(keyId) {
       if (!(await revokeApiKeyById(ctx, keyId))) throw new Error("the API key no longer exists");
+    },
+    async removePasskey(userId, passkeyId) {
+      await removeUserPasskey(ctx, userId, passkeyId, CLI_SOURCE);
     },
     deleteUser: (userId) => deleteUserWithSessions(ctx, userId),
     listOrganizations: (request) => listOrganizationPage(ctx, request),

@@ -61,6 +61,9 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_MAGIC_LINK", "magicLink.enabled", "on-off"),
   binding("AUTH_EMAIL_OTP", "emailOTP.enabled", "on-off"),
   binding("AUTH_API_KEY_METADATA", "apiKey.enableMetadata", "on-off"),
+  binding("AUTH_PASSKEY", "passkey.enabled", "on-off"),
+  binding("AUTH_PASSKEY_RP_ID", "passkey.rpID"),
+  binding("AUTH_PASSKEY_ORIGIN", "passkey.origin", "list"),
   binding("AUTH_API_REFERENCE", "apiReference.enabled", "on-off"),
   binding("AUTH_METRICS", "metrics.enabled", "on-off"),
   binding("AUTH_LOG_LEVEL", "logLevel"),
@@ -240,10 +243,24 @@ function crossFieldProblems(config: Config): string[] {
       problems.push(`AUTH_TRUSTED_ORIGINS: "${origin}" is not an origin (scheme://host[:port])`);
     }
   }
+  problems.push(...passkeyProblems(config));
   return problems;
 }
 
 /** The public origin links are built from. */
 export function resolveBaseURL(config: Config): string {
   return (config.baseURL ?? `http://localhost:${config.port}`).replace(/\/+$/, "");
+}
+
+/** An explicit relying-party id is a domain (browsers refuse IP addresses); expected origins are origins. */
+function passkeyProblems(config: Config): string[] {
+  const problems: string[] = [];
+  const { rpID, origin } = config.passkey;
+  if (rpID !== undefined && (!/^[a-z0-9.-]+$/i.test(rpID) || isAddressOrRange(rpID) || rpID.includes("..")))
+    problems.push(`AUTH_PASSKEY_RP_ID: "${rpID}" is not a domain name (browsers refuse IP addresses as an rp id)`);
+  for (const entry of origin ?? []) {
+    if (!/^https?:\/\/[^/]+\/?$/i.test(entry))
+      problems.push(`AUTH_PASSKEY_ORIGIN: "${entry}" is not an origin (http(s)://host[:port])`);
+  }
+  return problems;
 }

@@ -359,6 +359,34 @@ export const ConfigSchema = z
           .prefault({}),
       })
       .prefault({}),
+    passkey: z
+      .object({
+        enabled: onOff.default(true).describe("passkey routes (/passkey/*)"),
+        rpID: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("WebAuthn relying-party id, a domain (default: the base URL's host name)"),
+        rpName: z.string().min(1).default("authd").describe("relying-party name authenticators show"),
+        origin: z
+          .array(z.string())
+          .optional()
+          .describe("origins whose WebAuthn ceremonies are accepted (default: the base URL's origin)"),
+        userVerification: z
+          .enum(["required", "preferred", "discouraged"])
+          .default("preferred")
+          .describe("asked of authenticators; required: a passkey without user verification is refused"),
+        residentKey: z
+          .enum(["required", "preferred", "discouraged"])
+          .default("preferred")
+          .describe("discoverable credentials at registration"),
+        authenticatorAttachment: z
+          .enum(["platform", "cross-platform"])
+          .optional()
+          .describe("authenticators offered at registration (unset: any; a client may ask per registration)"),
+        challengeExpiresIn: seconds(300, "lifetime of a registration or sign-in challenge"),
+      })
+      .prefault({}),
     social: z
       .record(
         z.string().regex(/^[a-z0-9_-]+$/, "provider ids are lower-case letters, digits, _ and -"),

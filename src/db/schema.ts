@@ -152,6 +152,23 @@ export interface SettingTable {
   value: string;
 }
 
+export interface PasskeyTable {
+  id: string;
+  name: string | null;
+  /** The COSE public key, standard base64 with padding (as Better Auth stores it). */
+  publicKey: string;
+  userId: string;
+  /** base64url without padding; unique. */
+  credentialID: string;
+  counter: number;
+  deviceType: string;
+  backedUp: DbBoolean;
+  /** Comma-joined transports ("internal,hybrid"), or null when the browser reported none. */
+  transports: string | null;
+  createdAt: number | null;
+  aaguid: string | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -166,6 +183,7 @@ export interface Database {
   apikey: ApiKeyTable;
   jwks: JwksTable;
   authdSetting: SettingTable;
+  passkey: PasskeyTable;
 }
 
 export type UserRow = Selectable<UserTable>;
@@ -182,6 +200,8 @@ export type InvitationRow = Selectable<InvitationTable>;
 export type TeamRow = Selectable<TeamTable>;
 export type TeamMemberRow = Selectable<TeamMemberTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type PasskeyRow = Selectable<PasskeyTable>;
+export type NewPasskeyRow = Insertable<PasskeyTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
 
 /** The database or a transaction on it: what every repository function takes first. */

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { getCookie, setCookie } from "hono/cookie";
+import { generateCookie, getCookie, setCookie } from "hono/cookie";
 import type { AuthContext } from "../context.ts";
 import { hmacSha256Base64Url, signValue, unsignValue } from "../crypto/hmac.ts";
 import { constantTimeEqual } from "../crypto/random.ts";
@@ -141,6 +141,11 @@ export function readSignedCookie(c: Context, ctx: AuthContext, name: string): st
 
 export function clearCookie(c: Context, ctx: AuthContext, name: string): void {
   write(c, ctx, name, "", 0);
+}
+
+/** The Set-Cookie value that clears a cookie, for an error answer (which carries no cookies set before it). */
+export function clearingCookieHeader(ctx: AuthContext, name: string): string {
+  return generateCookie(name, "", cookieOptions(ctx, 0));
 }
 
 export function clearSessionCookies(c: Context, ctx: AuthContext): void {

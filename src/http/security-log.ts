@@ -33,6 +33,11 @@ export function adminRequestSource(c: Context, ctx: AuthContext, actor: AdminAct
 export interface SignInAttempt {
   method: SignInMethod;
   provider?: string;
+  /**
+   * The proof was a strong factor on its own (a passkey: possession of the authenticator, usually with
+   * user verification). A sign-in step that asks for a second factor (two-factor) skips it for these.
+   */
+  strongFactor?: boolean;
 }
 
 /** A sign-in that started a session (or, for an API key, authenticated the request) for `userId`. */

@@ -32,7 +32,8 @@ export type SignInMethod =
   | "api-key"
   | "email-verification"
   | "magic-link"
-  | "email-otp";
+  | "email-otp"
+  | "passkey";
 
 /** Why a sign-in failed (a code, never what the caller sent). */
 export type SignInFailureReason =
@@ -57,11 +58,27 @@ export type SignInFailureReason =
   | "usage_exceeded"
   | "rate_limited"
   | "invalid_api_key"
+  | "passkey_not_found"
+  | "assertion_refused"
   | "failed";
 
 type Detail =
-  | { type: "sign_in"; outcome: "success"; method: SignInMethod; provider?: string; keyId?: string }
-  | { type: "sign_in"; outcome: "failure"; method: SignInMethod; reason: SignInFailureReason; provider?: string }
+  | {
+      type: "sign_in";
+      outcome: "success";
+      method: SignInMethod;
+      provider?: string;
+      keyId?: string;
+      strongFactor?: boolean;
+    }
+  | {
+      type: "sign_in";
+      outcome: "failure";
+      method: SignInMethod;
+      reason: SignInFailureReason;
+      provider?: string;
+      strongFactor?: boolean;
+    }
   | { type: "sign_up"; outcome: "success"; method: "email" | "social" | "magic-link" | "email-otp"; provider?: string }
   | {
       type: "password_changed";
@@ -85,6 +102,9 @@ type Detail =
   | { type: "impersonation_stopped"; outcome: "success"; sessionId: string }
   | { type: "api_key_created"; outcome: "success"; keyId: string }
   | { type: "api_key_deleted"; outcome: "success"; keyId: string }
+  | { type: "passkey_added"; outcome: "success"; passkeyId: string }
+  | { type: "passkey_removed"; outcome: "success"; passkeyId: string }
+  | { type: "passkey_counter_rollback"; outcome: "failure"; passkeyId: string }
   | {
       type: "session_revoked";
       outcome: "success";

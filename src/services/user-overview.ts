@@ -12,6 +12,7 @@ import { findUserByIdOrEmail } from "../db/repositories/users.ts";
 import { type ApiKeyWire, listApiKeys } from "./api-keys.ts";
 import { type SessionSummary, toSessionSummary } from "./directory.ts";
 import { toOrganizationWire } from "./organizations/wire.ts";
+import { listPasskeys } from "./passkeys/passkeys.ts";
 import { isBanned, iso, toUserWire, type UserWire } from "./users.ts";
 
 // Everything an operator sees about one user or organization (CLI `users show` / `orgs show`, the
@@ -34,6 +35,17 @@ export interface MembershipSummary {
   role: string;
 }
 
+/** A passkey as operators see it (its public key and counter are left out: nothing to act on). */
+export interface PasskeySummary {
+  id: string;
+  name: string | null;
+  deviceType: string;
+  backedUp: boolean;
+  transports: string | null;
+  aaguid: string | null;
+  createdAt: string | null;
+}
+
 export interface UserOverview {
   user: UserWire;
   /** Active sessions, without their tokens (a token is a bearer credential). */
@@ -42,16 +54,18 @@ export interface UserOverview {
   organizations: MembershipSummary[];
   /** ownerBanned: the user's ban is in force, so every key is refused (USER_IS_BANNED). */
   apiKeys: (ApiKeyWire & { ownerBanned: boolean })[];
+  passkeys: PasskeySummary[];
 }
 
 export async function describeUser(ctx: AuthContext, idOrEmail: string): Promise<UserOverview | null> {
   const row = await findUserByIdOrEmail(ctx.db, idOrEmail);
   if (!row) return null;
-  const [sessions, accounts, organizations, apiKeys] = await Promise.all([
+  const [sessions, accounts, organizations, apiKeys, passkeys] = await Promise.all([
     listSessions(ctx.db, { userId: row.id, activeAt: ctx.now(), limit: 1000 }),
     listAccountsByUserId(ctx.db, row.id),
     listUserMemberships(ctx.db, row.id),
     listApiKeys(ctx, row.id),
+    listPasskeys(ctx, row.id),
   ]);
   const ownerBanned = isBanned(row, ctx.now());
   return {
@@ -65,6 +79,15 @@ export async function describeUser(ctx: AuthContext, idOrEmail: string): Promise
     })),
     organizations,
     apiKeys: apiKeys.map((key) => ({ ...key, ownerBanned })),
+    passkeys: passkeys.map(({ id, name, deviceType, backedUp, transports, aaguid, createdAt }) => ({
+      id,
+      name,
+      deviceType,
+      backedUp,
+      transports,
+      aaguid,
+      createdAt,
+    })),
   };
 }
 

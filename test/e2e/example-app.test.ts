@@ -1,52 +1,22 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
 import { tmpdir } from "node:os";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAuthd, startAuthd } from "../client/helpers.ts";
 import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
+import {
+  buildExampleApp,
+  collectProblems,
+  ROOT as root,
+  run,
+  serveStatic,
+  signUpInExampleApp,
+} from "../helpers/example-app.ts";
 
 // examples/react-app built with vite against the built client (dist/client layout), served from its own
 // origin, calling a real authd on another port: CORS with credentials and cookies as in production.
-
-const root = new URL("../..", import.meta.url).pathname;
-const TYPES: Record<string, string> = {
-  ".html": "text/html",
-  ".js": "text/javascript",
-  ".css": "text/css",
-  ".svg": "image/svg+xml",
-};
-
-function serveStatic(dir: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(
-      /^(\.\.[/\\])+/,
-      "",
-    );
-    let file = join(dir, path === "/" ? "index.html" : path);
-    let body: Buffer;
-    try {
-      body = readFileSync(file);
-    } catch {
-      file = join(dir, "index.html");
-      body = readFileSync(file);
-    }
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
-      resolve({ server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` }),
-    ),
-  );
-}
-
-function run(command: string, args: string[], env: Record<string, string> = {}): void {
-  const result = spawnSync(command, args, { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
-}
 
 describe("the example React app in headless Chromium", () => {
   let authd: RunningAuthd;
@@ -58,16 +28,7 @@ describe("the example React app in headless Chromium", () => {
     work = mkdtempSync(join(tmpdir(), "authd-example-"));
     site = await serveStatic(join(work, "site"));
     authd = await startAuthd({ env: { AUTH_TRUSTED_ORIGINS: site.origin } });
-    run(process.execPath, ["scripts/build-client.ts", "--outdir", join(work, "client")]);
-    run(
-      "node",
-      ["node_modules/vite/bin/vite.js", "build", "--logLevel", "warn", "--config", "examples/react-app/vite.config.ts"],
-      {
-        AUTHD_CLIENT_DIR: join(work, "client"),
-        AUTHD_EXAMPLE_OUT_DIR: join(work, "site"),
-        VITE_AUTHD_URL: authd.url,
-      },
-    );
+    buildExampleApp(work, authd.url);
     browser = await launchChromium();
   }, 120_000);
 
@@ -79,21 +40,10 @@ describe("the example React app in headless Chromium", () => {
 
   it("signs up, shows the session, keeps it across a reload, and signs out", async () => {
     const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") problems.push(message.text());
-    });
-    page.on("requestfailed", (request) => problems.push(`${request.url()} ${request.failure()?.errorText}`));
+    const problems = collectProblems(page);
     const email = `example.${Date.now().toString(36)}@example.com`;
 
-    await page.goto(site.origin);
-    await page.getByText("Signed out").waitFor();
-    await page.getByLabel("Name").fill("Example User");
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill("correct-horse-battery");
-    await page.getByRole("button", { name: "Sign up" }).click();
-
-    await page.getByTestId("user-email").waitFor();
+    await signUpInExampleApp(page, site.origin, { name: "Example User", email });
     expect(await page.getByTestId("user-email").textContent()).toBe(email);
     expect(await page.getByTestId("user-name").textContent()).toBe("Example User");
     await page.screenshot({ path: join(ARTIFACTS_DIR, "example-app-signed-in.png") });

@@ -134,6 +134,35 @@ describe("authd admin terminal UI", () => {
     expect(await t.ctx.db.selectFrom("apikey").selectAll().where("userId", "=", carol!.id).execute()).toHaveLength(0);
   });
 
+  it("shows a user's passkeys and removes the highlighted one", async () => {
+    const alice = await findUserByEmail(t.ctx.db, "alice@example.com");
+    const passkey = {
+      id: generateId(),
+      name: "laptop",
+      publicKey: "cHVibGlj",
+      userId: alice!.id,
+      credentialID: generateId(),
+      counter: 0,
+      deviceType: "multiDevice",
+      backedUp: true,
+      transports: "internal",
+      createdAt: t.ctx.now(),
+      aaguid: null,
+    };
+    await t.ctx.db.insertInto("passkey").values(passkey).execute();
+    const ui = await openUser("alice");
+    const frame = await waitForFrame(ui, "Passkeys (1)");
+    expect(frame).toContain("laptop");
+    expect(frame).toContain("multiDevice");
+    ui.stdin.write(KEYS.tab);
+    await waitForFrame(ui, "to passkeys");
+    ui.stdin.write(KEYS.tab);
+    await waitForFrame(ui, "remove passkey");
+    ui.stdin.write("x");
+    await waitForFrame(ui, (f) => f.includes("passkey laptop removed") && f.includes("Passkeys (0)"));
+    expect(await t.ctx.db.selectFrom("passkey").selectAll().where("id", "=", passkey.id).execute()).toEqual([]);
+  });
+
   it("marks the API keys of a banned user as refused", async () => {
     // Given a user holding a key
     const dave = await createUser(t.ctx, { email: "dave@example.com", name: "Dave", password: "password-123" });

@@ -14,9 +14,12 @@ import { useTerminalSize } from "../hooks/use-terminal-size.ts";
 import type { Navigation } from "./navigation.ts";
 
 type Mode = "browse" | "ban" | "role" | "issue-key" | "delete" | "revoke-all";
-type Focus = "sessions" | "keys";
+type Focus = "sessions" | "keys" | "passkeys";
 
-/** One user: profile, sessions, linked accounts, organizations and API keys, with the admin actions. */
+const NEXT_FOCUS: Record<Focus, Focus> = { sessions: "keys", keys: "passkeys", passkeys: "sessions" };
+const FOCUS_LABEL: Record<Focus, string> = { sessions: "sessions", keys: "API keys", passkeys: "passkeys" };
+
+/** One user: profile, sessions, linked accounts, organizations, API keys and passkeys, with the admin actions. */
 export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userId: string; nav: Navigation }) {
   const { columns, rows } = useTerminalSize();
   const overview = useAsyncData(() => data.describeUser(userId), [userId]);
@@ -28,11 +31,13 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
 
   const info = overview.data;
   const user = info?.user;
-  const focused = focus === "sessions" ? (info?.sessions ?? []) : (info?.apiKeys ?? []);
+  const lists = { sessions: info?.sessions ?? [], keys: info?.apiKeys ?? [], passkeys: info?.passkeys ?? [] };
+  const focused: { id: string; name?: string | null }[] = lists[focus];
   const selected = Math.max(0, Math.min(cursor, focused.length - 1));
-  const tableRows = Math.max(2, Math.floor((rows - 16) / 2));
-  const window = (length: number) =>
-    focus === "sessions" || length <= tableRows
+  const tableRows = Math.max(2, Math.floor((rows - 18) / 3));
+  // The focused list scrolls with the cursor (sessions stay at the top, as before); the others rest.
+  const window = (list: Focus, length: number) =>
+    focus !== list || list === "sessions" || length <= tableRows
       ? 0
       : Math.max(0, Math.min(selected - tableRows + 1, length - tableRows));
 
@@ -42,7 +47,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
       if (key.escape) return nav.back();
       if (!user) return;
       if (key.tab) {
-        setFocus((f) => (f === "sessions" ? "keys" : "sessions"));
+        setFocus((f) => NEXT_FOCUS[f]);
         return setCursor(0);
       }
       if (key.upArrow) return setCursor(Math.max(0, selected - 1));
@@ -60,11 +65,9 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
         const item = focused[selected];
         if (!item) return;
         if (focus === "sessions") void action.run(() => data.revokeSession(item.id), "session revoked");
-        else
-          void action.run(
-            () => data.revokeApiKey(item.id),
-            `API key ${"name" in item && item.name ? item.name : item.id} revoked`,
-          );
+        else if (focus === "keys")
+          void action.run(() => data.revokeApiKey(item.id), `API key ${item.name || item.id} revoked`);
+        else void action.run(() => data.removePasskey(user.id, item.id), `passkey ${item.name || item.id} removed`);
         return;
       }
       if (input === "R") overview.reload();
@@ -85,17 +88,18 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
   const hints: KeyHint[] = [
     ["b", user.banned ? "unban" : "ban"],
     ["r", "set role"],
-    ["tab", focus === "sessions" ? "to API keys" : "to sessions"],
+    ["tab", `to ${FOCUS_LABEL[NEXT_FOCUS[focus]]}`],
     ["↑↓", "move"],
-    ["x", focus === "sessions" ? "revoke session" : "revoke key"],
+    ["x", { sessions: "revoke session", keys: "revoke key", passkeys: "remove passkey" }[focus]],
     ["a", "revoke all sessions"],
     ["k", "issue API key"],
     ["d", "delete user"],
     ["esc", "back"],
   ];
   const width = columns;
-  const sessionStart = window(info.sessions.length);
-  const keyStart = window(info.apiKeys.length);
+  const sessionStart = window("sessions", info.sessions.length);
+  const keyStart = window("keys", info.apiKeys.length);
+  const passkeyStart = window("passkeys", info.passkeys.length);
 
   return (
     <Box flexDirection="column">
@@ -145,6 +149,20 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
           { header: "enabled", width: 7, value: (k) => k.enabled },
           { header: "remaining", width: 9, value: (k) => k.remaining },
           { header: "expires", width: 16, value: (k) => toMinute(k.expiresAt) ?? "never" },
+        ]}
+      />
+      <Text bold color={focus === "passkeys" ? "cyan" : undefined}>{`Passkeys (${info.passkeys.length})`}</Text>
+      <Table
+        rows={info.passkeys.slice(passkeyStart, passkeyStart + tableRows)}
+        selected={focus === "passkeys" ? selected - passkeyStart : undefined}
+        width={width}
+        rowKey={(p) => p.id}
+        emptyText="no passkeys"
+        columns={[
+          { header: "name", value: (p) => p.name },
+          { header: "device", width: 12, value: (p) => p.deviceType },
+          { header: "backed up", width: 9, value: (p) => p.backedUp },
+          { header: "created", width: 16, value: (p) => toMinute(p.createdAt) },
         ]}
       />
       {issuedKey ? (

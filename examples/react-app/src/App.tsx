@@ -1,10 +1,12 @@
 import { type FormEvent, useState } from "react";
 import { authClient } from "./auth-client.ts";
+import { AddPasskey, PasskeySignIn } from "./Passkeys.tsx";
 
-// One page: sign up (or in) with email and password, see the session useSession() holds, sign out.
+// One page: sign up (or in) with email and password or a passkey, see the session useSession() holds,
+// add a passkey, sign out.
 
 export function App() {
-  const { data, error, isPending } = authClient.useSession();
+  const { data, error, isPending, refetch } = authClient.useSession();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -46,6 +48,7 @@ export function App() {
           <button type="button" disabled={busy} onClick={() => run(() => authClient.signOut())}>
             Sign out
           </button>
+          <AddPasskey onProblem={setProblem} />
         </section>
       ) : (
         <form onSubmit={submit}>
@@ -67,7 +70,8 @@ export function App() {
           </button>{" "}
           <button type="submit" value="sign-in" disabled={busy}>
             Sign in
-          </button>
+          </button>{" "}
+          <PasskeySignIn onSignedIn={() => void refetch()} onProblem={setProblem} />
         </form>
       )}
       {problem && <p role="alert">{problem}</p>}

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { startServer } from "../../server.ts";
+import { relyingPartyProblem } from "../../services/passkeys/relying-party.ts";
 import { createCommand, loadCommandConfig, openCommandContext, UserError } from "../shared.ts";
 
 const ServeFlags = z.object({
@@ -23,6 +24,8 @@ export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
     base: ctx.apiURL,
     database: ctx.database.dialect,
   });
+  const passkeyProblem = ctx.config.passkey.enabled ? relyingPartyProblem(ctx) : null;
+  if (passkeyProblem) ctx.logger.warn(passkeyProblem);
   const stop = (signal: string) => {
     ctx.logger.info("shutting down", { signal });
     running.shutdown().then(

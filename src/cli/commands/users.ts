@@ -7,6 +7,7 @@ import { describeUser, type UserOverview } from "../../services/user-overview.ts
 import { formatFields, formatTable, writeLines } from "../format.ts";
 import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
 import { banCommand, deleteCommand, setPasswordCommand, setRoleCommand, unbanCommand } from "./user-actions.ts";
+import { passkeysCommand, removePasskeyCommand } from "./user-passkeys.ts";
 
 const ListFlags = PageFlags.extend({
   search: z.string().optional(),
@@ -43,7 +44,10 @@ export async function requireUserOverview(ctx: AuthContext, idOrEmail: string): 
   return overview;
 }
 
-const usersShow = createCommand("show", "show one user with sessions, linked accounts, organizations and API keys")
+const usersShow = createCommand(
+  "show",
+  "show one user with sessions, linked accounts, organizations, API keys and passkeys",
+)
   .argument("<id-or-email>", "the user's id or email")
   .option("--json", "print only JSON")
   .action(async (idOrEmail: string, raw) => {
@@ -67,6 +71,8 @@ const usersShow = createCommand("show", "show one user with sessions, linked acc
           (k) =>
             `  ${k.id}  ${k.name ?? "-"}  ${k.start ?? ""}…  ${k.enabled ? "enabled" : "disabled"}  expires ${k.expiresAt ?? "never"}`,
         ),
+        `passkeys (${overview.passkeys.length})`,
+        ...overview.passkeys.map((p) => `  ${p.id}  ${p.name ?? "-"}  ${p.deviceType}  created ${p.createdAt ?? "-"}`),
       );
     });
   });
@@ -79,4 +85,6 @@ export const usersCommand = new Command("users")
   .addCommand(unbanCommand)
   .addCommand(setRoleCommand)
   .addCommand(setPasswordCommand)
-  .addCommand(deleteCommand);
+  .addCommand(deleteCommand)
+  .addCommand(passkeysCommand)
+  .addCommand(removePasskeyCommand);

@@ -86,11 +86,13 @@ export async function deleteVerificationsOfIdentifier(db: Db, identifier: string
   await db.deleteFrom("verification").where("identifier", "=", identifier).execute();
 }
 
-/** Delete the expired records of one kind (identifier prefix). */
-export async function deleteExpiredVerifications(db: Db, identifierPrefix: string, now: number): Promise<void> {
-  await db
+/** Delete the expired records of one kind (identifier prefix); returns how many went. */
+export async function deleteExpiredVerifications(db: Db, identifierPrefix: string, now: number): Promise<number> {
+  const rows = await db
     .deleteFrom("verification")
     .where("identifier", "like", `${identifierPrefix}%`)
     .where("expiresAt", "<=", now)
+    .returning("id")
     .execute();
+  return rows.length;
 }

@@ -6,6 +6,14 @@ import { rateLimitClientKey } from "../client-address.ts";
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win.
 
 const STRICT_PREFIXES = ["/sign-in", "/sign-up", "/change-password", "/change-email"];
+// Each passkey ceremony step stores a challenge or checks a signature: 10 a minute per client and path is
+// plenty for a person (two steps per sign-in) and bounds what a script can make the server store.
+const PASSKEY_CEREMONY_PATHS = [
+  "/passkey/generate-register-options",
+  "/passkey/verify-registration",
+  "/passkey/generate-authenticate-options",
+  "/passkey/verify-authentication",
+];
 
 // The passwordless paths' own rules (plugins.md 0.5), ahead of the prefixes above: mailing links and
 // codes, and checking codes. Reset by code keeps the global rule (a code dies after a few tries anyway).
@@ -28,6 +36,7 @@ function ruleFor(ctx: AuthContext, path: string): { window: number; max: number 
   const own = PATH_RULES[path];
   if (own) return own === "global" ? { window, max } : own;
   if (STRICT_PREFIXES.some((prefix) => path.startsWith(prefix))) return { window: 10, max: 3 };
+  if (PASSKEY_CEREMONY_PATHS.includes(path)) return { window: 60, max: 10 };
   return { window, max };
 }
 

@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { Route } from "../route.ts";
 import { accountRoutes } from "./accounts.ts";
 import { adminRoutes } from "./admin/index.ts";
+import { adminPasskeyRoutes } from "./admin/passkeys.ts";
 import { apiKeyRoutes } from "./api-key.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
@@ -10,6 +11,8 @@ import { emailVerificationRoutes } from "./email-verification.ts";
 import { magicLinkRoutes } from "./magic-link.ts";
 import { miscRoutes } from "./misc.ts";
 import { organizationRoutes } from "./organization/index.ts";
+import { passkeyCeremonyRoutes } from "./passkey.ts";
+import { passkeyManagementRoutes } from "./passkey-management.ts";
 import { passwordRoutes } from "./password.ts";
 import { providerTokenRoutes } from "./provider-tokens.ts";
 import { ready } from "./ready.ts";
@@ -33,5 +36,7 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   if (ctx.config.magicLink.enabled) routes.push(...magicLinkRoutes);
   if (ctx.config.emailOTP.enabled) routes.push(...emailOtpRoutes);
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
+  if (ctx.config.passkey.enabled) routes.push(...passkeyCeremonyRoutes, ...passkeyManagementRoutes);
+  if (ctx.config.passkey.enabled && ctx.config.admin.enabled) routes.push(...adminPasskeyRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -6,6 +6,7 @@ import { apiKeyRoutes } from "./api-key.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
+import { jwtRoutes } from "./jwt.ts";
 import { miscRoutes } from "./misc.ts";
 import { organizationRoutes } from "./organization/index.ts";
 import { passwordRoutes } from "./password.ts";
@@ -29,5 +30,6 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   if (ctx.config.admin.enabled) routes.push(...adminRoutes);
   routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute, ...accountRoutes);
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
+  if (ctx.config.jwt.enabled) routes.push(...jwtRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -6,6 +6,7 @@ import { apiKeyRoutes } from "./api-key.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
+import { forwardAuthRoute } from "./forward-auth.ts";
 import { jwtRoutes } from "./jwt.ts";
 import { miscRoutes } from "./misc.ts";
 import { organizationRoutes } from "./organization/index.ts";
@@ -31,5 +32,6 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute, ...accountRoutes);
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
   if (ctx.config.jwt.enabled) routes.push(...jwtRoutes);
+  if (ctx.config.forwardAuth.enabled) routes.push(forwardAuthRoute);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

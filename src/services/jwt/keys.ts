@@ -129,6 +129,8 @@ export async function currentSigningKey(ctx: AuthContext): Promise<SigningKey> {
 export async function publishedKeys(ctx: AuthContext): Promise<PublicJWK[]> {
   await currentSigningKey(ctx);
   const rows = await listPublishedJwks(ctx.db, ctx.now());
+  // Current keys first (two made in the same millisecond would otherwise sort by their random ids).
+  rows.sort((a, b) => Number(a.expiresAt !== null) - Number(b.expiresAt !== null));
   return rows.map(toPublicJWK).filter((jwk): jwk is PublicJWK => jwk !== null);
 }
 

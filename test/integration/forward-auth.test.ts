@@ -62,7 +62,7 @@ describeEachDialect("Forward-auth: GET /forward-auth", (dialect) => {
   it("answers 401 without a session, with a forged or unknown token, and for a bad API key", async () => {
     const { agent } = await signUp(t);
     const cookie = agent.cookie("session_token") ?? "";
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       {},
       { cookie: `better-auth.session_token=${cookie.slice(0, -6)}AAAA%3D` },
       { authorization: "Bearer abcdefghijklmnopqrstuvwxyzABCDEF" },

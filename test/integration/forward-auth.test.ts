@@ -56,7 +56,7 @@ describeEachDialect("Forward-auth: GET /forward-auth", (dialect) => {
     const key = (await agent.post("/api-key/create", {})).body.key as string;
     const byKey = await t.agent().get("/forward-auth", { headers: { "x-api-key": key } });
     expect(byKey.status).toBe(200);
-    expect(userHeaders(byKey)).toEqual({ id: user.id, email, name: "Forward Fran", role: "user", session: null });
+    expect(userHeaders(byKey)).toEqual({ id: user.id, email, name: "Forward Fran", role: "user", session: "" });
   });
 
   it("answers 401 without a session, with a forged or unknown token, and for a bad API key", async () => {

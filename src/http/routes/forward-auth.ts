@@ -52,9 +52,10 @@ function allowedResponse(ctx: AuthContext, current: ResolvedSession): Response {
   headers.set(names.userId, headerValue(current.user.id));
   headers.set(names.email, headerValue(current.user.email));
   headers.set(names.name, headerValue(current.user.name));
-  if (current.user.role) headers.set(names.role, headerValue(current.user.role));
-  // An API key stands in for a session but is none: no session id to name.
-  if (current.source !== "api-key") headers.set(names.sessionId, current.session.id);
+  // Every header is sent, empty when there is nothing to say (no role; an API key, which stands in for a
+  // session but is none), so a proxy that copies present headers replaces a client's forged one anyway.
+  headers.set(names.role, headerValue(current.user.role ?? ""));
+  headers.set(names.sessionId, current.source === "api-key" ? "" : current.session.id);
   return new Response(null, { status: 200, headers });
 }
 

@@ -352,7 +352,9 @@ export const ConfigSchema = z
       .object({
         enabled: onOff
           .default(true)
-          .describe("Authorization: Bearer <session token> in place of the cookie, and the set-auth-token header"),
+          .describe(
+            "the session token in an Authorization: Bearer header in place of the cookie, and the set-auth-token header",
+          ),
       })
       .prefault({}),
     forwardAuth: z
@@ -369,11 +371,23 @@ export const ConfigSchema = z
           .describe("query parameter of the sign-in URL that carries the page to return to"),
         headers: z
           .object({
-            userId: z.string().regex(HEADER_NAME).default("X-Auth-User-Id"),
-            email: z.string().regex(HEADER_NAME).default("X-Auth-User-Email"),
-            name: z.string().regex(HEADER_NAME).default("X-Auth-User-Name"),
-            role: z.string().regex(HEADER_NAME).default("X-Auth-User-Role"),
-            sessionId: z.string().regex(HEADER_NAME).default("X-Auth-Session-Id"),
+            userId: z.string().regex(HEADER_NAME).default("X-Auth-User-Id").describe("header carrying the user's id"),
+            email: z
+              .string()
+              .regex(HEADER_NAME)
+              .default("X-Auth-User-Email")
+              .describe("header carrying the email address"),
+            name: z.string().regex(HEADER_NAME).default("X-Auth-User-Name").describe("header carrying the name"),
+            role: z
+              .string()
+              .regex(HEADER_NAME)
+              .default("X-Auth-User-Role")
+              .describe("header carrying the admin role(s), comma-separated"),
+            sessionId: z
+              .string()
+              .regex(HEADER_NAME)
+              .default("X-Auth-Session-Id")
+              .describe("header carrying the session's id (empty for an API key)"),
           })
           .prefault({})
           .describe("names of the headers a 200 answer carries"),

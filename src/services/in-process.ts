@@ -111,6 +111,8 @@ export interface LocalState {
   warned: Set<string>;
   /** The JWT signing key in use, read from the database now and then (see services/jwt/keys.ts). */
   jwtSigningKey: SigningKeyCache;
+  /** JWTs signed in the last minute, by key and claims (see services/jwt/tokens.ts). */
+  recentJWTs: Map<string, { token: string; issuedAt: number }>;
 }
 
 /** A loaded signing key and when it was read; `loading` lets concurrent first uses share one read. */
@@ -128,5 +130,6 @@ export function createLocalState(): LocalState {
     apiKeySweptAt: null,
     warned: new Set(),
     jwtSigningKey: { key: null, loadedAt: 0, loading: null },
+    recentJWTs: new Map(),
   };
 }

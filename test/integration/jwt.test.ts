@@ -95,6 +95,20 @@ describeEachDialect("JWT: /token and /jwks", (dialect) => {
     expect((await agent.get("/list-sessions")).headers.get("set-auth-jwt")).toBeNull();
   });
 
+  it("hands the same token out again within a minute, never after a change of the user", async () => {
+    const { agent } = await signUp(t, { name: "Same Sam" });
+    const first = (await agent.get("/token")).body.token as string;
+    expect((await agent.get("/token")).body.token).toBe(first);
+    await agent.post("/update-user", { name: "Changed Sam" });
+    const changed = (await agent.get("/token")).body.token as string;
+    expect(changed).not.toBe(first);
+    expect(decodeJwt(changed).name).toBe("Changed Sam");
+    t.clock.advance(MINUTE);
+    const later = (await agent.get("/token")).body.token as string;
+    expect(decodeJwt(later).iat).toBe(Math.floor(t.clock.now / 1000));
+    await verify(t, later);
+  });
+
   it("keeps the private key sealed under the secret, never in clear", async () => {
     const rows = await t.ctx.db.selectFrom("jwks").selectAll().execute();
     expect(rows.length).toBeGreaterThan(0);
@@ -152,6 +166,7 @@ describeEachDialect("JWT: /token and /jwks", (dialect) => {
     const { agent } = await signUp(t);
     const before = kidOf((await agent.get("/token")).body.token);
     const other = await createTestContext({ databaseURL: t.ctx.config.databaseURL, dialect });
+    other.clock.now = t.clock.now; // the two "processes" share one time
     const rotated = await rotateSigningKey(other.ctx);
     await other.ctx.close();
     // The running daemon still signs with its cached key, which stays published.

@@ -4,7 +4,7 @@ import { signValue } from "../../src/crypto/hmac.ts";
 import { generateId, generateRandomString } from "../../src/crypto/random.ts";
 import { openDatabase } from "../../src/db/driver.ts";
 import { hashSessionToken } from "../../src/services/sessions.ts";
-import { type Dialect, describeEachDialect, TEST_SECRET } from "../helpers/context.ts";
+import { describeEachDialect, TEST_SECRET } from "../helpers/context.ts";
 import { peerRequest, startAuthd } from "../helpers/live-server.ts";
 import { migratorFor, scratchDatabase } from "../helpers/migrations.ts";
 

@@ -62,6 +62,11 @@ export function readPresentedSessionToken(c: Context, ctx: AuthContext): string 
   return presentedTokens(c, ctx)[0]?.token ?? null;
 }
 
+/** Every session token the request presents (bearer header, cookie). */
+export function readPresentedSessionTokens(c: Context, ctx: AuthContext): string[] {
+  return presentedTokens(c, ctx).map((presented) => presented.token);
+}
+
 /**
  * The caller's session from the bearer header or the session cookie, refreshed (and its cookie rewritten)
  * once it is older than the update age; null when there is none. A token naming a session that no longer

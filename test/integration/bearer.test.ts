@@ -128,6 +128,11 @@ describeEachDialect("Bearer: Authorization: Bearer <session token>", (dialect) =
     const fallback = await first.agent.get("/get-session", bearer(tamper(header)));
     expect(fallback.body.user.name).toBe("Cookie Carl");
     expect(fallback.setCookies.filter((line) => /Max-Age=0/i.test(line))).toEqual([]);
+    // Signing out with both ends both sessions.
+    const cookieSession = first.agent.cookie("session_token") ?? "";
+    expect((await first.agent.post("/sign-out", {}, bearer(header))).body).toEqual({ success: true });
+    expect((await t.agent().get("/get-session", bearer(header))).body).toBeNull();
+    expect((await t.agent().get("/get-session", bearer(cookieSession))).body).toBeNull();
   });
 
   it("keeps the server token a server call, never a session, and a session token never a server call", async () => {

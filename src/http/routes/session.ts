@@ -14,7 +14,7 @@ import { SessionSchema, SessionWithUserSchema } from "../../wire/session.ts";
 import { clearSessionCookies, readSessionDataCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute, queryBoolean } from "../route.ts";
-import { readPresentedSessionToken, resolveSession } from "../session.ts";
+import { readPresentedSessionToken, readPresentedSessionTokens, resolveSession } from "../session.ts";
 import { withSessionJWT } from "./jwt.ts";
 
 const tags = ["Session"];
@@ -110,10 +110,11 @@ export const signOut = defineRoute({
   tags,
   response: SuccessSchema,
   handler: async ({ c, ctx }) => {
-    const token = readPresentedSessionToken(c, ctx);
+    // Every session the request presents ends (a bearer token and a cookie of another session alike).
+    const tokens = readPresentedSessionTokens(c, ctx);
     clearSessionCookies(c, ctx);
-    if (!token) throw new AuthError("FAILED_TO_GET_SESSION");
-    await revokeSession(ctx, token);
+    if (tokens.length === 0) throw new AuthError("FAILED_TO_GET_SESSION");
+    for (const token of tokens) await revokeSession(ctx, token);
     return { success: true };
   },
 });

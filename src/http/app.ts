@@ -11,7 +11,8 @@ import { isTrustedURL } from "./request.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
 
-// Middleware order: errors → metrics → no-store → CORS → body limit → rate limit → set-auth-token → routes. Unknown and disabled paths 404.
+// Middleware order: errors → metrics → no-store → CORS → body limit → rate limit → set-auth-token → routes.
+// Unknown and disabled paths 404.
 
 function errorResponse(error: AuthError): Response {
   const headers: Record<string, string> = { "content-type": "application/json", ...error.headers };

@@ -76,6 +76,8 @@ const entries = {
   COULDNT_UPDATE_EMAIL: { message: "Couldn't update your email", status: 400 },
   UNAUTHORIZED: { message: "Unauthorized", status: 401 },
   NOT_FOUND: { message: "Not Found", status: 404 },
+  /** forward-auth: signed in, but not meeting the role or organization the proxy asks for. */
+  ACCESS_DENIED: { message: "Access denied", status: 403 },
   TOO_MANY_REQUESTS: { message: "Too many requests. Please try again later.", status: 429 },
   PAYLOAD_TOO_LARGE: { message: "Request body is too large", status: 413 },
   UNSUPPORTED_MEDIA_TYPE: {

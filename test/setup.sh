@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs beyond node_modules: Chromium (page tests) and tmux (terminal UI
-# test) from Debian's packages, when they are missing. Safe to run repeatedly.
+# Installs what the test suite needs beyond node_modules: Chromium (page tests), tmux (terminal UI
+# test) and nginx (forward-auth behind a real proxy) from Debian's packages, when they are missing. Safe to
+# run repeatedly.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+# Debian puts nginx in /usr/sbin, which is not on every user's PATH.
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "test setup: installing ${missing[*]} from Debian packages" >&2

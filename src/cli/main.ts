@@ -7,6 +7,7 @@ import { configCommand } from "./commands/config.ts";
 import { createUserCommand } from "./commands/create-user.ts";
 import { healthcheckCommand } from "./commands/healthcheck.ts";
 import { issueApiKeyCommand } from "./commands/issue-api-key.ts";
+import { keysCommand } from "./commands/keys.ts";
 import { migrateCommand } from "./commands/migrate.ts";
 import { orgsCommand } from "./commands/orgs.ts";
 import { revokeSessionsCommand } from "./commands/revoke-sessions.ts";
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   program.addCommand(sessionsCommand);
   program.addCommand(apiKeysCommand);
   program.addCommand(orgsCommand);
+  program.addCommand(keysCommand);
   program.addCommand(configCommand);
   program.addCommand(adminCommand);
   return program;

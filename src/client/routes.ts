@@ -88,6 +88,8 @@ export interface AuthRoutes {
   "/delete-user/callback": Get<{ token: string; callbackURL?: string }, Success & { message: string }>;
   // linked accounts
   "/list-accounts": Get<None, LinkedAccount[]>;
+  "/token": Get<None, { token: string }>;
+  "/jwks": Get<None, { keys: { kty: string; alg: string; kid: string; [parameter: string]: string }[] }>;
   "/link-social": Post<
     {
       provider: string;
@@ -211,6 +213,8 @@ export const ROUTE_METHODS = {
   "/delete-user": POST,
   "/delete-user/callback": GET,
   "/list-accounts": GET,
+  "/token": GET,
+  "/jwks": GET,
   "/link-social": POST,
   "/unlink-account": POST,
   "/get-access-token": POST,

@@ -4,6 +4,8 @@ import * as z from "zod";
 // README's configuration table and `authd config check` are generated from.
 
 const onOff = z.boolean();
+// An HTTP header name (RFC 9110 token characters).
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 const seconds = (def: number, description: string) => z.number().int().min(0).default(def).describe(description);
 
 const SocialProviderSchema = z
@@ -385,6 +387,67 @@ export const ConfigSchema = z
           .optional()
           .describe("authenticators offered at registration (unset: any; a client may ask per registration)"),
         challengeExpiresIn: seconds(300, "lifetime of a registration or sign-in challenge"),
+      })
+      .prefault({}),
+    jwt: z
+      .object({
+        enabled: onOff.default(true).describe("GET /token, GET /jwks and the set-auth-jwt header on get-session"),
+        algorithm: z
+          .enum(["EdDSA", "ES256", "RS256"])
+          .default("EdDSA")
+          .describe("signing algorithm of new keys (EdDSA: Ed25519; ES256: P-256; RS256: RSA 2048)"),
+        issuer: z.string().min(1).optional().describe("iss claim (default: the base URL)"),
+        audience: z.array(z.string().min(1)).optional().describe("aud claim (default: the base URL)"),
+        expiresIn: z.number().int().min(10).default(900).describe("lifetime of a token in seconds"),
+        userFields: z
+          .array(z.string().min(1))
+          .optional()
+          .describe("user fields copied into the token (default: every field get-session shows)"),
+      })
+      .prefault({}),
+    bearer: z
+      .object({
+        enabled: onOff
+          .default(true)
+          .describe(
+            "the session token in an Authorization: Bearer header in place of the cookie, and the set-auth-token header",
+          ),
+      })
+      .prefault({}),
+    forwardAuth: z
+      .object({
+        enabled: onOff.default(true).describe("GET /forward-auth for reverse proxies"),
+        signInURL: z
+          .url({ protocol: /^https?$/ })
+          .optional()
+          .describe("where browsers without a session are sent (302); unset: 401"),
+        returnParameter: z
+          .string()
+          .regex(/^[A-Za-z0-9_.-]+$/)
+          .default("callbackURL")
+          .describe("query parameter of the sign-in URL that carries the page to return to"),
+        headers: z
+          .object({
+            userId: z.string().regex(HEADER_NAME).default("X-Auth-User-Id").describe("header carrying the user's id"),
+            email: z
+              .string()
+              .regex(HEADER_NAME)
+              .default("X-Auth-User-Email")
+              .describe("header carrying the email address"),
+            name: z.string().regex(HEADER_NAME).default("X-Auth-User-Name").describe("header carrying the name"),
+            role: z
+              .string()
+              .regex(HEADER_NAME)
+              .default("X-Auth-User-Role")
+              .describe("header carrying the admin role(s), comma-separated"),
+            sessionId: z
+              .string()
+              .regex(HEADER_NAME)
+              .default("X-Auth-Session-Id")
+              .describe("header carrying the session's id (empty for an API key)"),
+          })
+          .prefault({})
+          .describe("names of the headers a 200 answer carries"),
       })
       .prefault({}),
     social: z

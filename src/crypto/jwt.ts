@@ -1,4 +1,15 @@
-import { createRemoteJWKSet, decodeJwt, type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  type JWTPayload,
+  errors as joseErrors,
+  jwtVerify,
+  SignJWT,
+} from "jose";
 
 // The only module that imports jose.
 
@@ -68,4 +79,50 @@ export function decodeClaims(token: string): JWTPayload | null {
   } catch {
     return null;
   }
+}
+
+// authd's own signed tokens (GET /token, set-auth-jwt): asymmetric keys whose public half is published.
+
+export type SigningAlgorithm = "EdDSA" | "ES256" | "RS256";
+export type { JWK };
+
+/** A private key ready to sign (imported once, kept by the caller). */
+export type PrivateSigningKey = Awaited<ReturnType<typeof importJWK>>;
+
+/** A fresh key pair as JWKs (EdDSA: Ed25519, ES256: P-256, RS256: 2048-bit RSA). */
+export async function generateSigningKeyPair(alg: SigningAlgorithm): Promise<{ publicJWK: JWK; privateJWK: JWK }> {
+  const options = alg === "EdDSA" ? { extractable: true, crv: "Ed25519" } : { extractable: true };
+  const { publicKey, privateKey } = await generateKeyPair(alg, options);
+  return { publicJWK: await exportJWK(publicKey), privateJWK: await exportJWK(privateKey) };
+}
+
+export function importPrivateJWK(jwk: JWK, alg: SigningAlgorithm): Promise<PrivateSigningKey> {
+  return importJWK(jwk, alg);
+}
+
+export interface SignOptions {
+  alg: SigningAlgorithm;
+  kid: string;
+  issuer: string;
+  audience: string | string[];
+  subject: string;
+  /** Seconds since the epoch. */
+  issuedAt: number;
+  expiresInSeconds: number;
+}
+
+/** A JWT with the protected header {alg, kid} (no typ, as Better Auth signs). */
+export function signJWT(
+  key: PrivateSigningKey,
+  payload: Record<string, unknown>,
+  options: SignOptions,
+): Promise<string> {
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: options.alg, kid: options.kid })
+    .setIssuedAt(options.issuedAt)
+    .setIssuer(options.issuer)
+    .setAudience(options.audience)
+    .setSubject(options.subject)
+    .setExpirationTime(options.issuedAt + options.expiresInSeconds)
+    .sign(key);
 }

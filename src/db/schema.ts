@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
+import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 
 // Table types. Dates are epoch milliseconds (bigint on Postgres, integer on SQLite); booleans come back
 // as 0/1 from SQLite and true/false from Postgres, so mappers read them with Boolean().
@@ -141,10 +141,16 @@ export interface ApiKeyTable {
 }
 
 export interface JwksTable {
+  /** The key id (kid). */
   id: string;
+  /** The public key as a JWK (JSON). */
   publicKey: string;
+  /** The private key, encrypted under a key derived from the app secret (src/crypto/sealed.ts). */
   privateKey: string;
+  alg: Generated<string>;
   createdAt: number;
+  /** When a newer key took over, plus the longest token lifetime: unpublished after; null while current. */
+  expiresAt: number | null;
 }
 
 export interface SettingTable {
@@ -202,6 +208,8 @@ export type TeamMemberRow = Selectable<TeamMemberTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 export type PasskeyRow = Selectable<PasskeyTable>;
 export type NewPasskeyRow = Insertable<PasskeyTable>;
+export type JwkRow = Selectable<JwksTable>;
+export type NewJwkRow = Insertable<JwksTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
 
 /** The database or a transaction on it: what every repository function takes first. */

@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { AuthContext } from "../context.ts";
 import { AuthError } from "../errors.ts";
+import { setAuthTokenHeader } from "./bearer.ts";
 import { metricsMiddleware } from "./middleware/metrics.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
 import { mountReference } from "./reference.ts";
@@ -10,7 +11,8 @@ import { isTrustedURL } from "./request.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
 
-// Middleware order: errors → metrics → no-store → CORS → body limit → rate limit → routes. Unknown and disabled paths 404.
+// Middleware order: errors → metrics → no-store → CORS → body limit → rate limit → set-auth-token → routes.
+// Unknown and disabled paths 404.
 
 function errorResponse(error: AuthError): Response {
   const headers: Record<string, string> = { "content-type": "application/json", ...error.headers };
@@ -63,6 +65,7 @@ export function createApp(ctx: AuthContext): Hono {
     }),
   );
   app.use(`${base}/*`, rateLimitMiddleware(ctx));
+  if (ctx.config.bearer.enabled) app.use(`${base}/*`, setAuthTokenHeader(ctx));
 
   const routes = enabledRoutes(ctx);
   for (const route of routes) app.on(route.method, `${base}${route.path}`, toHandler(ctx, route));

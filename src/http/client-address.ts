@@ -78,3 +78,31 @@ export function rateLimitClientKey(c: Context, ctx: AuthContext): string {
   const address = clientAddress(c, ctx);
   return address ? rateLimitBucket(address, ctx.config.rateLimit.ipv6Subnet) : "unknown";
 }
+
+/** Whether the socket peer is one of the trusted reverse proxies (AUTH_TRUSTED_PROXIES). */
+export function isFromTrustedProxy(c: Context, ctx: AuthContext): boolean {
+  const peer = socketAddress(c);
+  return peer !== null && ctx.isTrustedProxy(peer);
+}
+
+/**
+ * The URL the client asked the proxy for, from X-Forwarded-Proto, -Host and -Uri (as Traefik and Caddy
+ * send them, and as docs/proxies.md has nginx send them), or null. Only a trusted proxy's headers count:
+ * anyone else would choose where a browser is sent back to after signing in.
+ */
+export function forwardedRequestURL(c: Context, ctx: AuthContext): string | null {
+  if (!isFromTrustedProxy(c, ctx)) return null;
+  const proto = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  const host = c.req.header("x-forwarded-host")?.split(",")[0]?.trim();
+  const uri = c.req.header("x-forwarded-uri") ?? "/";
+  if (proto !== "http" && proto !== "https") return null;
+  if (!host || !FORWARDED_HOST.test(host) || !uri.startsWith("/") || uri.startsWith("//")) return null;
+  try {
+    return new URL(`${proto}://${host}${uri}`).href;
+  } catch {
+    return null;
+  }
+}
+
+// A host name or bracketed IPv6 address, and an optional port: nothing that could end the authority early.
+const FORWARDED_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;

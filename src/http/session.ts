@@ -12,6 +12,7 @@ import {
   type SessionWithUser,
 } from "../services/sessions.ts";
 import { findUserById } from "../services/users.ts";
+import { readBearerSessionToken } from "./bearer.ts";
 import { clientAddress } from "./client-address.ts";
 import {
   clearSessionCookies,
@@ -22,12 +23,17 @@ import {
 } from "./cookies.ts";
 import { recordSignIn, recordSignInFailure } from "./security-log.ts";
 
-// Who the caller is: the session cookie, or (when the feature is on) an API key header standing in for a
-// session of the key's owner.
+// Who the caller is: the session cookie, `Authorization: Bearer <session token>` (when the bearer feature
+// is on), or an API key header standing in for a session of the key's owner (when that feature is on).
 
 export interface ResolvedSession extends SessionWithUser {
   /** How the caller proved who they are. */
-  source: "cookie" | "api-key";
+  source: "cookie" | "bearer" | "api-key";
+}
+
+/** Whether the caller holds the session itself (cookie or bearer token), not an API key standing in for it. */
+export function holdsSessionToken(session: ResolvedSession): boolean {
+  return session.source !== "api-key";
 }
 
 export interface ResolveSessionOptions {
@@ -36,18 +42,50 @@ export interface ResolveSessionOptions {
   renewCacheCookie?: boolean;
 }
 
+interface PresentedToken {
+  token: string;
+  source: "cookie" | "bearer";
+}
+
+/** The session tokens a request presents, the bearer header's first (the explicit credential), then the cookie's. */
+function presentedTokens(c: Context, ctx: AuthContext): PresentedToken[] {
+  const presented: PresentedToken[] = [];
+  const bearer = readBearerSessionToken(c, ctx);
+  if (bearer) presented.push({ token: bearer, source: "bearer" });
+  const cookie = readSessionToken(c, ctx);
+  if (cookie && cookie !== bearer) presented.push({ token: cookie, source: "cookie" });
+  return presented;
+}
+
+/** The session token the request authenticates with (bearer header, else cookie), or null. */
+export function readPresentedSessionToken(c: Context, ctx: AuthContext): string | null {
+  return presentedTokens(c, ctx)[0]?.token ?? null;
+}
+
+/** Every session token the request presents (bearer header, cookie). */
+export function readPresentedSessionTokens(c: Context, ctx: AuthContext): string[] {
+  return presentedTokens(c, ctx).map((presented) => presented.token);
+}
+
 /**
- * The caller's session from the session cookie, refreshed (and its cookie rewritten) once it is older
- * than the update age; null when there is none. A cookie naming a session that no longer exists is cleared.
+ * The caller's session from the bearer header or the session cookie, refreshed (and its cookie rewritten)
+ * once it is older than the update age; null when there is none. A token naming a session that no longer
+ * exists clears the session cookies.
  */
 export async function resolveSession(
   c: Context,
   ctx: AuthContext,
   options: ResolveSessionOptions = {},
 ): Promise<ResolvedSession | null> {
-  const token = readSessionToken(c, ctx);
-  if (!token) return resolveApiKeySession(c, ctx);
-  const found = await findSession(ctx, token);
+  const presented = presentedTokens(c, ctx);
+  if (presented.length === 0) return resolveApiKeySession(c, ctx);
+  let found: SessionWithUser | null = null;
+  let source: PresentedToken["source"] = "cookie";
+  for (const candidate of presented) {
+    found = await findSession(ctx, candidate.token);
+    source = candidate.source;
+    if (found) break;
+  }
   if (!found) {
     clearSessionCookies(c, ctx);
     return null;
@@ -57,10 +95,10 @@ export async function resolveSession(
     const session = await refreshSession(ctx, found.session);
     const refreshed = { session, user: found.user };
     setSessionCookies(c, ctx, refreshed);
-    return { ...refreshed, source: "cookie" };
+    return { ...refreshed, source };
   }
   if (options.renewCacheCookie) setSessionDataCookie(c, ctx, found);
-  return { ...found, source: "cookie" };
+  return { ...found, source };
 }
 
 /** The API key a request presents in one of the configured headers, or null (an empty header is no key). */

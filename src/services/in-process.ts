@@ -1,3 +1,5 @@
+import type { PrivateSigningKey, SigningAlgorithm } from "../crypto/jwt.ts";
+
 // Coordination inside one daemon process: per-key queues and gates, and log lines limited per key. Each
 // context holds its own (see createContext), so two contexts in one process (tests, a second daemon)
 // never share a queue or a count.
@@ -107,6 +109,17 @@ export interface LocalState {
   apiKeySweptAt: number | null;
   /** Warnings already written once (they would repeat on every request). */
   warned: Set<string>;
+  /** The JWT signing key in use, read from the database now and then (see services/jwt/keys.ts). */
+  jwtSigningKey: SigningKeyCache;
+  /** JWTs signed in the last minute, by key and claims (see services/jwt/tokens.ts). */
+  recentJWTs: Map<string, { token: string; issuedAt: number }>;
+}
+
+/** A loaded signing key and when it was read; `loading` lets concurrent first uses share one read. */
+export interface SigningKeyCache {
+  key: { id: string; alg: SigningAlgorithm; privateKey: PrivateSigningKey } | null;
+  loadedAt: number;
+  loading: Promise<unknown> | null;
 }
 
 export function createLocalState(): LocalState {
@@ -116,5 +129,7 @@ export function createLocalState(): LocalState {
     logSlots: new LogSlots(),
     apiKeySweptAt: null,
     warned: new Set(),
+    jwtSigningKey: { key: null, loadedAt: 0, loading: null },
+    recentJWTs: new Map(),
   };
 }

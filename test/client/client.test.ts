@@ -42,6 +42,30 @@ describe("authd/client against a running authd", () => {
     expect(browser.requests.at(-1)).toEqual({ method: "GET", url: `${authd.url}/api/auth/get-session` });
   });
 
+  it("works without a cookie jar by the set-auth-token bearer, and fetches a JWT with token()", async () => {
+    const email = uniqueEmail();
+    let bearer = "";
+    const plain = createAuthClient({
+      baseURL: authd.url,
+      fetchOptions: {
+        onSuccess: ({ response }) => {
+          bearer = response.headers.get("set-auth-token") ?? bearer;
+        },
+      },
+    });
+    await plain.signUp.email({ name: "Bea", email, password: "correct-horse-battery" });
+    expect(bearer).toContain(".");
+    const client = createAuthClient({
+      baseURL: authd.url,
+      fetchOptions: { headers: { authorization: `Bearer ${bearer}` } },
+    });
+    expect((await client.getSession()).data?.user.email).toBe(email);
+    const { data } = await client.token();
+    expect(data?.token.split(".")).toHaveLength(3);
+    const keys = await client.jwks();
+    expect(keys.data?.keys[0]).toMatchObject({ kty: "OKP", alg: "EdDSA" });
+  });
+
   it("revokes other sessions by the handles listSessions gives, finding the current one by id", async () => {
     const email = uniqueEmail();
     const here = newClient();

@@ -1,38 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Kysely, Migrator } from "kysely";
+import type { Kysely } from "kysely";
 import { afterEach, expect, it } from "vitest";
-import { migrations } from "../../migrations/index.ts";
 import { signValue } from "../../src/crypto/hmac.ts";
 import { generateId, generateRandomString } from "../../src/crypto/random.ts";
 import { openDatabase } from "../../src/db/driver.ts";
 import { hashSessionToken } from "../../src/services/sessions.ts";
-import { type Dialect, describeEachDialect, TEST_SECRET } from "../helpers/context.ts";
+import { describeEachDialect, TEST_SECRET } from "../helpers/context.ts";
 import { peerRequest, startAuthd } from "../helpers/live-server.ts";
-import { createPostgresSchema } from "../helpers/postgres.ts";
+import { migratorFor, scratchDatabase } from "../helpers/migrations.ts";
 
 // Upgrading a deployment whose session table holds tokens in clear: the migration hashes every row in place,
 // and a browser signed in before the upgrade stays signed in after it.
 
 const BEFORE = "20261121000000_create_auth_tables";
 const HASHING = "20261123140000_hash_session_tokens";
-
-async function scratchDatabase(dialect: Dialect): Promise<{ url: string; drop: () => Promise<void> }> {
-  if (dialect === "postgres") return createPostgresSchema();
-  const dir = mkdtempSync(join(tmpdir(), "authd-migration-"));
-  return { url: `sqlite://${join(dir, "auth.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-function migratorFor(db: Kysely<unknown>, schema?: string): Migrator {
-  return new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    migrationTableName: "authd_migration",
-    migrationLockTableName: "authd_migration_lock",
-    migrationTableSchema: schema,
-  });
-}
 
 /** A database at the schema before hashing: one user with two sessions, another with `extra`, all stored the old way. */
 async function databaseWithClearTokens(url: string, extra: number) {

@@ -8,6 +8,7 @@ import { clearSessionCookies } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
+import { holdsSessionToken } from "../session.ts";
 
 // Registered only when deletion is enabled: a disabled feature answers 404 like an unknown route.
 
@@ -43,7 +44,7 @@ export const deleteUserRoute = defineRoute({
       return { success: true, message: "User deleted" };
     }
     // An API key is not a sign-in: it may not stand in for a password or a fresh session.
-    const signedIn = session.source === "cookie";
+    const signedIn = holdsSessionToken(session);
     if (ctx.config.deleteUser.requireVerification) {
       if (!proven && (await hasPassword(ctx, user.id))) throw new AuthError("USER_ALREADY_HAS_PASSWORD_DELETE");
       if (!proven && !signedIn) throw new AuthError("USER_CANNOT_BE_DELETED");

@@ -9,6 +9,8 @@ import { deleteUserRoutes } from "./delete-user.ts";
 import { emailOtpRoutes } from "./email-otp.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
 import { magicLinkRoutes } from "./magic-link.ts";
+import { forwardAuthRoute } from "./forward-auth.ts";
+import { jwtRoutes } from "./jwt.ts";
 import { miscRoutes } from "./misc.ts";
 import { organizationRoutes } from "./organization/index.ts";
 import { passkeyCeremonyRoutes } from "./passkey.ts";
@@ -38,5 +40,7 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
   if (ctx.config.passkey.enabled) routes.push(...passkeyCeremonyRoutes, ...passkeyManagementRoutes);
   if (ctx.config.passkey.enabled && ctx.config.admin.enabled) routes.push(...adminPasskeyRoutes);
+  if (ctx.config.jwt.enabled) routes.push(...jwtRoutes);
+  if (ctx.config.forwardAuth.enabled) routes.push(forwardAuthRoute);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -11,10 +11,11 @@ import {
 import { toUserWire } from "../../services/users.ts";
 import { StatusSchema, SuccessSchema } from "../../wire/common.ts";
 import { SessionSchema, SessionWithUserSchema } from "../../wire/session.ts";
-import { clearSessionCookies, readSessionDataCookie, readSessionToken } from "../cookies.ts";
+import { clearSessionCookies, readSessionDataCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute, queryBoolean } from "../route.ts";
-import { resolveSession } from "../session.ts";
+import { readPresentedSessionToken, readPresentedSessionTokens, resolveSession } from "../session.ts";
+import { withSessionJWT } from "./jwt.ts";
 
 const tags = ["Session"];
 
@@ -26,13 +27,17 @@ export const getSession = defineRoute({
   query: z.object({ disableCookieCache: queryBoolean.optional(), disableRefresh: queryBoolean.optional() }),
   response: SessionWithUserSchema.nullable(),
   handler: async ({ c, ctx, query }) => {
-    const token = readSessionToken(c, ctx);
+    const token = readPresentedSessionToken(c, ctx);
     if (token && ctx.config.session.cookieCache.enabled && !query.disableCookieCache) {
       const cached = readSessionDataCookie(c, ctx, token);
-      if (cached) return cached;
+      if (cached) return withSessionJWT(c, ctx, cached);
     }
     const current = await resolveSession(c, ctx, { disableRefresh: query.disableRefresh, renewCacheCookie: true });
-    return current ? { session: toSessionWire(ctx, current.session), user: toUserWire(ctx, current.user) } : null;
+    if (!current) return null;
+    return withSessionJWT(c, ctx, {
+      session: toSessionWire(ctx, current.session),
+      user: toUserWire(ctx, current.user),
+    });
   },
 });
 
@@ -105,10 +110,11 @@ export const signOut = defineRoute({
   tags,
   response: SuccessSchema,
   handler: async ({ c, ctx }) => {
-    const token = readSessionToken(c, ctx);
+    // Every session the request presents ends (a bearer token and a cookie of another session alike).
+    const tokens = readPresentedSessionTokens(c, ctx);
     clearSessionCookies(c, ctx);
-    if (!token) throw new AuthError("FAILED_TO_GET_SESSION");
-    await revokeSession(ctx, token);
+    if (tokens.length === 0) throw new AuthError("FAILED_TO_GET_SESSION");
+    for (const token of tokens) await revokeSession(ctx, token);
     return { success: true };
   },
 });

@@ -1,9 +1,10 @@
 import * as z from "zod";
 import { updateProfile } from "../../services/user-profile.ts";
 import { StatusSchema } from "../../wire/common.ts";
-import { setSessionDataCookie } from "../cookies.ts";
+import { hasDontRememberCookie, setSessionCookies, setSessionDataCookie } from "../cookies.ts";
 import { jsonValue, singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
+import { holdsSessionToken } from "../session.ts";
 
 export const updateUserRoute = defineRoute({
   method: "POST",
@@ -23,7 +24,16 @@ export const updateUserRoute = defineRoute({
   response: StatusSchema,
   handler: async ({ c, ctx, body, session }) => {
     const updated = await updateProfile(ctx, session.user, body);
-    setSessionDataCookie(c, ctx, { session: session.session, user: updated });
+    // The session cookie is written again, as Better Auth does (bearer clients read it from set-auth-token);
+    // an API key standing in for a session never becomes a cookie.
+    if (holdsSessionToken(session))
+      setSessionCookies(
+        c,
+        ctx,
+        { session: session.session, user: updated },
+        { dontRemember: hasDontRememberCookie(c, ctx) },
+      );
+    else setSessionDataCookie(c, ctx, { session: session.session, user: updated });
     return { status: true };
   },
 });

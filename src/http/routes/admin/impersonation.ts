@@ -21,6 +21,7 @@ import {
 import { singleLine } from "../../fields.ts";
 import { defineRoute } from "../../route.ts";
 import { requestSource } from "../../security-log.ts";
+import { holdsSessionToken } from "../../session.ts";
 import { TARGET_USER_REFUSALS } from "./shared.ts";
 
 // Impersonation: the admin's own session token is parked in a signed admin_session cookie
@@ -42,7 +43,7 @@ export const adminImpersonateUser = defineRoute({
   handler: async ({ c, ctx, body, session, isServer }) => {
     const current = session;
     // Parking an API-key "session" in a cookie would turn a header credential into a browser one.
-    if (current.source !== "cookie") throw new AuthError("UNAUTHORIZED");
+    if (!holdsSessionToken(current)) throw new AuthError("UNAUTHORIZED");
     assertAdminPermission(ctx, actorFor(isServer, current.user), { user: ["impersonate"] });
     const target = await findUserOrThrow(ctx, body.userId);
     assertMayBeImpersonated(ctx, target);

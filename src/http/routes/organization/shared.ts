@@ -4,7 +4,7 @@ import { AuthError } from "../../../errors.ts";
 import { type Actor, actorFrom } from "../../../services/organizations/actor.ts";
 import { findUserById } from "../../../services/users.ts";
 import { setSessionDataCookie } from "../../cookies.ts";
-import type { ResolvedSession } from "../../session.ts";
+import { holdsSessionToken, type ResolvedSession } from "../../session.ts";
 
 export const tags = ["Organization"];
 
@@ -20,7 +20,7 @@ export async function asActor<T>(
 ): Promise<T> {
   const actor = actorFrom(session.user, session.session);
   const result = await work(actor);
-  if (actor.sessionChanged && actor.session && session.source === "cookie")
+  if (actor.sessionChanged && actor.session && holdsSessionToken(session))
     setSessionDataCookie(c, ctx, { session: actor.session, user: actor.user });
   return result;
 }

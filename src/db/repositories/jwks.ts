@@ -1,0 +1,37 @@
+import type { Db, JwkRow, NewJwkRow } from "../schema.ts";
+
+// The JWT signing keys (table jwks). The current key has no expiresAt; retired keys carry the time after
+// which no token they signed can still be valid.
+
+/** Every key not yet past its expiry, newest first. */
+export function listPublishedJwks(db: Db, now: number): Promise<JwkRow[]> {
+  return db
+    .selectFrom("jwks")
+    .selectAll()
+    .where((eb) => eb.or([eb("expiresAt", "is", null), eb("expiresAt", ">", now)]))
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .execute();
+}
+
+export function insertJwk(db: Db, row: NewJwkRow): Promise<JwkRow> {
+  return db.insertInto("jwks").values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Retire every current key but `keepId`: published until `expiresAt`. Returns the retired ids. */
+export async function retireJwks(db: Db, keepId: string, expiresAt: number): Promise<string[]> {
+  const rows = await db
+    .updateTable("jwks")
+    .set({ expiresAt })
+    .where("expiresAt", "is", null)
+    .where("id", "!=", keepId)
+    .returning("id")
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Delete keys whose tokens have all expired. */
+export async function deleteExpiredJwks(db: Db, now: number): Promise<number> {
+  const result = await db.deleteFrom("jwks").where("expiresAt", "<=", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

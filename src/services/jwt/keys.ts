@@ -1,0 +1,160 @@
+import type { AuthContext } from "../../context.ts";
+import {
+  generateSigningKeyPair,
+  importPrivateJWK,
+  type JWK,
+  type PrivateSigningKey,
+  type SigningAlgorithm,
+} from "../../crypto/jwt.ts";
+import { generateId } from "../../crypto/random.ts";
+import { seal, unseal } from "../../crypto/sealed.ts";
+import { deleteExpiredJwks, insertJwk, listPublishedJwks, retireJwks } from "../../db/repositories/jwks.ts";
+import type { JwkRow } from "../../db/schema.ts";
+import type { PublicJWK } from "../../wire/jwks.ts";
+
+// The keys that sign authd's JWTs. One key is current (no expiresAt) and signs; `authd keys rotate` (or a
+// change of the configured algorithm) makes a new one current and retires the others, which stay in the
+// JWKS until every token they can have signed has expired. The private half is stored sealed under the
+// app secret. Each process keeps the current key in memory and reads the table again after
+// KEY_CACHE_MS, so a rotation by another process (the CLI) reaches a running daemon within that time.
+
+const SEALED_PURPOSE = "jwks-private-key";
+export const KEY_CACHE_MS = 60_000;
+/** Clock skew allowed to verifiers, on top of a token's lifetime, before a retired key is unpublished. */
+const SKEW_MS = 60_000;
+
+export interface SigningKey {
+  id: string;
+  alg: SigningAlgorithm;
+  privateKey: PrivateSigningKey;
+}
+
+/** Public parameters per key type; anything else in a stored JWK (a private part) is never published. */
+const PUBLIC_PARAMETERS: Record<string, string[]> = { OKP: ["crv", "x"], EC: ["crv", "x", "y"], RSA: ["n", "e"] };
+
+function toPublicJWK(row: JwkRow): PublicJWK | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(row.publicKey);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== "object" || parsed === null) return null;
+  const stored = parsed as Record<string, unknown>;
+  const names = typeof stored.kty === "string" ? PUBLIC_PARAMETERS[stored.kty] : undefined;
+  if (!names) return null;
+  const jwk: PublicJWK = { kty: String(stored.kty), alg: row.alg, kid: row.id };
+  for (const name of names) {
+    const value = stored[name];
+    if (typeof value === "string") jwk[name] = value;
+  }
+  return jwk;
+}
+
+async function openKey(ctx: AuthContext, row: JwkRow): Promise<SigningKey | null> {
+  const opened = unseal(ctx.secret, SEALED_PURPOSE, row.privateKey);
+  if (opened === null) return null;
+  try {
+    const alg = row.alg as SigningAlgorithm;
+    return { id: row.id, alg, privateKey: await importPrivateJWK(JSON.parse(opened) as JWK, alg) };
+  } catch {
+    return null;
+  }
+}
+
+/** How long a key retired now stays published: the longest a token it signed may live, plus margins. */
+function retirementMs(ctx: AuthContext): number {
+  return ctx.config.jwt.expiresIn * 1000 + KEY_CACHE_MS + SKEW_MS;
+}
+
+function remember(ctx: AuthContext, key: SigningKey): SigningKey {
+  ctx.local.jwtSigningKey.key = key;
+  ctx.local.jwtSigningKey.loadedAt = ctx.now();
+  return key;
+}
+
+export interface CreatedKey {
+  id: string;
+  alg: SigningAlgorithm;
+  createdAt: number;
+  /** Keys that were current and are now retired (still published until their tokens expire). */
+  retired: string[];
+}
+
+/** Generate a key of the configured algorithm, make it current and retire the others. */
+export async function createSigningKey(ctx: AuthContext): Promise<CreatedKey & { key: SigningKey }> {
+  const alg = ctx.config.jwt.algorithm;
+  const { publicJWK, privateJWK } = await generateSigningKeyPair(alg);
+  const id = generateId();
+  const now = ctx.now();
+  const sealed = seal(ctx.secret, SEALED_PURPOSE, JSON.stringify(privateJWK));
+  const retired = await ctx.db.transaction().execute(async (trx) => {
+    await insertJwk(trx, { id, alg, publicKey: JSON.stringify(publicJWK), privateKey: sealed, createdAt: now });
+    const ids = await retireJwks(trx, id, now + retirementMs(ctx));
+    await deleteExpiredJwks(trx, now);
+    return ids;
+  });
+  const key = remember(ctx, { id, alg, privateKey: await importPrivateJWK(privateJWK, alg) });
+  return { id, alg, createdAt: now, retired, key };
+}
+
+async function loadOrCreate(ctx: AuthContext): Promise<SigningKey> {
+  const rows = await listPublishedJwks(ctx.db, ctx.now());
+  const current = rows.find((row) => row.expiresAt === null && row.alg === ctx.config.jwt.algorithm);
+  if (current) {
+    const key = await openKey(ctx, current);
+    if (key) return remember(ctx, key);
+    ctx.logger.warn(
+      "the current JWT signing key cannot be decrypted with this AUTH_SECRET (was the secret changed?): generated a new key; tokens signed with the old one stop verifying when it expires",
+      { kid: current.id },
+    );
+  }
+  return (await createSigningKey(ctx)).key;
+}
+
+/** The key that signs now: created on first use, re-read from the database every KEY_CACHE_MS. */
+export async function currentSigningKey(ctx: AuthContext): Promise<SigningKey> {
+  const cache = ctx.local.jwtSigningKey;
+  const fresh = ctx.now() - cache.loadedAt < KEY_CACHE_MS;
+  if (cache.key && fresh && cache.key.alg === ctx.config.jwt.algorithm) return cache.key;
+  if (!cache.loading) {
+    cache.loading = loadOrCreate(ctx).finally(() => {
+      cache.loading = null;
+    });
+  }
+  return (await cache.loading) as SigningKey;
+}
+
+/** The JWKS: every key whose tokens may still be valid, the current one first (created on first use). */
+export async function publishedKeys(ctx: AuthContext): Promise<PublicJWK[]> {
+  await currentSigningKey(ctx);
+  const rows = await listPublishedJwks(ctx.db, ctx.now());
+  // Current keys first (two made in the same millisecond would otherwise sort by their random ids).
+  rows.sort((a, b) => Number(a.expiresAt !== null) - Number(b.expiresAt !== null));
+  return rows.map(toPublicJWK).filter((jwk): jwk is PublicJWK => jwk !== null);
+}
+
+/** `authd keys rotate`: a new current key; the old ones stay published until their tokens expire. */
+export async function rotateSigningKey(ctx: AuthContext): Promise<CreatedKey> {
+  const { key: _key, ...created } = await createSigningKey(ctx);
+  return created;
+}
+
+export interface KeyListing {
+  id: string;
+  alg: string;
+  createdAt: string;
+  /** null: the current key; otherwise when it leaves the JWKS. */
+  expiresAt: string | null;
+}
+
+/** The published keys for operators (ids, algorithms, dates; nothing secret). */
+export async function listSigningKeys(ctx: AuthContext): Promise<KeyListing[]> {
+  const rows = await listPublishedJwks(ctx.db, ctx.now());
+  return rows.map((row) => ({
+    id: row.id,
+    alg: row.alg,
+    createdAt: new Date(Number(row.createdAt)).toISOString(),
+    expiresAt: row.expiresAt === null ? null : new Date(Number(row.expiresAt)).toISOString(),
+  }));
+}

@@ -1,0 +1,47 @@
+import type { AuthContext } from "../../context.ts";
+import { signJWT } from "../../crypto/jwt.ts";
+import type { UserWire } from "../users.ts";
+import { currentSigningKey } from "./keys.ts";
+
+// The JWT a session's holder hands to other services (GET /token, set-auth-jwt on get-session). Claims:
+// the session user as get-session shows it (or the configured fields of it), sub = the user id, iss and
+// aud (the base URL unless configured), iat, and exp = iat + the configured lifetime (15 minutes).
+
+function userClaims(ctx: AuthContext, user: UserWire): Record<string, unknown> {
+  const fields = ctx.config.jwt.userFields;
+  const entries = Object.entries(user);
+  if (!fields) return Object.fromEntries(entries);
+  return Object.fromEntries(entries.filter(([name]) => fields.includes(name)));
+}
+
+// get-session sends a JWT on every call, and signing costs about as much as the rest of a cached
+// get-session. A token for the same claims and key signed less than REUSE_MS ago is handed out again:
+// it differs from a fresh one only in an iat (and exp) up to a minute earlier. Any change of the user's
+// fields changes the claims, so it is never served stale.
+const REUSE_MS = 60_000;
+const MAX_RECENT = 10_000;
+
+/** A signed JWT for the user of a live session. */
+export async function issueUserJWT(ctx: AuthContext, user: UserWire): Promise<string> {
+  const key = await currentSigningKey(ctx);
+  const claims = userClaims(ctx, user);
+  const now = ctx.now();
+  const recent = ctx.local.recentJWTs;
+  const cacheKey = `${key.id}\n${JSON.stringify(claims)}`;
+  const hit = recent.get(cacheKey);
+  if (hit && now >= hit.issuedAt && now - hit.issuedAt < REUSE_MS) return hit.token;
+  const audience = ctx.config.jwt.audience ?? [ctx.baseURL];
+  const token = await signJWT(key.privateKey, claims, {
+    alg: key.alg,
+    kid: key.id,
+    issuer: ctx.config.jwt.issuer ?? ctx.baseURL,
+    audience: audience.length === 1 ? audience[0] : audience,
+    subject: user.id,
+    issuedAt: Math.floor(now / 1000),
+    expiresInSeconds: ctx.config.jwt.expiresIn,
+  });
+  recent.delete(cacheKey);
+  if (recent.size >= MAX_RECENT) recent.delete(recent.keys().next().value ?? "");
+  recent.set(cacheKey, { token, issuedAt: now });
+  return token;
+}

@@ -1,0 +1,237 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PeerResponse, peerRequest, type RunningAuthd, startAuthd } from "../helpers/live-server.ts";
+
+// A real nginx (Debian's package, installed by test/setup.sh) in front of authd and a small upstream,
+// configured with the auth_request block of docs/proxies.md, taken from the document itself.
+
+const PASSWORD = "correct-horse-battery";
+
+/** The nginx block of docs/proxies.md, pointed at this test's authd, upstream and port. */
+function documentedServerBlock(authd: string, upstream: string, port: number): string {
+  const doc = readFileSync(resolve(import.meta.dirname, "../../docs/proxies.md"), "utf8");
+  const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
+  if (!block) throw new Error("docs/proxies.md has no nginx block");
+  return block
+    .replaceAll("127.0.0.1:3000", authd)
+    .replaceAll("127.0.0.1:8080", upstream)
+    .replace("listen 80;", `listen 127.0.0.1:${port};`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = net.createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => done(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitForPort(port: number, nginx: ChildProcess, log: () => string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (nginx.exitCode !== null) throw new Error(`nginx exited: ${log()}`);
+    const open = await new Promise<boolean>((done) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.destroy();
+        done(true);
+      });
+      socket.once("error", () => done(false));
+    });
+    if (open) return;
+    await new Promise((wait) => setTimeout(wait, 50));
+  }
+  throw new Error(`nginx did not listen: ${log()}`);
+}
+
+function nginxBinary(): string {
+  for (const candidate of ["nginx", "/usr/sbin/nginx"]) {
+    try {
+      execFileSync(candidate, ["-v"], { stdio: "ignore" });
+      return candidate;
+    } catch {}
+  }
+  throw new Error("nginx is not installed: run bash test/setup.sh (installs Debian's nginx package)");
+}
+
+/** What the upstream saw: the X-Auth-* headers (every copy), the method and the path. */
+interface Seen {
+  method: string;
+  url: string;
+  auth: Record<string, string | string[]>;
+}
+
+describe("nginx auth_request in front of authd (docs/proxies.md)", () => {
+  let authd: RunningAuthd;
+  let upstream: http.Server;
+  let nginx: ChildProcess;
+  let dir: string;
+  let base: string;
+  const seen: Seen[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    authd = await startAuthd({
+      env: {
+        AUTH_TRUSTED_PROXIES: "127.0.0.1",
+        AUTH_TRUSTED_ORIGINS: base,
+        AUTH_FORWARD_AUTH_SIGN_IN_URL: "https://login.example.com/sign-in",
+      },
+    });
+    upstream = http.createServer((req, res) => {
+      const auth: Record<string, string | string[]> = {};
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const name = req.rawHeaders[i].toLowerCase();
+        if (!name.startsWith("x-auth-")) continue;
+        const previous = auth[name];
+        auth[name] = previous === undefined ? req.rawHeaders[i + 1] : [previous, req.rawHeaders[i + 1]].flat();
+      }
+      seen.push({ method: req.method ?? "", url: req.url ?? "", auth });
+      res.writeHead(200, { "content-type": "text/plain" }).end("upstream");
+    });
+    await new Promise<void>((done) => upstream.listen(0, "127.0.0.1", done));
+    const upstreamAddress = upstream.address();
+    const upstreamPort = typeof upstreamAddress === "object" && upstreamAddress ? upstreamAddress.port : 0;
+
+    dir = mkdtempSync(join(tmpdir(), "authd-nginx-"));
+    for (const sub of ["client", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
+    const server = documentedServerBlock(`127.0.0.1:${authd.port}`, `127.0.0.1:${upstreamPort}`, port);
+    writeFileSync(
+      join(dir, "nginx.conf"),
+      `worker_processes 1;
+error_log ${dir}/error.log info;
+pid ${dir}/nginx.pid;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/client;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+${server}
+}
+`,
+    );
+    nginx = spawn(nginxBinary(), ["-p", dir, "-c", join(dir, "nginx.conf"), "-g", "daemon off;"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    nginx.stderr?.on("data", (chunk) => (stderr += chunk));
+    await waitForPort(port, nginx, () => stderr);
+  });
+
+  afterAll(async () => {
+    if (nginx && nginx.exitCode === null) {
+      const exited = new Promise((done) => nginx.once("exit", done));
+      nginx.kill("SIGQUIT");
+      await exited;
+    }
+    await new Promise((done) => upstream?.close(done));
+    await authd?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Sign up through authd itself (not the proxy); returns the user and the cookie and bearer token. */
+  async function signUpDirect(name: string) {
+    const email = `${name.toLowerCase().replace(/\W/g, "")}.${seen.length}@example.com`;
+    const res = await peerRequest(authd.url, "/api/auth/sign-up/email", { body: { name, email, password: PASSWORD } });
+    expect(res.status).toBe(200);
+    const token = String(res.headers["set-auth-token"]);
+    const json = res.json as { user: { id: string } };
+    return { id: json.user.id, email, token, cookie: `better-auth.session_token=${token}` };
+  }
+
+  const throughNginx = (path: string, headers: Record<string, string> = {}, method = "GET"): Promise<PeerResponse> =>
+    peerRequest(base, path, { headers, method });
+
+  it("lets a signed-in request through with the user headers, by cookie and by bearer token", async () => {
+    const user = await signUpDirect("Nginx Nell");
+    const byCookie = await throughNginx("/orders/7?tab=items", { cookie: user.cookie });
+    expect(byCookie.status).toBe(200);
+    expect(byCookie.text).toBe("upstream");
+    const first = seen.at(-1);
+    expect(first?.url).toBe("/orders/7?tab=items");
+    expect(first?.auth).toMatchObject({
+      "x-auth-user-id": user.id,
+      "x-auth-user-email": user.email,
+      "x-auth-user-name": "Nginx Nell",
+      "x-auth-user-role": "user",
+    });
+    expect(first?.auth["x-auth-session-id"]).toMatch(/^\w{32}$/);
+
+    const byBearer = await throughNginx("/reports", { authorization: `Bearer ${user.token}` });
+    expect(byBearer.status).toBe(200);
+    expect(seen.at(-1)?.auth["x-auth-user-id"]).toBe(user.id);
+  });
+
+  it("checks POSTs too (the check itself is a GET without the body)", async () => {
+    const user = await signUpDirect("Poster");
+    const res = await peerRequest(base, "/forms/submit", {
+      method: "POST",
+      headers: { cookie: user.cookie, "content-type": "application/json" },
+      body: { field: "value" },
+    });
+    expect(res.status).toBe(200);
+    expect(seen.at(-1)).toMatchObject({ method: "POST", url: "/forms/submit" });
+    expect(seen.at(-1)?.auth["x-auth-user-id"]).toBe(user.id);
+  });
+
+  it("answers 401 without a session, and redirects a browser to sign in and back", async () => {
+    const before = seen.length;
+    const api = await throughNginx("/orders/7", { accept: "application/json" });
+    expect(api.status).toBe(401);
+    const browser = await throughNginx("/orders/7?tab=items", { accept: "text/html" });
+    expect(browser.status).toBe(302);
+    const location = new URL(String(browser.headers.location));
+    expect(`${location.origin}${location.pathname}`).toBe("https://login.example.com/sign-in");
+    expect(location.searchParams.get("callbackURL")).toBe(`${base}/orders/7?tab=items`);
+    const forged = await throughNginx("/", {
+      accept: "text/html",
+      "x-forwarded-host": "evil.example",
+      host: "evil.example",
+    });
+    expect(forged.status).toBe(302);
+    expect(forged.headers.location).toBe("https://login.example.com/sign-in");
+    expect(seen.length).toBe(before);
+  });
+
+  it("does not let a client inject X-Auth-User-Id, with or without a session", async () => {
+    const victim = await signUpDirect("Victim");
+    const attacker = await signUpDirect("Attacker");
+    const before = seen.length;
+    const anonymous = await throughNginx("/", { "x-auth-user-id": victim.id, "x-auth-user-email": victim.email });
+    expect(anonymous.status).toBe(401);
+    expect(seen.length).toBe(before);
+
+    const injected = await throughNginx("/", {
+      cookie: attacker.cookie,
+      "x-auth-user-id": victim.id,
+      "x-auth-user-role": "admin",
+      "x-auth-session-id": "forged",
+    });
+    expect(injected.status).toBe(200);
+    expect(seen.at(-1)?.auth["x-auth-user-id"]).toBe(attacker.id);
+    expect(seen.at(-1)?.auth["x-auth-user-role"]).toBe("user");
+    expect(seen.at(-1)?.auth["x-auth-session-id"]).not.toBe("forged");
+  });
+
+  it("refuses a tampered cookie and a signed-out session", async () => {
+    const user = await signUpDirect("Signed Out");
+    const tampered = `${user.cookie.slice(0, -8)}AAAAA%3D`;
+    expect((await throughNginx("/", { cookie: tampered })).status).toBe(401);
+    const out = await peerRequest(authd.url, "/api/auth/sign-out", {
+      body: {},
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(out.status).toBe(200);
+    expect((await throughNginx("/", { cookie: user.cookie })).status).toBe(401);
+  });
+});

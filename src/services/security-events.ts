@@ -25,7 +25,10 @@ export interface EventSource {
 export const CLI_SOURCE: EventSource = { actorType: "cli", actorId: null, ip: null, userAgent: null };
 
 /** How a sign-in proved who the caller is. */
-export type SignInMethod = "email" | "username" | "social" | "api-key" | "email-verification";
+export type SignInMethod = "email" | "username" | "social" | "api-key" | "email-verification" | "two-factor";
+
+/** The second factor a verification used. */
+export type TwoFactorMethod = "totp" | "otp" | "backup-code";
 
 /** Why a sign-in failed (a code, never what the caller sent). */
 export type SignInFailureReason =
@@ -71,6 +74,16 @@ type Detail =
   | { type: "role_changed"; outcome: "success"; role: string }
   | { type: "impersonation_started"; outcome: "success"; sessionId: string }
   | { type: "impersonation_stopped"; outcome: "success"; sessionId: string }
+  | { type: "two_factor_enabled"; outcome: "success" }
+  | { type: "two_factor_disabled"; outcome: "success"; method: "user" | "admin" }
+  | { type: "two_factor_challenged"; outcome: "success"; method: SignInMethod; provider?: string }
+  | {
+      type: "two_factor_verification";
+      outcome: "failure";
+      factor: TwoFactorMethod;
+      reason: "invalid_code" | "replayed" | "expired" | "too_many_attempts";
+    }
+  | { type: "backup_codes_generated"; outcome: "success" }
   | { type: "api_key_created"; outcome: "success"; keyId: string }
   | { type: "api_key_deleted"; outcome: "success"; keyId: string }
   | {

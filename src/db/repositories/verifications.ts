@@ -41,3 +41,53 @@ export async function deleteVerificationsOfValue(db: Db, identifierPrefix: strin
     .where("value", "=", value)
     .execute();
 }
+
+/** Delete and return one unexpired record (a challenge) in one statement: one concurrent caller wins. */
+export async function consumeLiveVerification(
+  db: Db,
+  identifier: string,
+  now: number,
+): Promise<VerificationRow | undefined> {
+  const rows = await db
+    .deleteFrom("verification")
+    .where("identifier", "=", identifier)
+    .where("expiresAt", ">", now)
+    .returningAll()
+    .execute();
+  return rows[0];
+}
+
+/** Change a record's value only if it still holds `expected` (a counter of tries that cannot lose counts). */
+export async function replaceVerificationValueIf(
+  db: Db,
+  id: string,
+  expected: string,
+  value: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("verification")
+    .set({ value, updatedAt: now })
+    .where("id", "=", id)
+    .where("value", "=", expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Delete one record only if it still holds `expected`; true for the one caller that deleted it. */
+export async function deleteVerificationIf(db: Db, id: string, expected: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom("verification")
+    .where("id", "=", id)
+    .where("value", "=", expected)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function deleteVerificationById(db: Db, id: string): Promise<void> {
+  await db.deleteFrom("verification").where("id", "=", id).execute();
+}
+
+export async function deleteVerificationsByIdentifier(db: Db, identifier: string): Promise<void> {
+  await db.deleteFrom("verification").where("identifier", "=", identifier).execute();
+}

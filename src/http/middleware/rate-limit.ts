@@ -5,7 +5,7 @@ import { rateLimitClientKey } from "../client-address.ts";
 
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win.
 
-const STRICT_PREFIXES = ["/sign-in", "/sign-up", "/change-password", "/change-email"];
+const STRICT_PREFIXES = ["/sign-in", "/sign-up", "/change-password", "/change-email", "/two-factor/"];
 
 function ruleFor(ctx: AuthContext, path: string): { window: number; max: number } | null {
   const { customRules, window, max } = ctx.config.rateLimit;

@@ -16,6 +16,7 @@ import { signInEmail } from "./sign-in.ts";
 import { signUpEmail } from "./sign-up.ts";
 import { linkSocial, signInSocial } from "./social.ts";
 import { callbackGet, callbackPost } from "./social-callback.ts";
+import { twoFactorRoutes } from "./two-factor.ts";
 import { updateUserRoute } from "./user.ts";
 import { signInUsername } from "./username.ts";
 
@@ -29,5 +30,6 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   if (ctx.config.admin.enabled) routes.push(...adminRoutes);
   routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute, ...accountRoutes);
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
+  if (ctx.config.twoFactor.enabled) routes.push(...twoFactorRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -12,6 +12,7 @@ import {
 } from "../src/services/directory.ts";
 import { deleteUserWithSessions, revokeApiKeyById } from "../src/services/operator-actions.ts";
 import { CLI_SOURCE } from "../src/services/security-events.ts";
+import { resetTwoFactor } from "../src/services/two-factor/enrollment.ts";
 import {
   describeOrganization,
   describeUser,
@@ -30,6 +31,8 @@ export interface AdminData {
   banUser(userId: string, reason: string): Promise<void>;
   unbanUser(userId: string): Promise<void>;
   setRole(userId: string, role: string): Promise<void>;
+  /** Remove the user's second factor (secret, backup codes, trusted browsers). */
+  resetTwoFactor(userId: string): Promise<void>;
   revokeSession(sessionId: string): Promise<void>;
   revokeAllSessions(userId: string): Promise<number>;
   issueApiKey(userId: string, name: string | undefined): Promise<CreatedApiKey>;
@@ -54,6 +57,9 @@ export function createAdminData(ctx: AuthContext): AdminData {
     },
     async setRole(userId, role) {
       await setUserRole(ctx, userId, role, CLI_SOURCE);
+    },
+    async resetTwoFactor(userId) {
+      await resetTwoFactor(ctx, userId, CLI_SOURCE);
     },
     async revokeSession(sessionId) {
       await revokeSessionsOf(ctx, { sessionId }, CLI_SOURCE);

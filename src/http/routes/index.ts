@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { Route } from "../route.ts";
 import { accountRoutes } from "./accounts.ts";
 import { adminRoutes } from "./admin/index.ts";
+import { adminResetTwoFactor } from "./admin/two-factor.ts";
 import { apiKeyRoutes } from "./api-key.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
@@ -31,5 +32,6 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute, ...accountRoutes);
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
   if (ctx.config.twoFactor.enabled) routes.push(...twoFactorRoutes);
+  if (ctx.config.twoFactor.enabled && ctx.config.admin.enabled) routes.push(adminResetTwoFactor);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

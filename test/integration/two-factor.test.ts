@@ -171,6 +171,20 @@ describeEachDialect("two-factor: enrolment and sign-in with TOTP", (dialect) => 
       expect((await t.agent().post("/two-factor/verify-totp", { code: "123456" })).status).toBe(401);
     });
 
+    it("refuses a verification from an untrusted origin (login CSRF)", async () => {
+      const { agent: owner, email, password } = await signUp(t);
+      const { key } = await enrol(owner, password, t.clock.now);
+      t.clock.advance(30_000);
+      const { agent } = await signIn(email, password);
+      const res = await agent.post(
+        "/two-factor/verify-totp",
+        { code: totp(key, t.clock.now) },
+        { headers: { origin: "https://evil.example" } },
+      );
+      expect([res.status, res.body.code]).toEqual([403, "INVALID_ORIGIN"]);
+      expect((await agent.get("/get-session")).body).toBeNull();
+    });
+
     it("16 concurrent verifications of one code give exactly one session", async () => {
       const { agent: owner, email, password, user } = await signUp(t);
       const { key } = await enrol(owner, password, t.clock.now);

@@ -72,6 +72,7 @@ export const disableRoute = defineRoute({
 export const verifyTotpRoute = defineRoute({
   method: "POST",
   path: "/two-factor/verify-totp",
+  startsSession: true,
   summary: "Check an authenticator code (completes a sign-in, or turns two-factor on)",
   tags,
   auth: "optional-session",
@@ -101,6 +102,7 @@ export const sendOtpRoute = defineRoute({
 export const verifyOtpRoute = defineRoute({
   method: "POST",
   path: "/two-factor/verify-otp",
+  startsSession: true,
   summary: "Check a mailed code (5 tries per code)",
   tags,
   auth: "optional-session",
@@ -116,6 +118,7 @@ export const verifyOtpRoute = defineRoute({
 export const verifyBackupCodeRoute = defineRoute({
   method: "POST",
   path: "/two-factor/verify-backup-code",
+  startsSession: true,
   summary: "Use a backup code (each works once)",
   tags,
   auth: "optional-session",

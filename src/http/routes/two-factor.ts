@@ -151,7 +151,7 @@ export const viewBackupCodesRoute = defineRoute({
   description: "Server only (Authorization: Bearer <AUTH_SERVER_TOKEN>).",
   tags,
   serverOnly: true,
-  body: z.object({ userId: z.coerce.string().pipe(singleLine().min(1)) }),
+  body: z.object({ userId: z.union([singleLine().min(1), z.number().transform(String)]) }),
   response: BackupCodesSchema,
   handler: ({ ctx, body }) => viewBackupCodes(ctx, body.userId),
 });
@@ -163,7 +163,7 @@ export const generateTotpRoute = defineRoute({
   description: "Server only (Authorization: Bearer <AUTH_SERVER_TOKEN>).",
   tags,
   serverOnly: true,
-  body: z.object({ secret: z.string().min(1) }),
+  body: z.object({ secret: singleLine().min(1) }),
   response: z.object({ code: z.string() }),
   handler: ({ ctx, body }) => ({ code: totpCode(body.secret, ctx.now()) }),
 });

@@ -113,6 +113,17 @@ describeEachDialect("two-factor: enrolment and sign-in with TOTP", (dialect) => 
       expect(res.body).toEqual({ twoFactorRedirect: true });
     });
 
+    it("a user cannot switch the factor off through update-user", async () => {
+      const { agent: owner, email, password } = await signUp(t);
+      await enrol(owner, password, t.clock.now);
+      await owner.post("/update-user", { name: "Renamed", twoFactorEnabled: false });
+      expect((await owner.get("/get-session", { query: { disableCookieCache: true } })).body.user).toMatchObject({
+        name: "Renamed",
+        twoFactorEnabled: true,
+      });
+      expect((await signIn(email, password)).res.body).toEqual({ twoFactorRedirect: true });
+    });
+
     it("a wrong password is still refused first, unchanged", async () => {
       const { agent: owner, email, password } = await signUp(t);
       await enrol(owner, password, t.clock.now);

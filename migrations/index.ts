@@ -3,6 +3,7 @@ import * as createAuthTables from "./20261121000000_create_auth_tables.ts";
 import * as hashSessionTokens from "./20261123140000_hash_session_tokens.ts";
 import * as createPasskeyTable from "./20261123170000_create_passkey_table.ts";
 import * as addJwksRotation from "./20261123171000_add_jwks_rotation.ts";
+import * as addTwoFactor from "./20261123172000_add_two_factor.ts";
 
 // Listed statically so `bun build --compile` embeds every migration in the binary. Add new ones in order.
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   "20261123140000_hash_session_tokens": hashSessionTokens,
   "20261123170000_create_passkey_table": createPasskeyTable,
   "20261123171000_add_jwks_rotation": addJwksRotation,
+  "20261123172000_add_two_factor": addTwoFactor,
 };

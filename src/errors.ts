@@ -227,6 +227,17 @@ const entries = {
   /** verify-authentication with a credential no user has registered. */
   SIGN_IN_PASSKEY_NOT_FOUND: { message: "Passkey not found", status: 401 },
   AUTHENTICATION_FAILED: { message: "Authentication failed", status: 400 },
+  // Two-factor
+  INVALID_TWO_FACTOR_COOKIE: { message: "Invalid two factor cookie", status: 401 },
+  TOTP_NOT_ENABLED: { message: "TOTP not enabled", status: 400 },
+  OTP_NOT_ENABLED: { message: "OTP not enabled", status: 400 },
+  OTP_HAS_EXPIRED: { message: "OTP has expired", status: 400 },
+  TOO_MANY_CODE_ATTEMPTS: { message: "Too many attempts. Please request a new code.", status: 400 },
+  INVALID_CODE: { message: "Invalid code", status: 401 },
+  BACKUP_CODES_ARENT_ENABLED: { message: "Backup codes aren't enabled", status: 400 },
+  INVALID_BACKUP_CODE: { message: "Invalid backup code", status: 401 },
+  TWO_FACTOR_ISNT_ENABLED: { message: "Two factor isn't enabled", status: 400 },
+  NO_PASSWORD_CREDENTIAL_FOUND: { message: "No password credential found", status: 400 },
 
   // API keys (codes fixed by the spec where it names them)
   METADATA_MUST_BE_OBJECT: { message: "metadata must be an object or undefined", status: 400 },

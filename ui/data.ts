@@ -13,6 +13,7 @@ import {
 import { deleteUserWithSessions, revokeApiKeyById } from "../src/services/operator-actions.ts";
 import { removeUserPasskey } from "../src/services/passkeys/operator.ts";
 import { CLI_SOURCE } from "../src/services/security-events.ts";
+import { resetTwoFactor } from "../src/services/two-factor/enrollment.ts";
 import {
   describeOrganization,
   describeUser,
@@ -31,6 +32,8 @@ export interface AdminData {
   banUser(userId: string, reason: string): Promise<void>;
   unbanUser(userId: string): Promise<void>;
   setRole(userId: string, role: string): Promise<void>;
+  /** Remove the user's second factor (secret, backup codes, trusted browsers). */
+  resetTwoFactor(userId: string): Promise<void>;
   revokeSession(sessionId: string): Promise<void>;
   revokeAllSessions(userId: string): Promise<number>;
   issueApiKey(userId: string, name: string | undefined): Promise<CreatedApiKey>;
@@ -56,6 +59,9 @@ export function createAdminData(ctx: AuthContext): AdminData {
     },
     async setRole(userId, role) {
       await setUserRole(ctx, userId, role, CLI_SOURCE);
+    },
+    async resetTwoFactor(userId) {
+      await resetTwoFactor(ctx, userId, CLI_SOURCE);
     },
     async revokeSession(sessionId) {
       await revokeSessionsOf(ctx, { sessionId }, CLI_SOURCE);

@@ -3,6 +3,7 @@ import { type ClientFetch, createClientFetch, type FetchOptions } from "./fetch.
 import { callPath, createPathProxy } from "./proxy.ts";
 import { changesSession } from "./routes.ts";
 import { createSessionStore, type SessionState, type SessionStore } from "./session.ts";
+import { endsTwoFactorPending, isTwoFactorRedirect } from "./two-factor.ts";
 
 // What authd/client and authd/react share: options, the fetch, the session store and the path proxy.
 
@@ -15,6 +16,8 @@ export interface AuthClientOptions {
   fetchOptions?: FetchOptions;
   /** Do not send the browser to `url` when an answer says `{ url, redirect: true }`. */
   disableRedirect?: boolean;
+  /** Called when a sign-in answers `{ twoFactorRedirect: true }` (Better Auth's twoFactorClient option). */
+  onTwoFactorRedirect?: () => void | Promise<void>;
 }
 
 export interface SignalStore {
@@ -40,7 +43,11 @@ export function createClientCore(
   });
   const $session = createSessionStore($fetch);
   const hooks = {
-    afterSuccess(path: string) {
+    afterSuccess(path: string, data: unknown) {
+      if (isTwoFactorRedirect(data)) {
+        $session.setTwoFactorPending(true);
+        void options.onTwoFactorRedirect?.();
+      } else if (endsTwoFactorPending(path)) $session.setTwoFactorPending(false);
       if (changesSession(path)) $session.notify();
     },
   };

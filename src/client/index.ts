@@ -23,4 +23,6 @@ export type { RetryOption } from "./retry.ts";
 export type { AuthRoutePath, AuthRoutes } from "./routes.ts";
 export type { SessionState, SessionStore } from "./session.ts";
 export type { ReadableStore } from "./store.ts";
+export type { BackupCodes, TwoFactorRedirect, TwoFactorVerification } from "./two-factor.ts";
+export { isTwoFactorRedirect } from "./two-factor.ts";
 export type * from "./types.ts";

@@ -15,8 +15,8 @@ export function toRoutePath(segments: string[]): string {
 }
 
 export interface PathCallHooks {
-  /** After a successful call, with the route path. */
-  afterSuccess(path: string): void;
+  /** After a successful call, with the route path and the answer. */
+  afterSuccess(path: string, data: unknown): void;
 }
 
 export function callPath(
@@ -38,7 +38,7 @@ export function callPath(
     query: query ?? merged.query ?? (method === "GET" && Object.keys(body).length > 0 ? body : undefined),
     onSuccess: async (context) => {
       await merged.onSuccess?.(context);
-      hooks.afterSuccess(path);
+      hooks.afterSuccess(path, context.data);
     },
   });
 }

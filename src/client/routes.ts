@@ -1,3 +1,4 @@
+import { TWO_FACTOR_METHODS, type TwoFactorRoutes } from "./two-factor.ts";
 import type {
   AccessTokens,
   ApiKey,
@@ -35,6 +36,8 @@ import type {
   UsernameSignInUser,
 } from "./types.ts";
 
+// A sign-in of a user with two-factor on answers { twoFactorRedirect: true } instead of the outputs below;
+// the output types stay as they were (as Better Auth's do), so test an answer with isTwoFactorRedirect().
 // Every route authd serves that an app calls (auth-service.md §2 and §7), keyed by path under the base
 // path. GET routes take a query, POST routes a body. ROUTE_METHODS below is the runtime side of the same
 // table; `satisfies` keeps the two in step.
@@ -53,7 +56,7 @@ type None = Record<never, never>;
 type OrganizationScope = { organizationId?: string };
 type PermissionCheck = { permissions?: Permissions; permission?: Permissions };
 
-export interface AuthRoutes {
+export interface AuthRoutes extends TwoFactorRoutes {
   "/ok": Get<None, { ok: boolean }>;
   "/ready": Get<None, { ready: boolean; database: boolean; secondaryStorage?: boolean }>;
   // session
@@ -272,6 +275,7 @@ export const ROUTE_METHODS = {
   "/admin/remove-user": POST,
   "/admin/set-user-password": POST,
   "/admin/has-permission": POST,
+  ...TWO_FACTOR_METHODS,
 } as const satisfies { [P in AuthRoutePath]: AuthRoutes[P]["method"] };
 
 /** Paths after whose success the session may have changed: the session store refetches (§7). */
@@ -282,7 +286,9 @@ export function changesSession(path: string): boolean {
     path.startsWith("/sign-in") ||
     path.startsWith("/sign-up") ||
     path === "/delete-user" ||
-    path === "/verify-email"
+    path === "/verify-email" ||
+    path.startsWith("/two-factor/verify-") ||
+    path === "/two-factor/disable"
   );
 }
 

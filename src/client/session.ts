@@ -13,6 +13,11 @@ export interface SessionState {
   /** True until the first answer (and while refetching with no data yet). */
   isPending: boolean;
   isRefetching: boolean;
+  /**
+   * A sign-in stopped at the second factor ({twoFactorRedirect: true}): no session yet, and the app should
+   * ask for a code (client.twoFactor.verifyTotp / sendOtp + verifyOtp / verifyBackupCode).
+   */
+  twoFactorPending: boolean;
   refetch: () => Promise<void>;
 }
 
@@ -20,6 +25,8 @@ export interface SessionStore extends ReadableStore<SessionState> {
   refetch(): Promise<void>;
   /** Signals that the session may have changed; refetches after 10 ms while anyone listens. */
   notify(): void;
+  /** Marks a sign-in as waiting for its second factor (or no longer). */
+  setTwoFactorPending(pending: boolean): void;
 }
 
 export function createSessionStore(clientFetch: ClientFetch): SessionStore {
@@ -33,11 +40,19 @@ export function createSessionStore(clientFetch: ClientFetch): SessionStore {
     store.set({ ...current, isPending: current.data === null, isRefetching: true, error: null });
     const result = await clientFetch<SessionWithUser | null>("/get-session", { method: "GET" });
     if (sequence !== latest) return;
-    store.set({ data: result.data, error: result.error, isPending: false, isRefetching: false, refetch });
+    const twoFactorPending = result.data === null && store.get().twoFactorPending;
+    store.set({
+      data: result.data,
+      error: result.error,
+      isPending: false,
+      isRefetching: false,
+      twoFactorPending,
+      refetch,
+    });
   }
 
   const store = createStore<SessionState>(
-    { data: null, error: null, isPending: true, isRefetching: false, refetch },
+    { data: null, error: null, isPending: true, isRefetching: false, twoFactorPending: false, refetch },
     () => {
       loadTimer = setTimeout(() => void refetch(), 0);
       return () => clearTimeout(loadTimer);
@@ -49,6 +64,9 @@ export function createSessionStore(clientFetch: ClientFetch): SessionStore {
     subscribe: store.subscribe,
     listen: store.listen,
     refetch,
+    setTwoFactorPending(pending) {
+      if (store.get().twoFactorPending !== pending) store.set({ ...store.get(), twoFactorPending: pending });
+    },
     notify() {
       setTimeout(() => {
         if (store.isMounted()) void refetch();

@@ -23,6 +23,7 @@ export interface User {
   banned?: boolean | null;
   banReason?: string | null;
   banExpires?: Date | null;
+  twoFactorEnabled?: boolean | null;
   [field: string]: unknown;
 }
 

@@ -45,6 +45,8 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_SMTP_URL", "smtpURL"),
   binding("AUTH_MAIL_FROM", "mailFrom"),
   binding("AUTH_SERVER_TOKEN", "serverToken"),
+  binding("AUTH_APP_NAME", "appName"),
+  binding("AUTH_TWO_FACTOR", "twoFactor.enabled", "on-off"),
   binding("AUTH_TRUSTED_ORIGINS", "trustedOrigins", "list"),
   binding("AUTH_TRUSTED_PROXIES", "trustedProxies", "list"),
   binding("AUTH_TRUSTED_PROXY_HEADERS", "trustedProxyHeaders", "list"),

@@ -64,6 +64,11 @@ export const ConfigSchema = z
       .describe("SMTP server; unset: mails are written to the log"),
     smtpTimeoutMs: z.number().int().min(100).default(10_000).describe("SMTP connection and command timeout"),
     mailFrom: z.string().min(3).default("authd@localhost").describe("sender address"),
+    appName: z
+      .string()
+      .min(1)
+      .default("authd")
+      .describe("product name shown to users: the issuer in authenticator apps, mails"),
     serverToken: z
       .string()
       .min(16)
@@ -286,6 +291,30 @@ export const ConfigSchema = z
           .string()
           .default(
             "You have been banned from this application. Please contact support if you believe this is an error.",
+          ),
+      })
+      .prefault({}),
+    twoFactor: z
+      .object({
+        enabled: onOff
+          .default(true)
+          .describe("/two-factor routes; users opt in, and enrolled users are challenged at sign-in"),
+        totpWindow: z
+          .number()
+          .int()
+          .min(0)
+          .max(3)
+          .default(1)
+          .describe("TOTP steps (30 s) accepted either side of now, for clock drift"),
+        otpExpiresIn: seconds(180, "lifetime of a code sent by mail"),
+        otpMaxAttempts: z.number().int().min(1).default(5).describe("wrong tries before a mailed code is void"),
+        challengeExpiresIn: seconds(180, "time between the password and the second factor (two_factor cookie)"),
+        trustDeviceMaxAge: seconds(2_592_000, "how long a trusted browser skips the second factor"),
+        backupCodeCount: z.number().int().min(1).max(50).default(10).describe("backup codes per user"),
+        skipForPasswordless: onOff
+          .default(false)
+          .describe(
+            "magic links and email codes start a session without the second factor, as in Better Auth 1.3.4 (off: they are challenged like a password)",
           ),
       })
       .prefault({}),

@@ -20,6 +20,8 @@ export interface UserTable {
   banReason: string | null;
   banExpires: number | null;
   additionalFields: string | null;
+  /** Null for users who never turned two-factor on (as Better Auth leaves it). */
+  twoFactorEnabled: DbBoolean | null;
 }
 
 export interface SessionTable {
@@ -60,6 +62,18 @@ export interface VerificationTable {
   expiresAt: number;
   createdAt: number;
   updatedAt: number;
+}
+
+export interface TwoFactorTable {
+  id: string;
+  /** The TOTP secret, encrypted with a key derived from the app secret (src/crypto/encryption.ts). */
+  secret: string;
+  /** The remaining backup codes as a JSON list, encrypted the same way. */
+  backupCodes: string;
+  userId: string;
+  /** The newest TOTP step that completed a sign-in; a code of that step or an older one is refused. */
+  lastUsedStep: number | null;
+  createdAt: number;
 }
 
 export interface RateLimitTable {
@@ -180,6 +194,7 @@ export interface Database {
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;
+  twoFactor: TwoFactorTable;
   rateLimit: RateLimitTable;
   organization: OrganizationTable;
   member: MemberTable;
@@ -200,6 +215,7 @@ export type NewSessionRow = Insertable<SessionTable>;
 export type AccountRow = Selectable<AccountTable>;
 export type NewAccountRow = Insertable<AccountTable>;
 export type VerificationRow = Selectable<VerificationTable>;
+export type TwoFactorRow = Selectable<TwoFactorTable>;
 export type OrganizationRow = Selectable<OrganizationTable>;
 export type MemberRow = Selectable<MemberTable>;
 export type InvitationRow = Selectable<InvitationTable>;

@@ -148,6 +148,20 @@ export function clearingCookieHeader(ctx: AuthContext, name: string): string {
   return generateCookie(name, "", cookieOptions(ctx, 0));
 }
 
+/** The two-factor cookies: the sign-in's challenge and the trusted-browser mark. */
+export function twoFactorCookieNames(ctx: AuthContext): { challenge: string; trustDevice: string } {
+  return { challenge: authCookieName(ctx, "two_factor"), trustDevice: authCookieName(ctx, "trust_device") };
+}
+
+/** A sign-in that stops at the second factor: no session cookies, the dont_remember choice kept for later. */
+export function setChallengeCookies(c: Context, ctx: AuthContext, challengeId: string, dontRemember: boolean): void {
+  const names = cookieNames(ctx);
+  write(c, ctx, names.sessionToken, "", 0);
+  write(c, ctx, names.sessionData, "", 0);
+  if (dontRemember) write(c, ctx, names.dontRemember, signValue(ctx.secret, "true"));
+  setSignedCookie(c, ctx, twoFactorCookieNames(ctx).challenge, challengeId, ctx.config.twoFactor.challengeExpiresIn);
+}
+
 export function clearSessionCookies(c: Context, ctx: AuthContext): void {
   const names = cookieNames(ctx);
   for (const name of [names.sessionToken, names.sessionData, names.dontRemember]) write(c, ctx, name, "", 0);

@@ -6,13 +6,21 @@ import type { PasskeyProof } from "../services/passkeys/authentication.ts";
 import type { SignInFailureReason } from "../services/security-events.ts";
 import type { LiveSession } from "../services/sessions.ts";
 import { signInWithPassword, startSession } from "../services/sign-in.ts";
+import { completeSignIn } from "../services/two-factor/sign-in-gate.ts";
 import type { UserRecord } from "../services/users.ts";
 import { clientAddress } from "./client-address.ts";
-import { hasDontRememberCookie, setSessionCookies } from "./cookies.ts";
+import {
+  hasDontRememberCookie,
+  readSignedCookie,
+  setChallengeCookies,
+  setSessionCookies,
+  setSignedCookie,
+  twoFactorCookieNames,
+} from "./cookies.ts";
 import { recordSignIn, recordSignInFailure, requestSource, type SignInAttempt } from "./security-log.ts";
 
 // What a request adds to the sign-in services: the caller's address and user agent on the session, the
-// session cookies, and the security log's sign-in lines.
+// session cookies (or the two-factor challenge's), and the security log's sign-in lines.
 
 /**
  * The user whose password is proven for `identifier`, or null. Every failure is logged as a failed
@@ -36,32 +44,71 @@ export async function provePasswordSignIn(
   }
 }
 
+/** The new session's facts from the request: its address and user agent. */
+export function sessionOptionsOf(c: Context, ctx: AuthContext, rememberMe: boolean | undefined) {
+  return { rememberMe, ipAddress: clientAddress(c, ctx), userAgent: c.req.header("user-agent") ?? "" };
+}
+
+/** A magic link or an email code skips the second factor only when the operator said so. */
+function mailboxSkipsSecondFactor(ctx: AuthContext, attempt: SignInAttempt): boolean {
+  return (
+    ctx.config.twoFactor.skipForPasswordless && (attempt.method === "magic-link" || attempt.method === "email-otp")
+  );
+}
+
+/** A sign-in's answer: a session, or (two-factor on) a challenge whose cookie is set. */
+export type SignInOutcome = { kind: "session"; session: LiveSession } | { kind: "two-factor" };
+
 /**
- * Start a session for a user who proved who they are, and set its cookies. With `attempt`, it is logged as
- * a sign-in by that method (and a banned user's refusal as a failed one). An attempt marked
- * `strongFactor` (a passkey) proved a strong factor already: a second-factor step here must not ask again.
+ * Sign in a user who proved who they are by `attempt`'s method: every sign-in comes here, so a user with
+ * two-factor on gets the challenge (the two_factor cookie, no session) unless this browser is trusted.
+ * A banned user's refusal is logged as a failed sign-in.
+ * An attempt marked `strongFactor` (a passkey) proved a strong factor already and is not challenged.
  */
 export async function signInUser(
   c: Context,
   ctx: AuthContext,
   user: UserRecord,
   rememberMe: boolean | undefined,
-  attempt?: SignInAttempt,
-): Promise<LiveSession> {
-  let session: LiveSession;
+  attempt: SignInAttempt,
+): Promise<SignInOutcome> {
+  const names = twoFactorCookieNames(ctx);
+  let step: Awaited<ReturnType<typeof completeSignIn>>;
   try {
-    session = await startSession(ctx, user, {
-      rememberMe,
-      ipAddress: clientAddress(c, ctx),
-      userAgent: c.req.header("user-agent") ?? "",
+    step = await completeSignIn(ctx, user, {
+      method: attempt.method,
+      provider: attempt.provider,
+      skipSecondFactor: attempt.strongFactor === true || mailboxSkipsSecondFactor(ctx, attempt),
+      sessionOptions: sessionOptionsOf(c, ctx, rememberMe),
+      trustCookie: readSignedCookie(c, ctx, names.trustDevice),
+      source: requestSource(c, ctx),
     });
   } catch (error) {
-    if (attempt && isAuthError(error) && error.key === "BANNED_USER")
-      recordSignInFailure(c, ctx, attempt, "banned", user.id);
+    if (isAuthError(error) && error.key === "BANNED_USER") recordSignInFailure(c, ctx, attempt, "banned", user.id);
     throw error;
   }
+  if (step.kind === "challenge") {
+    setChallengeCookies(c, ctx, step.challengeId, rememberMe === false);
+    return { kind: "two-factor" };
+  }
+  setSessionCookies(c, ctx, { session: step.session, user }, { dontRemember: rememberMe === false });
+  if (step.trust) setSignedCookie(c, ctx, names.trustDevice, step.trust, ctx.config.twoFactor.trustDeviceMaxAge);
+  recordSignIn(c, ctx, attempt, user.id);
+  return { kind: "session", session: step.session };
+}
+
+/**
+ * A session for a user who is already signed in or has just signed up (sign-up's auto sign-in,
+ * change-password's replacement session): no second factor is asked for, and the cookies are set.
+ */
+export async function startUserSession(
+  c: Context,
+  ctx: AuthContext,
+  user: UserRecord,
+  rememberMe: boolean | undefined,
+): Promise<LiveSession> {
+  const session = await startSession(ctx, user, sessionOptionsOf(c, ctx, rememberMe));
   setSessionCookies(c, ctx, { session, user }, { dontRemember: rememberMe === false });
-  if (attempt) recordSignIn(c, ctx, attempt, user.id);
   return session;
 }
 
@@ -94,5 +141,7 @@ export async function signInWithPasskey(
   }
   // A browser that signed in with rememberMe false before keeps that choice (as in Better Auth).
   const rememberMe = hasDontRememberCookie(c, ctx) ? false : undefined;
-  return signInUser(c, ctx, proof.user, rememberMe, PASSKEY_ATTEMPT);
+  const outcome = await signInUser(c, ctx, proof.user, rememberMe, PASSKEY_ATTEMPT);
+  if (outcome.kind !== "session") throw new Error("a passkey sign-in was challenged for a second factor");
+  return outcome.session;
 }

@@ -22,7 +22,7 @@ import { deleteUser, findUserById, updateUser } from "./users.ts";
 // UI call the same functions. Each action is logged as a security event from the `source` it is given.
 
 export const adminStatements = {
-  user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password"],
+  user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password", "reset-two-factor"],
   session: ["list", "revoke", "delete"],
 } as const;
 

@@ -11,6 +11,7 @@ import type { AccountRow, Db, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import { provePassword } from "./account-throttle.ts";
 import type { EventSource } from "./security-events.ts";
+import { revokeTrustedDevices } from "./two-factor/trusted-devices.ts";
 
 // The credential account holds a user's password hash. A user who signed up through a social provider
 // has none until a reset or set-password creates it. Every credential account is created by
@@ -26,6 +27,8 @@ export async function storePasswordHash(
   const now = ctx.now();
   const existing = await findCredentialAccount(db, userId);
   if (existing) {
+    // A new password takes back every browser trusted to skip the second factor (as disabling it does).
+    await revokeTrustedDevices(ctx, userId, db);
     const updated = await updateAccount(db, existing.id, { password: passwordHash, updatedAt: now });
     if (updated) return updated;
   }

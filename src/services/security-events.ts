@@ -33,7 +33,11 @@ export type SignInMethod =
   | "email-verification"
   | "magic-link"
   | "email-otp"
-  | "passkey";
+  | "passkey"
+  | "two-factor";
+
+/** The second factor a verification used. */
+export type TwoFactorMethod = "totp" | "otp" | "backup-code";
 
 /** Why a sign-in failed (a code, never what the caller sent). */
 export type SignInFailureReason =
@@ -100,6 +104,16 @@ type Detail =
   | { type: "role_changed"; outcome: "success"; role: string }
   | { type: "impersonation_started"; outcome: "success"; sessionId: string }
   | { type: "impersonation_stopped"; outcome: "success"; sessionId: string }
+  | { type: "two_factor_enabled"; outcome: "success" }
+  | { type: "two_factor_disabled"; outcome: "success"; method: "user" | "admin" }
+  | { type: "two_factor_challenged"; outcome: "success"; method: SignInMethod; provider?: string }
+  | {
+      type: "two_factor_verification";
+      outcome: "failure";
+      factor: TwoFactorMethod;
+      reason: "invalid_code" | "replayed" | "expired" | "too_many_attempts";
+    }
+  | { type: "backup_codes_generated"; outcome: "success" }
   | { type: "api_key_created"; outcome: "success"; keyId: string }
   | { type: "api_key_deleted"; outcome: "success"; keyId: string }
   | { type: "passkey_added"; outcome: "success"; passkeyId: string }

@@ -174,6 +174,24 @@ async function revokeStoredSessions(
   return deleted;
 }
 
+/**
+ * Replace a session with a new one (new token, fresh lifetime, the same address, agent and active
+ * organization) and delete the old one: what turning two-factor on or off does to the caller's session.
+ */
+export async function rotateSession(ctx: AuthContext, session: LiveSession): Promise<LiveSession> {
+  const rotated = await createSession(
+    ctx,
+    { id: session.userId },
+    {
+      ipAddress: session.ipAddress,
+      userAgent: session.userAgent,
+      activeOrganizationId: session.activeOrganizationId,
+    },
+  );
+  await revokeSession(ctx, session.token);
+  return rotated;
+}
+
 /** Revoke the session of a token the caller holds (sign-out). */
 export async function revokeSession(ctx: AuthContext, token: string): Promise<boolean> {
   return (await revokeStoredSessions(ctx, [hashSessionToken(token)])).length > 0;

@@ -40,6 +40,12 @@ export async function signInWithPassword(
   return user ? { ok: true, user } : { ok: false, userId: named?.id ?? null };
 }
 
+/** BANNED_USER (the configured message) for a user whose ban is in force; the checks a sign-in answers first. */
+export function assertNotBanned(ctx: AuthContext, user: UserRow): void {
+  if (ctx.config.admin.enabled && isBanned(user, ctx.now()))
+    throw new AuthError("BANNED_USER", { message: ctx.config.admin.bannedUserMessage });
+}
+
 /**
  * Start a session for a user who proved who they are. A user whose ban is in force gets BANNED_USER (the
  * configured message); a ban whose expiry has passed is lifted first.
@@ -49,8 +55,7 @@ export async function startSession(
   user: UserRow,
   options: CreateSessionOptions = {},
 ): Promise<LiveSession> {
-  if (ctx.config.admin.enabled && isBanned(user, ctx.now()))
-    throw new AuthError("BANNED_USER", { message: ctx.config.admin.bannedUserMessage });
+  assertNotBanned(ctx, user);
   if (ctx.config.admin.enabled && user.banned) await liftExpiredBan(ctx, user.id);
   return createSession(ctx, user, options);
 }

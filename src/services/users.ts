@@ -45,6 +45,9 @@ export function toUserWire(ctx: AuthContext, row: UserRow): User {
     wire.banReason = row.banReason ?? null;
     wire.banExpires = iso(row.banExpires);
   }
+  if (ctx.config.twoFactor.enabled)
+    wire.twoFactorEnabled =
+      row.twoFactorEnabled === null || row.twoFactorEnabled === undefined ? null : Boolean(row.twoFactorEnabled);
   const extra = parseAdditional(row);
   for (const [field, definition] of Object.entries(ctx.config.userAdditionalFields)) {
     wire[field] = extra[field] ?? definition.defaultValue ?? null;
@@ -110,6 +113,7 @@ export async function createUser(ctx: AuthContext, input: NewUserInput): Promise
         banned: null,
         banReason: null,
         banExpires: null,
+        twoFactorEnabled: null,
         additionalFields:
           input.additional && Object.keys(input.additional).length > 0 ? toJSONColumn(input.additional) : null,
       });

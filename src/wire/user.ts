@@ -18,6 +18,8 @@ export const UserSchema = z.looseObject({
   banned: z.boolean().nullable().optional(),
   banReason: z.string().nullable().optional(),
   banExpires: IsoDateSchema.nullable().optional(),
+  /** With two-factor on: null until the user first turns it on, then true, false after disabling. */
+  twoFactorEnabled: z.boolean().nullable().optional(),
 });
 export type User = z.output<typeof UserSchema>;
 

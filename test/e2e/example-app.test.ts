@@ -14,6 +14,7 @@ import {
   serveStatic,
   signUpInExampleApp,
 } from "../helpers/example-app.ts";
+import { keyOf, totp } from "../helpers/two-factor.ts";
 
 // examples/react-app built with vite against the built client (dist/client layout), served from its own
 // origin, calling a real authd on another port: CORS with credentials and cookies as in production.
@@ -89,6 +90,52 @@ describe("the example React app in headless Chromium", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("alert").waitFor();
     expect(await page.getByRole("alert").textContent()).toBe("Invalid email or password");
+    await page.close();
+  });
+
+  it("turns two-factor on and signs in with a TOTP code through Better Auth's twoFactorClient", async () => {
+    const page = await browser.newPage();
+    const email = `two.factor.${Date.now().toString(36)}@example.com`;
+    const password = "correct-horse-battery";
+    await page.goto(site.origin);
+    await page.getByText("Signed out").waitFor();
+    await page.getByLabel("Name").fill("Two Factor");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign up" }).click();
+    await page.getByTestId("user-email").waitFor();
+
+    // Enrol: the password, then the first code from the URI the page shows.
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Enable two-factor" }).click();
+    await page.getByTestId("totp-uri").waitFor();
+    const key = keyOf((await page.getByTestId("totp-uri").textContent()) ?? "");
+    await page.getByLabel("Code").fill(totp(key, Date.now()));
+    await page.getByRole("button", { name: "Turn on" }).click();
+    await page.getByTestId("two-factor-status").waitFor();
+    expect(await page.getByTestId("two-factor-status").textContent()).toBe("Two-factor is on");
+
+    // Sign in again: the password alone stops at the second factor (onTwoFactorRedirect).
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByText("Signed out").waitFor();
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("Two-factor code required").waitFor();
+    expect(await page.getByTestId("user-email").count()).toBe(0);
+
+    const valid = new Set([-1, 0, 1].map((offset) => totp(key, Date.now(), offset)));
+    const wrong = ["000000", "111111", "222222", "333333"].find((code) => !valid.has(code)) ?? "";
+    await page.getByLabel("Authentication code").fill(wrong);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("alert").textContent()).toBe("Invalid code");
+
+    await page.getByLabel("Authentication code").fill(totp(key, Date.now()));
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.getByTestId("user-email").waitFor();
+    expect(await page.getByTestId("user-email").textContent()).toBe(email);
+    await page.screenshot({ path: join(ARTIFACTS_DIR, "example-app-two-factor.png") });
     await page.close();
   });
 });

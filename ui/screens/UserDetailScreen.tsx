@@ -13,7 +13,7 @@ import { useKeys } from "../hooks/use-keys.tsx";
 import { useTerminalSize } from "../hooks/use-terminal-size.ts";
 import type { Navigation } from "./navigation.ts";
 
-type Mode = "browse" | "ban" | "role" | "issue-key" | "delete" | "revoke-all";
+type Mode = "browse" | "ban" | "role" | "issue-key" | "delete" | "revoke-all" | "reset-2fa";
 type Focus = "sessions" | "keys" | "passkeys";
 
 const NEXT_FOCUS: Record<Focus, Focus> = { sessions: "keys", keys: "passkeys", passkeys: "sessions" };
@@ -61,6 +61,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
       if (input === "k") return setMode("issue-key");
       if (input === "d") return setMode("delete");
       if (input === "a") return setMode("revoke-all");
+      if (input === "f" && user.twoFactorEnabled) return setMode("reset-2fa");
       if (input === "x") {
         const item = focused[selected];
         if (!item) return;
@@ -92,6 +93,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
     ["↑↓", "move"],
     ["x", { sessions: "revoke session", keys: "revoke key", passkeys: "remove passkey" }[focus]],
     ["a", "revoke all sessions"],
+    ...(user.twoFactorEnabled ? [["f", "reset 2FA"] as KeyHint] : []),
     ["k", "issue API key"],
     ["d", "delete user"],
     ["esc", "back"],
@@ -109,7 +111,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
         <Text dimColor>{user.id}</Text>
       </Text>
       <Text>
-        {`role ${user.role ?? "-"} · email ${user.emailVerified ? "verified" : "not verified"} · created ${toMinute(user.createdAt)} · `}
+        {`role ${user.role ?? "-"} · email ${user.emailVerified ? "verified" : "not verified"} · 2FA ${user.twoFactorEnabled ? "on" : "off"} · created ${toMinute(user.createdAt)} · `}
         {user.banned ? (
           <Text color="red" bold>{`BANNED (${user.banReason ?? "no reason"})`}</Text>
         ) : (
@@ -215,6 +217,15 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
           onAnswer={(yes) => {
             finish();
             if (yes) void action.run(async () => `revoked ${await data.revokeAllSessions(user.id)} session(s)`);
+          }}
+        />
+      ) : null}
+      {mode === "reset-2fa" ? (
+        <Confirm
+          question={`Remove the second factor of ${user.email}? They sign in with the password alone until they enable it again.`}
+          onAnswer={(yes) => {
+            finish();
+            if (yes) void action.run(() => data.resetTwoFactor(user.id), `two-factor removed for ${user.email}`);
           }}
         />
       ) : null}

@@ -1,14 +1,19 @@
 import { type FormEvent, useState } from "react";
-import { authClient } from "./auth-client.ts";
+import { authClient, betterAuthClient, sessionChanged, twoFactorRedirect } from "./auth-client.ts";
 import { AddPasskey, PasskeySignIn } from "./Passkeys.tsx";
+import { EnableTwoFactor, TwoFactorChallenge } from "./TwoFactor.tsx";
 
-// One page: sign up (or in) with email and password or a passkey, see the session useSession() holds,
-// add a passkey, sign out.
+// One page: sign up (or in) with email and password or a passkey, see the session useSession() holds, turn
+// two-factor on, add a passkey, sign out. Password sign-in goes through Better Auth's client, whose
+// twoFactorClient reports a sign-in that needs the second factor (onTwoFactorRedirect): the page then asks
+// for a code.
 
 export function App() {
   const { data, error, isPending, refetch } = authClient.useSession();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [needsCode, setNeedsCode] = useState(false);
+  twoFactorRedirect.handler = () => setNeedsCode(true);
 
   async function run(call: () => Promise<{ error: { message?: string } | null }>) {
     setBusy(true);
@@ -24,7 +29,12 @@ export function App() {
     const email = String(form.get("email"));
     const password = String(form.get("password"));
     const mode = (event.nativeEvent as SubmitEvent).submitter?.getAttribute("value");
-    if (mode === "sign-in") return run(() => authClient.signIn.email({ email, password }));
+    if (mode === "sign-in")
+      return run(async () => {
+        const result = await betterAuthClient.signIn.email({ email, password });
+        if (!result.error) sessionChanged();
+        return result;
+      });
     return run(() => authClient.signUp.email({ name: String(form.get("name")), email, password }));
   }
 
@@ -45,11 +55,21 @@ export function App() {
             <dt>Session expires</dt>
             <dd data-testid="session-expires">{data.session.expiresAt.toLocaleString()}</dd>
           </dl>
-          <button type="button" disabled={busy} onClick={() => run(() => authClient.signOut())}>
+          <EnableTwoFactor enabled={data.user.twoFactorEnabled === true} />
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => {
+              setNeedsCode(false);
+              return run(() => authClient.signOut());
+            }}
+          >
             Sign out
           </button>
           <AddPasskey onProblem={setProblem} />
         </section>
+      ) : needsCode ? (
+        <TwoFactorChallenge onCancel={() => setNeedsCode(false)} />
       ) : (
         <form onSubmit={submit}>
           <p data-testid="status">Signed out</p>

@@ -3,6 +3,7 @@ import type { AuthContext } from "../../context.ts";
 import { banUser, setUserPassword, setUserRole, unbanUser } from "../../services/admin.ts";
 import { deleteUserWithSessions } from "../../services/operator-actions.ts";
 import { CLI_SOURCE } from "../../services/security-events.ts";
+import { resetTwoFactor } from "../../services/two-factor/enrollment.ts";
 import { assertPasswordLength, toUserWire, type UserWire } from "../../services/users.ts";
 import { writeLines } from "../format.ts";
 import { promptConfirm } from "../prompt.ts";
@@ -124,5 +125,23 @@ export const deleteCommand = createCommand(
         return { deleted: userId };
       },
       () => `deleted ${idOrEmail}`,
+    );
+  });
+
+const ResetTwoFactorFlags = Common.extend({ user: z.string().min(1, "expected a user id or email") });
+
+export const resetTwoFactorCommand = createCommand(
+  "reset-2fa",
+  "remove a user's second factor (a lost phone): secret, backup codes and trusted browsers",
+)
+  .requiredOption("--user <id-or-email>", "the user")
+  .option("--json", "print only JSON (the user)")
+  .action(async (raw) => {
+    const flags = parseFlags(ResetTwoFactorFlags, raw);
+    await actOnUser(
+      flags.user,
+      flags,
+      async (ctx, userId) => toUserWire(ctx, await resetTwoFactor(ctx, userId, CLI_SOURCE)),
+      (u) => `two-factor removed for ${u.email}; they sign in with their password alone until they enable it again`,
     );
   });

@@ -6,7 +6,14 @@ import { listUserPage } from "../../services/directory.ts";
 import { describeUser, type UserOverview } from "../../services/user-overview.ts";
 import { formatFields, formatTable, writeLines } from "../format.ts";
 import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
-import { banCommand, deleteCommand, setPasswordCommand, setRoleCommand, unbanCommand } from "./user-actions.ts";
+import {
+  banCommand,
+  deleteCommand,
+  resetTwoFactorCommand,
+  setPasswordCommand,
+  setRoleCommand,
+  unbanCommand,
+} from "./user-actions.ts";
 import { passkeysCommand, removePasskeyCommand } from "./user-passkeys.ts";
 
 const ListFlags = PageFlags.extend({
@@ -85,6 +92,7 @@ export const usersCommand = new Command("users")
   .addCommand(unbanCommand)
   .addCommand(setRoleCommand)
   .addCommand(setPasswordCommand)
+  .addCommand(resetTwoFactorCommand)
   .addCommand(deleteCommand)
   .addCommand(passkeysCommand)
   .addCommand(removePasskeyCommand);

@@ -36,6 +36,7 @@ export async function findSessionWithUserByTokenHash(
       "user.banReason",
       "user.banExpires",
       "user.additionalFields",
+      "user.twoFactorEnabled",
     ])
     .where("session.tokenHash", "=", tokenHash)
     .executeTakeFirst();
@@ -68,6 +69,7 @@ export async function findSessionWithUserByTokenHash(
     banReason: row.banReason,
     banExpires: row.banExpires,
     additionalFields: row.additionalFields,
+    twoFactorEnabled: row.twoFactorEnabled,
   };
   return { session, user };
 }

@@ -60,6 +60,21 @@ export async function consumeVerificationIfUnchanged(
   return rows[0];
 }
 
+/** Delete and return one unexpired record (a challenge) in one statement: one concurrent caller wins. */
+export async function consumeLiveVerification(
+  db: Db,
+  identifier: string,
+  now: number,
+): Promise<VerificationRow | undefined> {
+  const rows = await db
+    .deleteFrom("verification")
+    .where("identifier", "=", identifier)
+    .where("expiresAt", ">", now)
+    .returningAll()
+    .execute();
+  return rows[0];
+}
+
 /** Replace a record's value only if it still holds `expected` (compare-and-set); true when it did. */
 export async function updateVerificationIfUnchanged(
   db: Db,
@@ -71,6 +86,17 @@ export async function updateVerificationIfUnchanged(
   const rows = await db
     .updateTable("verification")
     .set({ value, updatedAt: now })
+    .where("id", "=", id)
+    .where("value", "=", expected)
+    .returning("id")
+    .execute();
+  return rows.length > 0;
+}
+
+/** Delete one record only if it still holds `expected`; true for the one caller that deleted it. */
+export async function deleteVerificationIf(db: Db, id: string, expected: string): Promise<boolean> {
+  const rows = await db
+    .deleteFrom("verification")
     .where("id", "=", id)
     .where("value", "=", expected)
     .returning("id")

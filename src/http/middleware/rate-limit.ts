@@ -5,7 +5,7 @@ import { rateLimitClientKey } from "../client-address.ts";
 
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win.
 
-const STRICT_PREFIXES = ["/sign-in", "/sign-up", "/change-password", "/change-email"];
+const STRICT_PREFIXES = ["/sign-in", "/sign-up", "/change-password", "/change-email", "/two-factor/"];
 // Each passkey ceremony step stores a challenge or checks a signature: 10 a minute per client and path is
 // plenty for a person (two steps per sign-in) and bounds what a script can make the server store.
 const PASSKEY_CEREMONY_PATHS = [

@@ -12,6 +12,7 @@ import {
 } from "../../services/email-otp.ts";
 import { recordSecurityEvent } from "../../services/security-events.ts";
 import { toPublicUserWire } from "../../services/users.ts";
+import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { hasDontRememberCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
@@ -50,7 +51,7 @@ export const signInEmailOtpRoute = defineRoute({
   description: "A wrong code is counted; after the allowed wrong tries the code is deleted (403 TOO_MANY_ATTEMPTS).",
   tags,
   body: EmailAndCode,
-  response: SignedInSchema,
+  response: z.union([SignedInSchema, TwoFactorRedirectSchema]),
   handler: async ({ c, ctx, body }) => {
     let owner: Awaited<ReturnType<typeof proveSignInCode>>;
     try {
@@ -61,8 +62,9 @@ export const signInEmailOtpRoute = defineRoute({
       throw error;
     }
     recordMailboxProof(c, ctx, owner, "email-otp");
-    const session = await signInUser(c, ctx, owner.user, undefined, attempt);
-    return { token: session.token, user: toPublicUserWire(owner.user) };
+    const signedIn = await signInUser(c, ctx, owner.user, undefined, attempt);
+    if (signedIn.kind === "two-factor") return { twoFactorRedirect: true as const };
+    return { token: signedIn.session.token, user: toPublicUserWire(owner.user) };
   },
 });
 
@@ -79,8 +81,11 @@ export const verifyEmailOtpRoute = defineRoute({
     const { user, verifiedNow } = await verifyEmailWithCode(ctx, body.email, body.otp, requestSource(c, ctx));
     recordMailboxProof(c, ctx, { user, verifiedNow, isNewUser: false }, "email-otp");
     let token: string | null = null;
-    if (ctx.config.emailVerification.autoSignInAfterVerification)
-      token = (await signInUser(c, ctx, user, hasDontRememberCookie(c, ctx) ? false : undefined, attempt)).token;
+    if (ctx.config.emailVerification.autoSignInAfterVerification) {
+      // With two-factor on, the challenge cookie is set and no session starts: token stays null.
+      const signedIn = await signInUser(c, ctx, user, hasDontRememberCookie(c, ctx) ? false : undefined, attempt);
+      if (signedIn.kind === "session") token = signedIn.session.token;
+    }
     return { status: true, token, user: toPublicUserWire(user) };
   },
 });

@@ -3,6 +3,7 @@ import type { Route } from "../route.ts";
 import { accountRoutes } from "./accounts.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { adminPasskeyRoutes } from "./admin/passkeys.ts";
+import { adminResetTwoFactor } from "./admin/two-factor.ts";
 import { apiKeyRoutes } from "./api-key.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
@@ -23,6 +24,7 @@ import { signInEmail } from "./sign-in.ts";
 import { signUpEmail } from "./sign-up.ts";
 import { linkSocial, signInSocial } from "./social.ts";
 import { callbackGet, callbackPost } from "./social-callback.ts";
+import { twoFactorRoutes } from "./two-factor.ts";
 import { updateUserRoute } from "./user.ts";
 import { signInUsername } from "./username.ts";
 
@@ -42,5 +44,7 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   if (ctx.config.passkey.enabled && ctx.config.admin.enabled) routes.push(...adminPasskeyRoutes);
   if (ctx.config.jwt.enabled) routes.push(...jwtRoutes);
   if (ctx.config.forwardAuth.enabled) routes.push(forwardAuthRoute);
+  if (ctx.config.twoFactor.enabled) routes.push(...twoFactorRoutes);
+  if (ctx.config.twoFactor.enabled && ctx.config.admin.enabled) routes.push(adminResetTwoFactor);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

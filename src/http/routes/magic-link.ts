@@ -5,6 +5,7 @@ import { redeemMagicLink, sendMagicLink } from "../../services/magic-link.ts";
 import { ownerOfProvenMailbox } from "../../services/passwordless.ts";
 import { toPublicUserWire } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";
+import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
@@ -57,7 +58,7 @@ export const verifyMagicLinkRoute = defineRoute({
   }),
   // All three targets are checked before the link is used, and refused with one answer.
   redirectRefusal: "INVALID_CALLBACK_URL",
-  response: z.object({ token: z.string(), user: PublicUserSchema }),
+  response: z.union([z.object({ token: z.string(), user: PublicUserSchema }), TwoFactorRedirectSchema]),
   handler: async ({ c, ctx, query }) => {
     const callbackURL = resolved(ctx, query.callbackURL || "/");
     const newUserURL = query.newUserCallbackURL ? resolved(ctx, query.newUserCallbackURL) : callbackURL;
@@ -73,8 +74,12 @@ export const verifyMagicLinkRoute = defineRoute({
       return refuse(c, errorURL, "new_user_signup_disabled");
     }
     recordMailboxProof(c, ctx, owner, "magic-link");
-    const session = await signInUser(c, ctx, owner.user, undefined, attempt);
-    if (!query.callbackURL) return { token: session.token, user: toPublicUserWire(owner.user) };
+    const signedIn = await signInUser(c, ctx, owner.user, undefined, attempt);
+    // With two-factor on, no session starts: JSON says so, a browser goes on to the app with the challenge cookie.
+    if (!query.callbackURL)
+      return signedIn.kind === "two-factor"
+        ? { twoFactorRedirect: true as const }
+        : { token: signedIn.session.token, user: toPublicUserWire(owner.user) };
     return c.redirect(owner.isNewUser ? newUserURL : callbackURL, 302);
   },
 });

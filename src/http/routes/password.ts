@@ -11,7 +11,7 @@ import { hasDontRememberCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
-import { signInUser } from "../sign-in.ts";
+import { startUserSession } from "../sign-in.ts";
 import { withQueryParam } from "./email-verification.ts";
 
 const tags = ["Password"];
@@ -108,7 +108,7 @@ export const changePasswordRoute = defineRoute({
     let token: string | null = null;
     if (revokedOtherSessions) {
       await revokeUserSessions(ctx, user.id);
-      token = (await signInUser(c, ctx, user, hasDontRememberCookie(c, ctx) ? false : undefined)).token;
+      token = (await startUserSession(c, ctx, user, hasDontRememberCookie(c, ctx) ? false : undefined)).token;
     }
     return { token, user: toPublicUserWire(user) };
   },

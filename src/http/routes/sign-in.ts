@@ -2,6 +2,7 @@ import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { sendVerificationEmail } from "../../services/email-verification.ts";
 import { toUserWire } from "../../services/users.ts";
+import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { UserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
@@ -21,7 +22,10 @@ export const signInEmail = defineRoute({
     callbackURL: singleLine().optional(),
     rememberMe: z.boolean().optional(),
   }),
-  response: z.object({ redirect: z.boolean(), token: z.string(), url: z.string().optional(), user: UserSchema }),
+  response: z.union([
+    z.object({ redirect: z.boolean(), token: z.string(), url: z.string().optional(), user: UserSchema }),
+    TwoFactorRedirectSchema,
+  ]),
   handler: async ({ c, ctx, body }) => {
     if (!ctx.config.emailAndPassword.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
     const email = body.email.trim().toLowerCase();
@@ -34,10 +38,11 @@ export const signInEmail = defineRoute({
       if (ctx.config.emailVerification.sendOnSignUp) await sendVerificationEmail(ctx, user, body.callbackURL);
       throw new AuthError("EMAIL_NOT_VERIFIED");
     }
-    const session = await signInUser(c, ctx, user, body.rememberMe, attempt);
+    const signedIn = await signInUser(c, ctx, user, body.rememberMe, attempt);
+    if (signedIn.kind === "two-factor") return { twoFactorRedirect: true as const };
     return {
       redirect: Boolean(body.callbackURL),
-      token: session.token,
+      token: signedIn.session.token,
       url: body.callbackURL,
       user: toUserWire(ctx, user),
     };

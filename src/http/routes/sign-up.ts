@@ -9,7 +9,7 @@ import { TokenAndUserSchema } from "../../wire/user.ts";
 import { jsonValue, singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
-import { signInUser } from "../sign-in.ts";
+import { startUserSession } from "../sign-in.ts";
 import { isValidEmail } from "./schemas.ts";
 
 // Extra keys are the configured additional user fields (checked by pickAdditionalFields).
@@ -66,7 +66,7 @@ export const signUpEmail = defineRoute({
       await sendVerificationEmail(ctx, user, body.callbackURL);
     if (!options.autoSignIn || mustVerify) return { token: null, user: toUserWire(ctx, user) };
 
-    const session = await signInUser(c, ctx, user, body.rememberMe);
+    const session = await startUserSession(c, ctx, user, body.rememberMe);
     return { token: session.token, user: toUserWire(ctx, user) };
   },
 });

@@ -13,6 +13,7 @@ import {
 import type { OAuthTokens, ProviderProfile, ResolvedProvider } from "../../services/oauth/types.ts";
 import { recordSecurityEvent, type SignInFailureReason } from "../../services/security-events.ts";
 import { toPublicUserWire } from "../../services/users.ts";
+import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
 import { bindStateToBrowser } from "../oauth-state-cookie.ts";
@@ -161,12 +162,15 @@ export const signInSocial = defineRoute({
   description: "Returns the provider's authorization URL, or with an idToken signs in directly after verifying it.",
   tags: ["Social"],
   body: SignInSocialBody,
-  response: z.object({
-    url: z.string().optional(),
-    redirect: z.boolean(),
-    token: z.string().optional(),
-    user: PublicUserSchema.optional(),
-  }),
+  response: z.union([
+    z.object({
+      url: z.string().optional(),
+      redirect: z.boolean(),
+      token: z.string().optional(),
+      user: PublicUserSchema.optional(),
+    }),
+    TwoFactorRedirectSchema,
+  ]),
   handler: async ({ c, ctx, body }) => {
     const provider = await requireProvider(ctx, body.provider);
     if (!body.idToken) {
@@ -189,8 +193,14 @@ export const signInSocial = defineRoute({
       recordSignInFailure(c, ctx, attempt, socialFailureReason(result.error));
       throw new AuthError(SIGN_IN_FAILURES[result.error] ?? "UNABLE_TO_LINK_ACCOUNT");
     }
-    const session = await signInSocialUser(c, ctx, provider.id, result.value);
-    return { redirect: false, token: session.token, url: undefined, user: toPublicUserWire(result.value.user) };
+    const signedIn = await signInSocialUser(c, ctx, provider.id, result.value);
+    if (signedIn.kind === "two-factor") return { twoFactorRedirect: true as const };
+    return {
+      redirect: false,
+      token: signedIn.session.token,
+      url: undefined,
+      user: toPublicUserWire(result.value.user),
+    };
   },
 });
 

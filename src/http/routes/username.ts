@@ -2,6 +2,7 @@ import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { sendVerificationEmail } from "../../services/email-verification.ts";
 import { assertValidUsername, toUsernameSignInUser } from "../../services/usernames.ts";
+import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { UsernameSignInUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
@@ -21,7 +22,7 @@ export const signInUsername = defineRoute({
     rememberMe: z.boolean().optional(),
     callbackURL: singleLine().optional(),
   }),
-  response: z.object({ token: z.string(), user: UsernameSignInUserSchema }),
+  response: z.union([z.object({ token: z.string(), user: UsernameSignInUserSchema }), TwoFactorRedirectSchema]),
   handler: async ({ c, ctx, body }) => {
     if (!body.username || !body.password) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
     assertValidUsername(ctx, body.username);
@@ -34,7 +35,8 @@ export const signInUsername = defineRoute({
       await sendVerificationEmail(ctx, user, body.callbackURL);
       throw new AuthError("USERNAME_EMAIL_NOT_VERIFIED");
     }
-    const session = await signInUser(c, ctx, user, body.rememberMe, attempt);
-    return { token: session.token, user: toUsernameSignInUser(user) };
+    const signedIn = await signInUser(c, ctx, user, body.rememberMe, attempt);
+    if (signedIn.kind === "two-factor") return { twoFactorRedirect: true as const };
+    return { token: signedIn.session.token, user: toUsernameSignInUser(user) };
   },
 });

@@ -1,0 +1,65 @@
+import type { Context } from "hono";
+import type { AuthContext } from "../context.ts";
+import { readChallenge } from "../services/two-factor/challenge.ts";
+import { trustDevice } from "../services/two-factor/trusted-devices.ts";
+import type { VerificationContext, VerificationResult } from "../services/two-factor/verification.ts";
+import { toPublicUserWire } from "../services/users.ts";
+import type { TwoFactorVerification } from "../wire/two-factor.ts";
+import {
+  clearCookie,
+  cookieNames,
+  hasDontRememberCookie,
+  readSignedCookie,
+  setSessionCookies,
+  setSignedCookie,
+  twoFactorCookieNames,
+} from "./cookies.ts";
+import { recordSignIn } from "./security-log.ts";
+import type { ResolvedSession } from "./session.ts";
+import { sessionOptionsOf } from "./sign-in.ts";
+
+// What the two-factor routes share: in which context a code is checked (the caller's session, else the
+// sign-in challenge the two_factor cookie names), and the cookies and answer of a successful check.
+
+/** The caller's session, else the live challenge of the two_factor cookie (INVALID_TWO_FACTOR_COOKIE). */
+export async function verificationContext(
+  c: Context,
+  ctx: AuthContext,
+  session: ResolvedSession | null,
+): Promise<VerificationContext> {
+  if (session) return { kind: "session", user: session.user, session: session.session };
+  const challengeId = readSignedCookie(c, ctx, twoFactorCookieNames(ctx).challenge);
+  return { kind: "challenge", challenge: await readChallenge(ctx, challengeId) };
+}
+
+/** The new session of a challenge completed here lasts as the sign-in asked (rememberMe false: the browser session). */
+export function challengeSessionOptions(c: Context, ctx: AuthContext) {
+  return sessionOptionsOf(c, ctx, hasDontRememberCookie(c, ctx) ? false : undefined);
+}
+
+/**
+ * Cookies and answer of a verified factor. A completed sign-in sets its session cookie, drops the used
+ * challenge and, with trustDevice, marks this browser trusted; a rotated session replaces the cookie.
+ */
+export async function answerVerification(
+  c: Context,
+  ctx: AuthContext,
+  result: VerificationResult,
+  trustThisDevice: boolean | undefined,
+): Promise<TwoFactorVerification> {
+  const user = toPublicUserWire(result.user);
+  if (result.outcome === "unchanged") return result.session ? { token: result.session.token, user } : { user };
+  const dontRemember = hasDontRememberCookie(c, ctx);
+  setSessionCookies(c, ctx, { session: result.session, user: result.user }, { dontRemember });
+  if (result.outcome === "signed-in") {
+    const names = twoFactorCookieNames(ctx);
+    clearCookie(c, ctx, names.challenge);
+    if (trustThisDevice) {
+      const value = await trustDevice(ctx, result.user.id, result.session.token);
+      setSignedCookie(c, ctx, names.trustDevice, value, ctx.config.twoFactor.trustDeviceMaxAge);
+      if (dontRemember) clearCookie(c, ctx, cookieNames(ctx).dontRemember);
+    }
+    recordSignIn(c, ctx, { method: "two-factor" }, result.user.id);
+  }
+  return { token: result.session.token, user };
+}

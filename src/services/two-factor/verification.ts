@@ -1,0 +1,160 @@
+import type { AuthContext } from "../../context.ts";
+import { matchTotpStep } from "../../crypto/totp.ts";
+import * as repository from "../../db/repositories/two-factor.ts";
+import type { UserRow } from "../../db/schema.ts";
+import { AuthError, isAuthError } from "../../errors.ts";
+import { type EventSource, recordSecurityEvent, type TwoFactorMethod } from "../security-events.ts";
+import type { CreateSessionOptions, LiveSession } from "../sessions.ts";
+import { rotateSession } from "../sessions.ts";
+import { startSession } from "../sign-in.ts";
+import { updateUser } from "../users.ts";
+import { type Challenge, consumeChallenge, countWrongCode } from "./challenge.ts";
+import { redeemCode, sendCode } from "./mailed-code.ts";
+import { encryptBackupCodes, findBackupCode, readTwoFactor } from "./store.ts";
+
+// The second factor, in one of two contexts: a signed-in user (whose first verified code turns two-factor
+// on) or a sign-in's challenge (whose verified code, used up together with the challenge, starts the
+// session). Wrong codes in a challenge count against it (see challenge.ts).
+
+export type VerificationContext =
+  | { kind: "session"; user: UserRow; session: LiveSession }
+  | { kind: "challenge"; challenge: Challenge };
+
+/** What a verification did: nothing new, the caller's session replaced, or a sign-in completed. */
+export type VerificationResult =
+  | { outcome: "unchanged"; user: UserRow; session: LiveSession | null }
+  | { outcome: "rotated" | "signed-in"; user: UserRow; session: LiveSession };
+
+export interface VerificationRequest {
+  /** The new session's options, for a challenge (address, agent, rememberMe). */
+  sessionOptions: CreateSessionOptions;
+  source: EventSource;
+}
+
+function userOf(context: VerificationContext): UserRow {
+  return context.kind === "session" ? context.user : context.challenge.user;
+}
+
+function refuse(
+  ctx: AuthContext,
+  context: VerificationContext,
+  factor: TwoFactorMethod,
+  reason: "invalid_code" | "replayed" | "expired" | "too_many_attempts",
+  source: EventSource,
+): void {
+  recordSecurityEvent(ctx, {
+    type: "two_factor_verification",
+    outcome: "failure",
+    factor,
+    reason,
+    userId: userOf(context).id,
+    source,
+  });
+}
+
+/** A verified factor: the session context's first one turns two-factor on; a challenge's completes the sign-in. */
+async function succeed(
+  ctx: AuthContext,
+  context: VerificationContext,
+  request: VerificationRequest,
+  turnsOn: boolean,
+): Promise<VerificationResult> {
+  if (context.kind === "challenge") {
+    await consumeChallenge(ctx, context.challenge);
+    const { user } = context.challenge;
+    return { outcome: "signed-in", user, session: await startSession(ctx, user, request.sessionOptions) };
+  }
+  const { user, session } = context;
+  if (!turnsOn || user.twoFactorEnabled) return { outcome: "unchanged", user, session };
+  const updated = (await updateUser(ctx, user.id, { twoFactorEnabled: true })) ?? user;
+  recordSecurityEvent(ctx, { type: "two_factor_enabled", outcome: "success", userId: user.id, source: request.source });
+  return { outcome: "rotated", user: updated, session: await rotateSession(ctx, session) };
+}
+
+export async function verifyTotp(
+  ctx: AuthContext,
+  context: VerificationContext,
+  code: string,
+  request: VerificationRequest,
+): Promise<VerificationResult> {
+  const user = userOf(context);
+  const record = await readTwoFactor(ctx, user.id);
+  if (!record) throw new AuthError("TOTP_NOT_ENABLED");
+  const step = matchTotpStep(record.secret, code, ctx.now(), ctx.config.twoFactor.totpWindow);
+  if (step === null) {
+    refuse(ctx, context, "totp", "invalid_code", request.source);
+    if (context.kind === "challenge") await countWrongCode(ctx, context.challenge);
+    throw new AuthError("INVALID_CODE");
+  }
+  // RFC 6238 §5.2: a code that completed a sign-in cannot complete another (nor can an older one).
+  if (context.kind === "challenge" && !(await repository.claimTotpStep(ctx.db, user.id, step))) {
+    refuse(ctx, context, "totp", "replayed", request.source);
+    throw new AuthError("INVALID_CODE");
+  }
+  return succeed(ctx, context, request, true);
+}
+
+function codeKey(context: VerificationContext): string {
+  return context.kind === "challenge" ? context.challenge.id : `${context.user.id}-${context.session.id}`;
+}
+
+/** Mail a code to a user whose two-factor is on (OTP_NOT_ENABLED before the first verification). */
+export async function sendOtp(ctx: AuthContext, context: VerificationContext): Promise<void> {
+  const user = userOf(context);
+  if (!user.twoFactorEnabled) throw new AuthError("OTP_NOT_ENABLED");
+  await sendCode(ctx, codeKey(context), user);
+}
+
+export async function verifyOtp(
+  ctx: AuthContext,
+  context: VerificationContext,
+  code: string,
+  request: VerificationRequest,
+): Promise<VerificationResult> {
+  try {
+    await redeemCode(ctx, codeKey(context), code);
+  } catch (error) {
+    if (isAuthError(error)) {
+      const reasons = { OTP_HAS_EXPIRED: "expired", TOO_MANY_CODE_ATTEMPTS: "too_many_attempts" } as const;
+      const reason =
+        error.key === "OTP_HAS_EXPIRED" || error.key === "TOO_MANY_CODE_ATTEMPTS" ? reasons[error.key] : "invalid_code";
+      refuse(ctx, context, "otp", reason, request.source);
+    }
+    throw error;
+  }
+  return succeed(ctx, context, request, true);
+}
+
+/** Use up one backup code; of concurrent uses of one code, one succeeds. */
+async function redeemBackupCode(ctx: AuthContext, context: VerificationContext, code: string, source: EventSource) {
+  const user = userOf(context);
+  for (let attempt = 0; attempt < 64; attempt += 1) {
+    const record = await readTwoFactor(ctx, user.id);
+    if (!record) throw new AuthError("BACKUP_CODES_ARENT_ENABLED");
+    const index = findBackupCode(record.backupCodes, code);
+    if (index === -1) break;
+    const remaining = record.backupCodes.filter((_, i) => i !== index);
+    const replacement = encryptBackupCodes(ctx, remaining);
+    if (await repository.replaceBackupCodesIf(ctx.db, user.id, record.row.backupCodes, replacement)) return;
+  }
+  refuse(ctx, context, "backup-code", "invalid_code", source);
+  if (context.kind === "challenge") await countWrongCode(ctx, context.challenge);
+  throw new AuthError("INVALID_BACKUP_CODE");
+}
+
+/** A backup code; with disableSession it is only checked and used (no session, the challenge stays). */
+export async function verifyBackupCode(
+  ctx: AuthContext,
+  context: VerificationContext,
+  input: { code: string; disableSession?: boolean },
+  request: VerificationRequest,
+): Promise<VerificationResult> {
+  await redeemBackupCode(ctx, context, input.code, request.source);
+  if (input.disableSession)
+    return {
+      outcome: "unchanged",
+      user: userOf(context),
+      session: context.kind === "session" ? context.session : null,
+    };
+  return succeed(ctx, context, request, false);
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { decryptWithSecret, encryptWithSecret } from "../../src/crypto/encryption.ts";
+import { base32Encode, hotp, matchTotpStep, totpCode } from "../../src/crypto/totp.ts";
+
+describe("TOTP (RFC 6238, HMAC-SHA1, 6 digits)", () => {
+  // RFC 6238 appendix B, SHA-1 key "12345678901234567890": the 8-digit values' last 6 digits.
+  const key = "12345678901234567890";
+  it.each([
+    [59, "287082"],
+    [1111111109, "081804"],
+    [1111111111, "050471"],
+    [1234567890, "005924"],
+    [2000000000, "279037"],
+    [20000000000, "353130"],
+  ])("at %i s the code is %s", (seconds, code) => {
+    expect(totpCode(key, seconds * 1000)).toBe(code);
+  });
+
+  it("matches RFC 4226's HOTP values (appendix D)", () => {
+    expect([0, 1, 2, 9].map((counter) => hotp(key, counter))).toEqual(["755224", "287082", "359152", "520489"]);
+  });
+
+  it("accepts the step either side of now and no further", () => {
+    const now = 1_700_000_000_000;
+    expect(matchTotpStep(key, totpCode(key, now - 30_000), now)).toBe(Math.floor(now / 30_000) - 1);
+    expect(matchTotpStep(key, totpCode(key, now + 30_000), now)).toBe(Math.floor(now / 30_000) + 1);
+    expect(matchTotpStep(key, totpCode(key, now - 60_000), now)).toBeNull();
+    expect(matchTotpStep(key, totpCode(key, now - 30_000), now, 0)).toBeNull();
+  });
+
+  it("writes RFC 4648 base32 without padding", () => {
+    expect(base32Encode(Buffer.from("foobar"))).toBe("MZXW6YTBOI");
+    expect(base32Encode(Buffer.from("f"))).toBe("MY");
+    expect(base32Encode(Buffer.from("a".repeat(32)))).toHaveLength(52);
+  });
+});
+
+describe("encryption under the app secret", () => {
+  const secret = "a-secret-of-at-least-thirty-two-characters";
+  it("reads back what it wrote, and nothing under another secret, purpose or tampering", () => {
+    const sealed = encryptWithSecret(secret, "two-factor-secret", "hello");
+    expect(decryptWithSecret(secret, "two-factor-secret", sealed)).toBe("hello");
+    expect(sealed).not.toContain("hello");
+    expect(decryptWithSecret(`${secret}!`, "two-factor-secret", sealed)).toBeNull();
+    expect(decryptWithSecret(secret, "two-factor-backup-codes", sealed)).toBeNull();
+    const tampered = `${sealed.slice(0, -2)}${sealed.endsWith("A") ? "B" : "A"}${sealed.slice(-1)}`;
+    expect(decryptWithSecret(secret, "two-factor-secret", tampered)).toBeNull();
+    expect(decryptWithSecret(secret, "two-factor-secret", "v1.garbage")).toBeNull();
+  });
+});

@@ -43,9 +43,10 @@ export const resetPasswordLinkRoute = defineRoute({
   method: "GET",
   path: "/reset-password/:token",
   summary: "Follow a reset link",
-  description: "Redirects to callbackURL with ?token=… when the token is live, otherwise with ?error=INVALID_TOKEN.",
+  description:
+    "Redirects to callbackURL with ?token=… when the token is live, otherwise with ?error=INVALID_TOKEN. Without callbackURL: 400, as Better Auth answers.",
   tags,
-  query: z.object({ callbackURL: singleLine().optional() }),
+  query: z.object({ callbackURL: singleLine() }),
   handler: async ({ c, ctx, query, params }) => {
     const callbackURL = query.callbackURL;
     if (!callbackURL || !(await isResetTokenValid(ctx, params.token))) {

@@ -2,8 +2,8 @@ import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import {
   listUserSessions,
+  revokeOwnSession,
   revokeSession,
-  revokeSessionByHandle,
   revokeUserSessions,
   toListedSessionWire,
   toSessionWire,
@@ -65,8 +65,8 @@ export const revokeSessionRoute = defineRoute({
   body: z.object({ token: singleLine() }),
   response: StatusSchema,
   handler: async ({ ctx, body, session }) => {
-    // Only the caller's own sessions; others are silently left alone (no oracle for foreign handles).
-    await revokeSessionByHandle(ctx, body.token, session.user.id);
+    // Only the caller's own sessions: another user's is refused (401) and left alone.
+    await revokeOwnSession(ctx, body.token, session.user.id);
     return { status: true };
   },
 });

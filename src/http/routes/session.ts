@@ -25,6 +25,18 @@ export const getSession = defineRoute({
   tags,
   query: z.object({ disableCookieCache: queryBoolean.optional(), disableRefresh: queryBoolean.optional() }),
   response: SessionWithUserSchema.nullable(),
+  errors: [
+    "FAILED_TO_UPDATE_API_KEY",
+    "INVALID_API_KEY",
+    "INVALID_USER_ID_FROM_API_KEY",
+    "KEY_DISABLED",
+    "KEY_EXPIRED",
+    "KEY_NOT_FOUND",
+    "MALFORMED_API_KEY",
+    "RATE_LIMITED",
+    "USAGE_EXCEEDED",
+    "USER_IS_BANNED",
+  ],
   handler: async ({ c, ctx, query }) => {
     const token = readSessionToken(c, ctx);
     if (token && ctx.config.session.cookieCache.enabled && !query.disableCookieCache) {
@@ -64,6 +76,7 @@ export const revokeSessionRoute = defineRoute({
   auth: "session",
   body: z.object({ token: singleLine() }),
   response: StatusSchema,
+  errors: ["SESSION_NOT_FOUND", "UNAUTHORIZED"],
   handler: async ({ ctx, body, session }) => {
     // Only the caller's own sessions: another user's is refused (401) and left alone.
     await revokeOwnSession(ctx, body.token, session.user.id);
@@ -104,6 +117,7 @@ export const signOut = defineRoute({
   summary: "End the current session and clear its cookies",
   tags,
   response: SuccessSchema,
+  errors: ["FAILED_TO_GET_SESSION"],
   handler: async ({ c, ctx }) => {
     const token = readSessionToken(c, ctx);
     clearSessionCookies(c, ctx);

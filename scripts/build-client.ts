@@ -1,4 +1,5 @@
-// npm run build:client → dist/client: authd/client and authd/react as ES modules with type declarations.
+// npm run build:client → clients/js/dist: the @authd/client package (and @authd/client/react) as ES modules
+// with type declarations; `npm pack ./clients/js` then makes its tarball.
 // `--outdir PATH` builds elsewhere (the example-app test builds its own copy). Runs under Bun or Node.
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -7,7 +8,7 @@ import { build } from "esbuild";
 
 const root = resolve(new URL("..", import.meta.url).pathname);
 const outdirFlag = process.argv.indexOf("--outdir");
-const outdir = resolve(outdirFlag > 0 ? process.argv[outdirFlag + 1] : join(root, "dist/client"));
+const outdir = resolve(outdirFlag > 0 ? process.argv[outdirFlag + 1] : join(root, "clients/js/dist"));
 
 const started = performance.now();
 rmSync(outdir, { recursive: true, force: true });

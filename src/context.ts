@@ -32,6 +32,8 @@ export interface AuthContext {
   baseURL: string;
   /** baseURL + basePath. */
   apiURL: string;
+  /** The app users come from and return to (AUTH_APP_URL, else the base URL): where mailed links land by default. */
+  appURL: string;
   secret: string;
   /** The database: the one handle every repository call goes through (services own the writes). */
   db: Kysely<Database>;
@@ -145,6 +147,7 @@ export async function createContext(config: Config, options: CreateContextOption
       config,
       baseURL,
       apiURL: `${baseURL}${config.basePath}`,
+      appURL: config.appURL ?? baseURL,
       secret,
       database,
       db,

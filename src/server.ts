@@ -1,30 +1,80 @@
 import type { Server } from "bun";
 import type { AuthContext } from "./context.ts";
-import { createApp } from "./http/app.ts";
+import { createApp, metricsResponse } from "./http/app.ts";
 import type { ServerEnv } from "./http/client-address.ts";
 
-// The only module that starts an HTTP server.
+// The only module that starts HTTP servers: the main listener, and the metrics listener when
+// AUTH_METRICS_ADDRESS moves /metrics off the main one.
 
 export interface RunningServer {
   server: Server<undefined>;
   url: string;
+  /** The metrics listener, when metrics.address is set. */
+  metricsServer?: Server<undefined>;
   /** Stop accepting, let requests in flight finish (up to the grace period), close the context. */
   shutdown(): Promise<void>;
 }
 
+/** A listener that could not start, with the address it tried (for the operator's one line). */
+export class ListenError extends Error {
+  constructor(
+    readonly address: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = "ListenError";
+  }
+}
+
+/** "127.0.0.1:9464" or "[::1]:9464" into Bun's hostname and port. */
+export function splitAddress(address: string): { hostname: string; port: number } {
+  const colon = address.lastIndexOf(":");
+  return { hostname: address.slice(0, colon).replace(/^\[(.*)\]$/, "$1"), port: Number(address.slice(colon + 1)) };
+}
+
+function startMetricsServer(ctx: AuthContext, address: string): Server<undefined> {
+  try {
+    return Bun.serve({
+      ...splitAddress(address),
+      fetch: (request) =>
+        new URL(request.url).pathname === "/metrics" && request.method === "GET"
+          ? metricsResponse(ctx)
+          : Response.json({ code: "NOT_FOUND", message: "Not Found" }, { status: 404 }),
+    });
+  } catch (error) {
+    throw new ListenError(address, error);
+  }
+}
+
 export function startServer(ctx: AuthContext, options: { port?: number; host?: string } = {}): RunningServer {
   const app = createApp(ctx);
-  const server = Bun.serve({
-    port: options.port ?? ctx.config.port,
-    hostname: options.host ?? ctx.config.host,
-    // The peer's address is read here, on the request Bun received: middleware may replace the Request
-    // object (the body limit does), and the copy has no socket. See src/http/client-address.ts.
-    fetch: (request, srv) =>
-      app.fetch(request, { remoteAddress: srv.requestIP(request)?.address ?? null } satisfies ServerEnv),
-  });
+  const hostname = options.host ?? ctx.config.host;
+  const port = options.port ?? ctx.config.port;
+  let server: Server<undefined>;
+  try {
+    server = Bun.serve({
+      port,
+      hostname,
+      // The peer's address is read here, on the request Bun received: middleware may replace the Request
+      // object (the body limit does), and the copy has no socket. See src/http/client-address.ts.
+      fetch: (request, srv) =>
+        app.fetch(request, { remoteAddress: srv.requestIP(request)?.address ?? null } satisfies ServerEnv),
+    });
+  } catch (error) {
+    throw new ListenError(`${hostname}:${port}`, error);
+  }
+  const { enabled, address } = ctx.config.metrics;
+  let metricsServer: Server<undefined> | undefined;
+  try {
+    if (enabled && address) metricsServer = startMetricsServer(ctx, address);
+  } catch (error) {
+    server.stop(true);
+    throw error;
+  }
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
+      metricsServer?.stop(true);
       const grace = new Promise<void>((resolve) => setTimeout(resolve, ctx.config.shutdownGraceMs).unref());
       await Promise.race([server.stop(false), grace]);
       server.stop(true);
@@ -32,5 +82,5 @@ export function startServer(ctx: AuthContext, options: { port?: number; host?: s
     })();
     return stopping;
   };
-  return { server, url: `http://${server.hostname}:${server.port}`, shutdown };
+  return { server, metricsServer, url: `http://${server.hostname}:${server.port}`, shutdown };
 }

@@ -3,9 +3,9 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
 // The example imports authd/react exactly as an app would; here that name points at the built client
-// (npm run build:client → dist/client, or AUTHD_CLIENT_DIR). No React plugin is needed: oxc compiles JSX.
+// (npm run build:client → clients/js/dist, or AUTHD_CLIENT_DIR). No React plugin is needed: oxc compiles JSX.
 const here = dirname(fileURLToPath(import.meta.url));
-const clientDir = process.env.AUTHD_CLIENT_DIR ?? resolve(here, "../../dist/client");
+const clientDir = process.env.AUTHD_CLIENT_DIR ?? resolve(here, "../../clients/js/dist");
 
 export default defineConfig({
   root: here,

@@ -14,6 +14,7 @@ import { revokeSessionsCommand } from "./commands/revoke-sessions.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { usersCommand } from "./commands/users.ts";
+import { applyEnvFile } from "./env-file.ts";
 import { PromptAborted } from "./prompt.ts";
 import { UserError } from "./shared.ts";
 
@@ -23,6 +24,11 @@ export function buildProgram(): Command {
       "Self-hosted auth daemon: email/password, usernames, social sign-in, organizations, admin and API keys over Better Auth's wire protocol",
     )
     .version("0.1.0")
+    .option("--env-file <path>", "read KEY=VALUE variables from this file first (systemd's EnvironmentFile=)")
+    .hook("preAction", (command) => {
+      const envFile = command.opts<{ envFile?: string }>().envFile;
+      if (envFile) applyEnvFile(envFile);
+    })
     .showHelpAfterError()
     .enablePositionalOptions()
     .exitOverride();

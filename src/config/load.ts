@@ -37,6 +37,7 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_PORT", "port", "int", 1, 65535),
   binding("AUTH_BASE_URL", "baseURL"),
   binding("AUTH_BASE_PATH", "basePath"),
+  binding("AUTH_APP_URL", "appURL"),
   binding("AUTH_SECRET", "secret"),
   binding("AUTH_DATABASE_URL", "databaseURL"),
   binding("AUTH_DATABASE_POOL_SIZE", "databasePoolSize", "int", 1, 1000),
@@ -76,6 +77,7 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_FORWARD_AUTH_SIGN_IN_URL", "forwardAuth.signInURL"),
   binding("AUTH_API_REFERENCE", "apiReference.enabled", "on-off"),
   binding("AUTH_METRICS", "metrics.enabled", "on-off"),
+  binding("AUTH_METRICS_ADDRESS", "metrics.address"),
   binding("AUTH_LOG_LEVEL", "logLevel"),
   binding("AUTH_LOG_FORMAT", "logFormat"),
 ];

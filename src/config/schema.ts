@@ -37,6 +37,12 @@ export const ConfigSchema = z
     port: z.number().int().min(1).max(65535).default(3000).describe("listen port"),
     baseURL: z.url().optional().describe("public origin of the daemon (default http://localhost:<port>)"),
     basePath: z.string().startsWith("/").default("/api/auth").describe("path the API is served under"),
+    appURL: z
+      .url()
+      .optional()
+      .describe(
+        "the app users come from and return to: default callbackURL of mailed links and the error page's link (default: the base URL); its origin is trusted",
+      ),
     secret: z
       .string()
       .min(32)
@@ -107,7 +113,18 @@ export const ConfigSchema = z
           .describe("serve the API reference page at /api/reference (and its OpenAPI document)"),
       })
       .prefault({}),
-    metrics: z.object({ enabled: onOff.default(true).describe("serve GET /metrics") }).prefault({}),
+    metrics: z
+      .object({
+        enabled: onOff.default(true).describe("serve GET /metrics"),
+        address: z
+          .string()
+          .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/, "expected HOST:PORT, e.g. 127.0.0.1:9464")
+          .optional()
+          .describe(
+            "serve /metrics on a listener of its own at HOST:PORT instead of the main one (unset: the main one)",
+          ),
+      })
+      .prefault({}),
 
     emailAndPassword: z
       .object({

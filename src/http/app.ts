@@ -4,6 +4,7 @@ import { cors } from "hono/cors";
 import type { AuthContext } from "../context.ts";
 import { AuthError } from "../errors.ts";
 import { setAuthTokenHeader } from "./bearer.ts";
+import { mountHomePage } from "./home-page.ts";
 import { metricsMiddleware } from "./middleware/metrics.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
 import { mountReference } from "./reference.ts";
@@ -17,6 +18,14 @@ import { enabledRoutes } from "./routes/index.ts";
 function errorResponse(error: AuthError): Response {
   const headers: Record<string, string> = { "content-type": "application/json", ...error.headers };
   return new Response(JSON.stringify(error.toBody()), { status: error.status, headers });
+}
+
+/** The Prometheus text answer, on the main listener or the metrics listener. */
+export async function metricsResponse(ctx: AuthContext): Promise<Response> {
+  return new Response(await ctx.metrics.render(), {
+    status: 200,
+    headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
+  });
 }
 
 export function createApp(ctx: AuthContext): Hono {
@@ -36,9 +45,8 @@ export function createApp(ctx: AuthContext): Hono {
 
   if (ctx.config.metrics.enabled) {
     app.use("*", metricsMiddleware(ctx));
-    app.get("/metrics", async (c) =>
-      c.body(await ctx.metrics.render(), 200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }),
-    );
+    // With a metrics address, /metrics lives on that listener only (src/server.ts) and 404s here.
+    if (!ctx.config.metrics.address) app.get("/metrics", async () => metricsResponse(ctx));
   }
 
   // Answers here carry session tokens, API keys and provider tokens: no browser, proxy or CDN cache may
@@ -70,5 +78,6 @@ export function createApp(ctx: AuthContext): Hono {
   const routes = enabledRoutes(ctx);
   for (const route of routes) app.on(route.method, `${base}${route.path}`, toHandler(ctx, route));
   if (ctx.config.apiReference.enabled) mountReference(app, ctx, routes);
+  mountHomePage(app, ctx);
   return app;
 }

@@ -1,8 +1,8 @@
 import * as z from "zod";
 import type { AuthContext } from "../context.ts";
-import { ERRORS } from "../errors.ts";
 import { ErrorBodySchema } from "../wire/common.ts";
 import type { Route } from "./route.ts";
+import { type DocumentedError, routeErrors } from "./route-errors.ts";
 
 // The OpenAPI 3.1 document, generated from the very route list the app mounts and the zod schemas that
 // validate requests, so the documentation cannot drift from the behaviour.
@@ -51,10 +51,22 @@ function pathParameters(route: Route): unknown[] {
   }));
 }
 
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-});
+/** One response per status, listing each error (code and message from the catalogue) as an example. */
+function errorResponses(route: Route): Record<string, unknown> {
+  const byStatus = new Map<number, DocumentedError[]>();
+  for (const error of routeErrors(route)) byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
+  const responses: Record<string, unknown> = {};
+  for (const [status, errors] of byStatus) {
+    const examples = Object.fromEntries(
+      errors.map((e) => [e.code, { summary: e.message, value: { code: e.code, message: e.message } }]),
+    );
+    responses[String(status)] = {
+      description: errors.map((e) => `\`${e.code}\`: ${e.message}`).join("\n\n"),
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, examples } },
+    };
+  }
+  return responses;
+}
 
 function security(route: Route): unknown[] | undefined {
   if (route.serverOnly) return [{ serverToken: [] }];
@@ -68,13 +80,8 @@ function operation(route: Route): Record<string, unknown> {
     "200": route.response
       ? { description: "Success", content: { "application/json": { schema: toJSONSchema(route.response, "output") } } }
       : { description: "Success" },
-    "400": errorResponse("Invalid input (VALIDATION_ERROR and route-specific refusals)"),
-    "429": errorResponse(ERRORS.TOO_MANY_REQUESTS.message),
-    "500": errorResponse("Unexpected failure"),
+    ...errorResponses(route),
   };
-  if (route.auth === "session" || route.auth === "session-or-server")
-    responses["401"] = errorResponse("No valid session");
-  if (route.serverOnly) responses["404"] = errorResponse("Without the server token the route does not exist");
   const op: Record<string, unknown> = {
     operationId: `${route.method.toLowerCase()}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, ch: string | undefined) => (ch ? ch.toUpperCase() : ""))}`,
     summary: route.summary,
@@ -91,14 +98,43 @@ function operation(route: Route): Record<string, unknown> {
   return op;
 }
 
+/**
+ * Sections in the order a reader needs them: signing up and in first, then the session, the account's
+ * own flows, then organizations, API keys and administration; health last. Unlisted tags go before Health.
+ */
+export const TAG_ORDER = [
+  "Email",
+  "Username",
+  "Social",
+  "Session",
+  "Email verification",
+  "Password",
+  "User",
+  "Accounts",
+  "Organization",
+  "API keys",
+  "Admin",
+  "Health",
+];
+
+function tagRank(route: Route): number {
+  const rank = TAG_ORDER.indexOf(route.tags[0] ?? "");
+  return rank === -1 ? TAG_ORDER.length - 1.5 : rank;
+}
+
+/** The routes sorted by section, keeping their order within a section (a stable sort). */
+export function inReaderOrder(routes: Route[]): Route[] {
+  return [...routes].sort((a, b) => tagRank(a) - tagRank(b));
+}
+
 export function buildOpenAPIDocument(ctx: AuthContext, routes: Route[]): OpenAPIDocument {
   const paths: OpenAPIDocument["paths"] = {};
-  for (const route of routes) {
+  for (const route of inReaderOrder(routes)) {
     const path = `${ctx.config.basePath}${toOpenAPIPath(route.path)}`;
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(route);
   }
-  const tags = [...new Set(routes.flatMap((r) => r.tags))].sort().map((name) => ({ name }));
+  const tags = [...new Set(inReaderOrder(routes).flatMap((r) => r.tags))].map((name) => ({ name }));
   const cookieName = `${ctx.config.cookies.prefix}.session_token`;
   return {
     openapi: "3.1.0",

@@ -18,7 +18,7 @@ export function isServerCall(c: Context, ctx: AuthContext): boolean {
 }
 
 export function trustedOrigins(ctx: AuthContext): string[] {
-  return [new URL(ctx.baseURL).origin, ...ctx.config.trustedOrigins];
+  return [new URL(ctx.baseURL).origin, new URL(ctx.appURL).origin, ...ctx.config.trustedOrigins];
 }
 
 function originMatches(url: string, pattern: string): boolean {

@@ -16,7 +16,7 @@ export function deleteIdentifier(token: string): string {
 }
 
 export function deleteLink(ctx: AuthContext, token: string, callbackURL?: string): string {
-  return `${ctx.apiURL}/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(callbackURL || "/")}`;
+  return `${ctx.apiURL}/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(callbackURL || ctx.appURL)}`;
 }
 
 /** Store a delete token for the user and mail its link to their address. */

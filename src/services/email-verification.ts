@@ -21,7 +21,7 @@ export async function createEmailVerificationToken(
 }
 
 export function verificationLink(ctx: AuthContext, token: string, callbackURL?: string): string {
-  return `${ctx.apiURL}/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(callbackURL || "/")}`;
+  return `${ctx.apiURL}/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(callbackURL || ctx.appURL)}`;
 }
 
 /** Mail a verification link to the user's address (in the background). */

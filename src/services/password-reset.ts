@@ -27,7 +27,7 @@ export function resetIdentifier(token: string): string {
 }
 
 export function resetLink(ctx: AuthContext, token: string, redirectTo?: string): string {
-  return `${ctx.apiURL}/reset-password/${token}?callbackURL=${encodeURIComponent(redirectTo ?? "")}`;
+  return `${ctx.apiURL}/reset-password/${token}?callbackURL=${encodeURIComponent(redirectTo || ctx.appURL)}`;
 }
 
 function assertResetEnabled(ctx: AuthContext): void {

@@ -210,6 +210,19 @@ export function revokeSessionByHandle(
   return revokeStoredSessions(ctx, [handleOrToken, hashSessionToken(handleOrToken)], ownerId);
 }
 
+/**
+ * Revoke one of the owner's sessions by handle or token, as Better Auth does: a session that is not there
+ * is "Session not found" (400), another user's is "Unauthorized" (401), and neither revokes anything. The
+ * owner check is part of the delete itself; the look-up afterwards only names the refusal.
+ */
+export async function revokeOwnSession(ctx: AuthContext, handleOrToken: string, ownerId: string): Promise<void> {
+  const hashes = [handleOrToken, hashSessionToken(handleOrToken)];
+  const deleted = await revokeStoredSessions(ctx, hashes, ownerId);
+  if (deleted.length > 0) return;
+  const owner = await sessions.findSessionOwnerByTokenHash(ctx.db, hashes);
+  throw new AuthError(owner === undefined ? "SESSION_NOT_FOUND" : "UNAUTHORIZED");
+}
+
 /** Revoke a session by its id (the terminal UI); answers the session that went, if any. */
 export async function revokeSessionById(ctx: AuthContext, sessionId: string): Promise<DeletedSession[]> {
   const row = await sessions.findSessionById(ctx.db, sessionId);

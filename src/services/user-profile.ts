@@ -43,7 +43,8 @@ async function profileChanges(ctx: AuthContext, user: UserRecord, input: Profile
 export async function updateProfile(ctx: AuthContext, user: UserRecord, input: ProfileInput): Promise<UserRecord> {
   if ("email" in input) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
   const changes = await profileChanges(ctx, user, input);
-  if (Object.keys(changes).length === 0) throw new AuthError("VALIDATION_ERROR", { message: "No fields to update" });
+  // Nothing to change is not a mistake (Better Auth answers it with {status: true}): the user stays as is.
+  if (Object.keys(changes).length === 0) return user;
   let updated: UserRecord | undefined;
   try {
     updated = await updateUser(ctx, user.id, changes);

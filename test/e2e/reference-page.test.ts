@@ -48,8 +48,12 @@ describe("pages in a real browser, served by the compiled binary", () => {
     expect(await page.textContent("#error-code")).toBe(payload);
     expect(await page.$$eval("main script, main img", (nodes) => nodes.length)).toBe(0);
     expect(dialogs).toBe(0);
-    expect(await page.getAttribute("a", "href")).toBe(`${daemon.url}/`);
+    // "Go back" leads to AUTH_APP_URL, by default the base URL (whose GET / is a page, not a JSON 404).
+    expect(await page.getAttribute("a", "href")).toBe(daemon.url);
     await page.screenshot({ path: join(ARTIFACTS_DIR, "error-page.png") });
+    await page.click("a");
+    expect(await page.textContent("h1")).toBe("authd");
+    expect(await page.getAttribute("a[href='/api/reference']", "href")).toBe("/api/reference");
     await page.close();
   });
 });

@@ -222,7 +222,7 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
     it("does not revoke another user's session by token", async () => {
       const alice = await signUp(t);
       const bob = await signUp(t);
-      await alice.agent.post("/revoke-session", { token: bob.token });
+      expect((await alice.agent.post("/revoke-session", { token: bob.token })).status).toBe(401);
       expect((await bob.agent.get("/get-session", { query: { disableCookieCache: true } })).body.user.id).toBe(
         bob.user.id,
       );
@@ -274,6 +274,16 @@ describeEachDialect("email + password accounts and sessions", (dialect) => {
       expect(res.body).toEqual({ status: true });
       const session = await agent.get("/get-session");
       expect(session.body.user).toMatchObject({ name: "New Name", image: "https://example.com/a.png" });
+    });
+
+    it("answers an empty body with {status: true} and changes nothing (issue 15, item 22)", async () => {
+      const { agent, user } = await signUp(t, { name: "Kept Name" });
+      const res = await agent.post("/update-user", {});
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ status: true });
+      const session = await agent.get("/get-session", { query: { disableCookieCache: true } });
+      expect(session.body.user).toMatchObject({ id: user.id, name: "Kept Name", updatedAt: user.updatedAt });
+      expect((await t.agent().post("/update-user", {})).status).toBe(401);
     });
 
     it("refuses an email field", async () => {

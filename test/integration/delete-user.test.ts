@@ -76,17 +76,24 @@ describeEachDialect("user deletion with mailed confirmation (the default)", (dia
     expect(await rowsOf(t, user.id)).toMatchObject({ users: 1 });
   });
 
-  it("requires the password of a user who has one, and refuses a wrong one", async () => {
-    const { agent, password } = await signUp(t);
+  it("mails the confirmation to a user who has a password but gave none, and refuses a wrong one", async () => {
+    const { agent, password, email, user } = await signUp(t);
+    await t.ctx.settle();
+    const seen = mailCount(mailbox, email);
     const none = await agent.post("/delete-user", {});
-    expect(none.status).toBe(400);
-    expect(none.body).toEqual({
-      code: "USER_ALREADY_HAS_A_PASSWORD_PROVIDE_THAT_TO_DELETE_THE_ACCOUNT",
-      message: "User already has a password. Provide that to delete the account.",
-    });
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual({ success: true, message: "Verification email sent" });
+    const link = await mailedLink(mailbox, email, "delete", seen);
+    expect(await rowsOf(t, user.id)).toMatchObject({ users: 1 });
     const wrong = await agent.post("/delete-user", { password: `${password}x` });
     expect(wrong.body).toEqual({ code: "INVALID_PASSWORD", message: "Invalid password" });
     expect((await t.agent().post("/delete-user", {})).status).toBe(401);
+    // The mailed token deletes only for the signed-in owner: a stranger following it deletes nothing.
+    const stranger = await signUp(t);
+    expect((await stranger.agent.get(pathOf(link))).status).toBe(404);
+    expect(await rowsOf(t, user.id)).toMatchObject({ users: 1 });
+    await agent.get(pathOf(link));
+    expect(await rowsOf(t, user.id)).toEqual(GONE);
   });
 
   it("mails the link to a user without a password, and refuses a password they do not have", async () => {

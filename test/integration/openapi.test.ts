@@ -54,6 +54,40 @@ describe("OpenAPI document and API reference page", () => {
     expect(listSessions.responses["401"]).toBeDefined();
   });
 
+  it("documents every error a route can answer with, by status, with the catalogue's code and message", () => {
+    const revoke = doc.paths["/api/auth/revoke-session"].post.responses;
+    expect(revoke["400"].content["application/json"].examples.SESSION_NOT_FOUND.value).toEqual({
+      code: "SESSION_NOT_FOUND",
+      message: "Session not found",
+    });
+    expect(revoke["401"].content["application/json"].examples.UNAUTHORIZED.value.message).toBe("Unauthorized");
+    expect(revoke["401"].description).toContain("`UNAUTHORIZED`: Unauthorized");
+    expect(revoke["403"].content["application/json"].examples.INVALID_ORIGIN).toBeDefined();
+    expect(revoke["429"].content["application/json"].examples.TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER).toBeDefined();
+    // A service refusal the route answers with another status (refusals) is documented as answered.
+    const deleteLink = doc.paths["/api/auth/delete-user/callback"].get.responses;
+    expect(deleteLink["404"].content["application/json"].examples.INVALID_TOKEN.value.message).toBe("invalid token");
+    expect(deleteLink["400"]?.content["application/json"].examples.INVALID_TOKEN).toBeUndefined();
+    // A server-only route documents its 404 for callers without the server token.
+    expect(doc.paths["/api/auth/api-key/verify"].post.responses["404"].description).toContain("`NOT_FOUND`");
+    // The reset link without callbackURL (400) and the sign-in refusals.
+    expect(doc.paths["/api/auth/reset-password/{token}"].get.responses["400"].description).toContain(
+      "VALIDATION_ERROR",
+    );
+    expect(doc.paths["/api/auth/sign-in/email"].post.responses["401"].description).toContain(
+      "`INVALID_EMAIL_OR_PASSWORD`: Invalid email or password",
+    );
+  });
+
+  it("orders sections as a reader needs them: sign-up and sign-in first, health last", () => {
+    const tags = doc.tags.map((tag: { name: string }) => tag.name);
+    expect(tags[0]).toBe("Email");
+    expect(tags.at(-1)).toBe("Health");
+    expect(tags.indexOf("Session")).toBeLessThan(tags.indexOf("Organization"));
+    expect(tags.indexOf("Organization")).toBeLessThan(tags.indexOf("Admin"));
+    expect(Object.keys(doc.paths).slice(0, 2).sort()).toEqual(["/api/auth/sign-in/email", "/api/auth/sign-up/email"]);
+  });
+
   it("serves the reference page with its renderer under a strict content security policy", async () => {
     const page = await t.agent().get("/api/reference");
     expect(page.status).toBe(200);

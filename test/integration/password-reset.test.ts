@@ -80,6 +80,19 @@ describeEachDialect("password reset", (dialect) => {
     expect(expiredPost.body).toEqual({ code: "INVALID_TOKEN", message: "invalid token" });
   });
 
+  it("answers a followed link without callbackURL with 400 and redirects nowhere (issue 15, item 21)", async () => {
+    const { token } = await requestReset("/request-password-reset", "/reset");
+    for (const path of [`/reset-password/${token}`, "/reset-password/abcdefghijklmnopqrstuvwx"]) {
+      const res = await t.agent().get(path);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: "VALIDATION_ERROR", message: "callbackURL is required" });
+      expect(res.headers.get("location")).toBeNull();
+    }
+    // The token was not spent by the refused request.
+    const ok = await t.agent().get(`/reset-password/${token}`, { query: { callbackURL: "/reset" } });
+    expect(ok.headers.get("location")).toBe(`http://localhost:3000/reset?token=${token}`);
+  });
+
   it("refuses an untrusted redirectTo with 403 and mails nothing", async () => {
     const { email } = await signUp(t);
     await t.ctx.settle();

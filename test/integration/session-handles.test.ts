@@ -140,13 +140,19 @@ describeEachDialect("session tokens at rest and session handles", (dialect) => {
     expect(await isLive(bob.agent)).toBe(true);
   });
 
-  it("revokes nothing with another user's handle or token, and answers as if it had", async () => {
+  it("revokes nothing with another user's handle or token (401) or an unknown one (400), as Better Auth", async () => {
     const alice = await signUp(t);
     const bob = await signUp(t);
     const [bobHandle] = handles((await bob.agent.get("/list-sessions")).body);
-    for (const token of [bobHandle, bob.token!, "no-such-session"]) {
-      expect((await alice.agent.post("/revoke-session", { token })).body).toEqual({ status: true });
+    for (const token of [bobHandle, bob.token!]) {
+      const refused = await alice.agent.post("/revoke-session", { token });
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({ code: "UNAUTHORIZED", message: "Unauthorized" });
     }
+    const unknown = await alice.agent.post("/revoke-session", { token: "no-such-session" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toEqual({ code: "SESSION_NOT_FOUND", message: "Session not found" });
+    expect(await isLive(alice.agent)).toBe(true);
     expect(await isLive(bob.agent)).toBe(true);
     expect(handles((await bob.agent.get("/list-sessions")).body)).toEqual([bobHandle]);
   });

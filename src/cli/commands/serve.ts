@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { startServer } from "../../server.ts";
+import { ListenError, startServer } from "../../server.ts";
 import { relyingPartyProblem } from "../../services/passkeys/relying-party.ts";
 import { createCommand, loadCommandConfig, openCommandContext, UserError } from "../shared.ts";
 
@@ -17,8 +17,10 @@ export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
     running = startServer(ctx);
   } catch (error) {
     await ctx.close();
-    throw new UserError(`cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+    const address = error instanceof ListenError ? error.address : `${config.host}:${config.port}`;
+    throw new UserError(`cannot listen on ${address}: ${(error as Error).message}`);
   }
+  if (running.metricsServer) ctx.logger.info("metrics listening", { url: `http://${config.metrics.address}/metrics` });
   ctx.logger.success("authd listening", {
     url: `http://${config.host}:${running.server.port}`,
     base: ctx.apiURL,

@@ -171,6 +171,12 @@ export async function countSessions(db: Db, query: Omit<SessionListQuery, "limit
   return Number(row.count);
 }
 
+/** Whose session one of these token hashes is, if any (a revocation that deleted nothing says why). */
+export async function findSessionOwnerByTokenHash(db: Db, tokenHashes: string[]): Promise<string | undefined> {
+  const row = await db.selectFrom("session").select("userId").where("tokenHash", "in", tokenHashes).executeTakeFirst();
+  return row?.userId;
+}
+
 export function findSessionById(db: Db, id: string): Promise<SessionRow | undefined> {
   return db.selectFrom("session").selectAll().where("id", "=", id).executeTakeFirst();
 }

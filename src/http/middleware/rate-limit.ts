@@ -5,41 +5,49 @@ import { rateLimitClientKey } from "../client-address.ts";
 
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win.
 
-const STRICT_PREFIXES = ["/sign-in", "/sign-up", "/change-password", "/change-email", "/two-factor/"];
-// Each passkey ceremony step stores a challenge or checks a signature: 10 a minute per client and path is
-// plenty for a person (two steps per sign-in) and bounds what a script can make the server store.
-const PASSKEY_CEREMONY_PATHS = [
-  "/passkey/generate-register-options",
-  "/passkey/verify-registration",
-  "/passkey/generate-authenticate-options",
-  "/passkey/verify-authentication",
+/**
+ * The built-in rules beside the general one (rateLimit.window / rateLimit.max), first match wins: the
+ * passwordless paths' own rules (plugins.md), each passkey ceremony step (it stores a challenge or checks a
+ * signature: 10 a minute is plenty for a person and bounds what a script can make the server store), and
+ * Better Auth's tight window on the paths that take a password, a code or create an account. A path ending
+ * in `*` is a prefix. docs/operations.md lists them (a test keeps the two in step); rateLimit.customRules
+ * replaces any of them.
+ */
+export const BUILT_IN_RULES: readonly { path: string; window: number; max: number }[] = [
+  { path: "/sign-in/magic-link", window: 60, max: 5 },
+  { path: "/magic-link/verify", window: 60, max: 5 },
+  { path: "/email-otp/send-verification-otp", window: 60, max: 3 },
+  { path: "/email-otp/verify-email", window: 60, max: 3 },
+  { path: "/sign-in/email-otp", window: 60, max: 3 },
+  { path: "/passkey/generate-register-options", window: 60, max: 10 },
+  { path: "/passkey/verify-registration", window: 60, max: 10 },
+  { path: "/passkey/generate-authenticate-options", window: 60, max: 10 },
+  { path: "/passkey/verify-authentication", window: 60, max: 10 },
+  { path: "/sign-in*", window: 10, max: 3 },
+  { path: "/sign-up*", window: 10, max: 3 },
+  { path: "/change-password*", window: 10, max: 3 },
+  { path: "/change-email*", window: 10, max: 3 },
+  { path: "/two-factor/*", window: 10, max: 3 },
 ];
 
-// The passwordless paths' own rules (plugins.md 0.5), ahead of the prefixes above: mailing links and
-// codes, and checking codes. Reset by code keeps the global rule (a code dies after a few tries anyway).
-const PATH_RULES: Record<string, { window: number; max: number } | "global"> = {
-  "/sign-in/magic-link": { window: 60, max: 5 },
-  "/magic-link/verify": { window: 60, max: 5 },
-  "/email-otp/send-verification-otp": { window: 60, max: 3 },
-  "/email-otp/verify-email": { window: 60, max: 3 },
-  "/sign-in/email-otp": { window: 60, max: 3 },
-  "/forget-password/email-otp": "global",
-  "/email-otp/reset-password": "global",
-};
+/**
+ * Paths no built-in rule counts (a custom rule still may): readiness probes must not depend on (or fill) the
+ * counter store they partly check, and a reverse proxy asks /forward-auth on every request to the sites
+ * behind it (a page and its images at once) and turns a 429 into an error page; it guesses nothing.
+ */
+export const UNLIMITED_PATHS: readonly string[] = ["/ready", "/forward-auth"];
+
+const matchesPath = (pattern: string, path: string): boolean =>
+  pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
 
 function ruleFor(ctx: AuthContext, path: string): { window: number; max: number } | null {
   const { customRules, window, max } = ctx.config.rateLimit;
   for (const [pattern, rule] of Object.entries(customRules)) {
-    const matches = pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
-    if (matches) return rule === false ? null : rule;
+    if (matchesPath(pattern, path)) return rule === false ? null : rule;
   }
-  const own = PATH_RULES[path];
-  if (own) return own === "global" ? { window, max } : own;
-  if (STRICT_PREFIXES.some((prefix) => path.startsWith(prefix))) return { window: 10, max: 3 };
-  if (PASSKEY_CEREMONY_PATHS.includes(path)) return { window: 60, max: 10 };
-  // A reverse proxy asks on every request to the sites behind it (a page and its images, all at once) and
-  // turns a 429 into an error page; it guesses nothing. Only a custom rule limits it.
-  if (path === "/forward-auth") return null;
+  if (UNLIMITED_PATHS.includes(path)) return null;
+  const builtIn = BUILT_IN_RULES.find((rule) => matchesPath(rule.path, path));
+  if (builtIn) return { window: builtIn.window, max: builtIn.max };
   return { window, max };
 }
 
@@ -47,8 +55,7 @@ export function rateLimitMiddleware(ctx: AuthContext): MiddlewareHandler {
   return async (c, next) => {
     if (!ctx.config.rateLimit.enabled || c.req.method === "OPTIONS") return next();
     const path = c.req.path.slice(ctx.config.basePath.length) || "/";
-    // Readiness probes must not depend on (or fill) the counter store they partly check.
-    const rule = path === "/ready" ? null : ruleFor(ctx, path);
+    const rule = ruleFor(ctx, path);
     if (!rule) return next();
     const decision = await ctx.rateLimitStore.consume(
       `${rateLimitClientKey(c, ctx)}${path}`,

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { deleteUserWithToken, sendDeleteConfirmation } from "../../services/account-deletion.ts";
-import { hasPassword, proveCurrentPassword } from "../../services/passwords.ts";
+import { proveCurrentPassword } from "../../services/passwords.ts";
 import { isSessionFresh } from "../../services/sessions.ts";
 import { deleteUser } from "../../services/users.ts";
 import { clearSessionCookies } from "../cookies.ts";
@@ -20,7 +20,7 @@ export const deleteUserRoute = defineRoute({
   path: "/delete-user",
   summary: "Delete the caller's user",
   description:
-    "Proof is the password, a token from a confirmation mail, or a fresh session. With deleteUser.requireVerification a confirmation link is mailed instead of deleting (a user who has a password must give it first).",
+    "Proof is the password, a token from a confirmation mail, or a fresh session. With deleteUser.requireVerification a confirmation link is mailed instead of deleting, with or without a password (a wrong one is refused); the mailed token, used while signed in, deletes.",
   tags,
   auth: "session",
   body: z.object({
@@ -30,6 +30,15 @@ export const deleteUserRoute = defineRoute({
   }),
   response: DeleteAnswer,
   refusals: { INVALID_TOKEN: "INVALID_DELETE_TOKEN" },
+  errors: [
+    "CREDENTIAL_ACCOUNT_NOT_FOUND",
+    "INVALID_DELETE_TOKEN",
+    "INVALID_PASSWORD",
+    "SESSION_EXPIRED",
+    "TOO_MANY_REQUESTS",
+    "UNABLE_TO_CREATE_VERIFICATION",
+    "USER_CANNOT_BE_DELETED",
+  ],
   handler: async ({ c, ctx, body, session }) => {
     const { user } = session;
     let proven = false;
@@ -46,7 +55,6 @@ export const deleteUserRoute = defineRoute({
     // An API key is not a sign-in: it may not stand in for a password or a fresh session.
     const signedIn = holdsSessionToken(session);
     if (ctx.config.deleteUser.requireVerification) {
-      if (!proven && (await hasPassword(ctx, user.id))) throw new AuthError("USER_ALREADY_HAS_PASSWORD_DELETE");
       if (!proven && !signedIn) throw new AuthError("USER_CANNOT_BE_DELETED");
       await sendDeleteConfirmation(ctx, user, body.callbackURL);
       return { success: true, message: "Verification email sent" };
@@ -71,6 +79,7 @@ export const deleteUserCallbackRoute = defineRoute({
   query: z.object({ token: singleLine(), callbackURL: singleLine().optional() }),
   response: DeleteAnswer,
   refusals: { INVALID_TOKEN: "INVALID_DELETE_TOKEN" },
+  errors: ["INVALID_DELETE_TOKEN", "NO_SESSION_FOR_DELETE_LINK"],
   handler: async ({ c, ctx, query, session }) => {
     if (!session) throw new AuthError("NO_SESSION_FOR_DELETE_LINK");
     await deleteUserWithToken(ctx, session.user, query.token);

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { singleLine } from "../fields.ts";
+import { escapeHTML, PAGE_STYLE, STATIC_PAGE_CSP } from "../html.ts";
 import { defineRoute } from "../route.ts";
 
 export const ok = defineRoute({
@@ -11,12 +12,6 @@ export const ok = defineRoute({
   handler: () => ({ ok: true }),
 });
 
-const escapeHTML = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch] as string,
-  );
-
 /** The page redirects land on when something went wrong and there is nowhere better to go. */
 export function renderErrorPage(code: string, homeURL: string): string {
   const safeCode = escapeHTML(code);
@@ -27,11 +22,7 @@ export function renderErrorPage(code: string, homeURL: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign-in error</title>
 <style>
-  body { font-family: system-ui, sans-serif; display: grid; place-items: center; min-height: 100vh; margin: 0; background: #f6f7f9; color: #1d2330; }
-  main { max-width: 32rem; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 2px 12px rgba(0,0,0,.08); }
-  h1 { font-size: 1.4rem; margin-top: 0; }
-  code { background: #eef1f5; padding: .15rem .4rem; border-radius: 4px; word-break: break-all; }
-  a { color: #2452c2; }
+  ${PAGE_STYLE}
 </style>
 </head>
 <body>
@@ -52,8 +43,8 @@ export const errorPage = defineRoute({
   query: z.object({ error: singleLine().optional() }),
   // No script on the page at all, and the policy forbids any: the code shown comes from the query string.
   handler: ({ c, ctx, query }) =>
-    c.html(renderErrorPage(query.error ?? "UNKNOWN", `${ctx.baseURL}/`), 200, {
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+    c.html(renderErrorPage(query.error ?? "UNKNOWN", ctx.appURL), 200, {
+      "content-security-policy": STATIC_PAGE_CSP,
     }),
 });
 

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { isAuthError } from "../../errors.ts";
+import { type ErrorKey, isAuthError } from "../../errors.ts";
 import { consumeState, type OAuthState } from "../../services/oauth/authorization.ts";
 import { exchangeAuthorizationCode } from "../../services/oauth/http.ts";
 import { redirectURIFor, resolveProvider } from "../../services/oauth/providers.ts";
@@ -194,12 +194,23 @@ async function handleCallback(c: Context, ctx: AuthContext, providerId: string, 
   }
 }
 
+/** What completing a sign-in from a provider can refuse with (both callbacks end in handleCallback). */
+const CALLBACK_ERRORS: ErrorKey[] = [
+  "BANNED_USER",
+  "FAILED_TO_CREATE_SESSION",
+  "FAILED_TO_CREATE_USER",
+  "USERNAME_IS_ALREADY_TAKEN",
+  "USER_ALREADY_EXISTS",
+  "VALIDATION_ERROR",
+];
+
 export const callbackGet = defineRoute({
   method: "GET",
   path: "/callback/:id",
   summary: "Return from a social provider",
   description: "Redirects to the callbackURL with a session cookie, or to the error URL with an error code.",
   tags: ["Social"],
+  errors: CALLBACK_ERRORS,
   handler: ({ c, ctx, params, query }) => handleCallback(c, ctx, params.id, query),
 });
 
@@ -222,6 +233,7 @@ export const callbackPost = defineRoute({
     "Providers answering with response_mode=form_post (Apple) post the code here; it is relayed to the GET callback (303), where the browser's state cookie is checked.",
   tags: ["Social"],
   acceptsForm: true,
+  errors: CALLBACK_ERRORS,
   handler: ({ c, ctx, params, query, body }) => {
     const input = { ...(query as object), ...(body as object) };
     return ctx.config.account.skipStateCookieCheck

@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load.ts";
+import { BUILT_IN_RULES, UNLIMITED_PATHS } from "../../src/http/middleware/rate-limit.ts";
+
+// docs/operations.md lists every built-in rate-limit rule with the numbers the code uses: a rule added or
+// changed in src/http/middleware/rate-limit.ts (or a default in the config schema) fails here until the
+// document follows.
+
+const doc = readFileSync(join(resolve(import.meta.dirname, "../.."), "docs/operations.md"), "utf8");
+const section = doc.slice(doc.indexOf("## Rate limits"), doc.indexOf("## Errors at start"));
+const rows = section.split("\n").filter((line) => line.startsWith("| `"));
+
+describe("docs/operations.md, Rate limits", () => {
+  it("has a row for every built-in rule, with its limit", () => {
+    for (const rule of BUILT_IN_RULES) {
+      const row = rows.find((line) => line.startsWith(`| \`${rule.path}\` |`));
+      expect(row, `no row for ${rule.path}`).toBeDefined();
+      expect(row).toContain(`| ${rule.max} per ${rule.window} s |`);
+    }
+    expect(rows.filter((line) => /^\| `\/[a-z/-]+\*?` \|/.test(line))).toHaveLength(BUILT_IN_RULES.length);
+  });
+
+  it("states the general rule, the unlimited paths and the account throttle with the defaults in force", () => {
+    const config = loadConfig({ env: {} });
+    expect(section).toContain(`${config.rateLimit.max} per ${config.rateLimit.window} s`);
+    for (const path of UNLIMITED_PATHS) expect(section).toContain(`\`${path}\``);
+    expect(section).toContain(`${config.accountThrottle.maxFailures} failed password attempts`);
+    expect(section).toContain(`within ${config.accountThrottle.window} s`);
+  });
+
+  it("links the page about errors at start", () => {
+    expect(doc).toContain("](operations-errors.md)");
+  });
+});

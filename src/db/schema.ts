@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
+import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 
 // Table types. Dates are epoch milliseconds (bigint on Postgres, integer on SQLite); booleans come back
 // as 0/1 from SQLite and true/false from Postgres, so mappers read them with Boolean().
@@ -152,6 +152,51 @@ export interface SettingTable {
   value: string;
 }
 
+export interface AuditEventTable {
+  id: string;
+  type: string;
+  createdAt: number;
+  actorType: string;
+  actorId: string | null;
+  /** The user the event is about. */
+  subjectId: string | null;
+  organizationId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  outcome: string;
+  /** JSON object of the event's details (never a secret). */
+  data: string;
+  /** Whether the delivery worker has made this event's webhook deliveries. */
+  fannedOut: Generated<DbBoolean>;
+}
+
+export interface WebhookEndpointTable {
+  id: string;
+  url: string;
+  /** JSON array of event types ("*" for all). */
+  events: string;
+  /** The signing secret (whsec_…): HMAC needs it as is, so it cannot be hashed. */
+  secret: string;
+  /** "cli" (authd webhooks add) or "config" (the config file). */
+  origin: string;
+  createdAt: number;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: Generated<number>;
+  nextAttemptAt: number;
+  leaseUntil: number | null;
+  leaseOwner: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -166,6 +211,9 @@ export interface Database {
   apikey: ApiKeyTable;
   jwks: JwksTable;
   authdSetting: SettingTable;
+  auditEvent: AuditEventTable;
+  webhookEndpoint: WebhookEndpointTable;
+  webhookDelivery: WebhookDeliveryTable;
 }
 
 export type UserRow = Selectable<UserTable>;
@@ -182,6 +230,10 @@ export type InvitationRow = Selectable<InvitationTable>;
 export type TeamRow = Selectable<TeamTable>;
 export type TeamMemberRow = Selectable<TeamMemberTable>;
 export type ApiKeyRow = Selectable<ApiKeyTable>;
+export type AuditEventRow = Selectable<AuditEventTable>;
+export type NewAuditEventRow = Insertable<AuditEventTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
 
 /** The database or a transaction on it: what every repository function takes first. */

@@ -1,13 +1,8 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import type { AdminActor } from "../services/admin.ts";
-import {
-  type ActorType,
-  type EventSource,
-  recordSecurityEvent,
-  type SignInFailureReason,
-  type SignInMethod,
-} from "../services/security-events.ts";
+import type { SignInFailureReason, SignInMethod } from "../services/security-event-types.ts";
+import { type ActorType, type EventSource, recordSecurityEvent } from "../services/security-events.ts";
 import { clientAddress } from "./client-address.ts";
 
 // Security events raised by requests (src/services/security-events.ts writes them). The source of each is
@@ -35,13 +30,13 @@ export interface SignInAttempt {
 }
 
 /** A sign-in that started a session (or, for an API key, authenticated the request) for `userId`. */
-export function recordSignIn(
+export async function recordSignIn(
   c: Context,
   ctx: AuthContext,
   attempt: SignInAttempt & { keyId?: string },
   userId: string,
-): void {
-  recordSecurityEvent(ctx, {
+): Promise<void> {
+  await recordSecurityEvent(ctx, {
     type: "sign_in",
     outcome: "success",
     ...attempt,
@@ -51,14 +46,14 @@ export function recordSignIn(
 }
 
 /** A refused sign-in; `userId` when the attempt named a known user (the caller is still nobody known). */
-export function recordSignInFailure(
+export async function recordSignInFailure(
   c: Context,
   ctx: AuthContext,
   attempt: SignInAttempt,
   reason: SignInFailureReason,
   userId: string | null = null,
-): void {
-  recordSecurityEvent(ctx, {
+): Promise<void> {
+  await recordSecurityEvent(ctx, {
     type: "sign_in",
     outcome: "failure",
     ...attempt,

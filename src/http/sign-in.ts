@@ -26,10 +26,11 @@ export async function provePasswordSignIn(
   try {
     const result = await signInWithPassword(ctx, identifier, password, requestSource(c, ctx));
     if (result.ok) return result.user;
-    recordSignInFailure(c, ctx, attempt, "invalid_credentials", result.userId);
+    await recordSignInFailure(c, ctx, attempt, "invalid_credentials", result.userId);
     return null;
   } catch (error) {
-    if (isAuthError(error) && error.key === "TOO_MANY_REQUESTS") recordSignInFailure(c, ctx, attempt, "throttled");
+    if (isAuthError(error) && error.key === "TOO_MANY_REQUESTS")
+      await recordSignInFailure(c, ctx, attempt, "throttled");
     throw error;
   }
 }
@@ -54,10 +55,10 @@ export async function signInUser(
     });
   } catch (error) {
     if (attempt && isAuthError(error) && error.key === "BANNED_USER")
-      recordSignInFailure(c, ctx, attempt, "banned", user.id);
+      await recordSignInFailure(c, ctx, attempt, "banned", user.id);
     throw error;
   }
   setSessionCookies(c, ctx, { session, user }, { dontRemember: rememberMe === false });
-  if (attempt) recordSignIn(c, ctx, attempt, user.id);
+  if (attempt) await recordSignIn(c, ctx, attempt, user.id);
   return session;
 }

@@ -48,7 +48,7 @@ function recordThrottled(
           ? await findUserByEmail(ctx.db, identifier.email)
           : await findUserByUsername(ctx.db, identifier.username);
       const kind = "email" in identifier ? "email" : "username";
-      recordSecurityEvent(ctx, {
+      await recordSecurityEvent(ctx, {
         type: "account_throttled",
         outcome: "failure",
         identifier: kind,

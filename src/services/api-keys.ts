@@ -206,7 +206,13 @@ export async function createApiKey(
     metadata: toJSONColumn(input.metadata),
   });
   scheduleExpiredApiKeyCleanup(ctx);
-  recordSecurityEvent(ctx, { type: "api_key_created", outcome: "success", keyId: row.id, userId: row.userId, source });
+  await recordSecurityEvent(ctx, {
+    type: "api_key_created",
+    outcome: "success",
+    keyId: row.id,
+    userId: row.userId,
+    source,
+  });
   return { ...toApiKeyWire(row), key };
 }
 
@@ -234,7 +240,7 @@ export async function deleteApiKey(
 ): Promise<void> {
   const deleted = await apiKeys.deleteApiKeyOfUser(ctx.db, userId, keyId);
   if (deleted === 0) throw new AuthError("KEY_NOT_FOUND");
-  recordSecurityEvent(ctx, { type: "api_key_deleted", outcome: "success", keyId, userId, source });
+  await recordSecurityEvent(ctx, { type: "api_key_deleted", outcome: "success", keyId, userId, source });
   scheduleExpiredApiKeyCleanup(ctx);
 }
 

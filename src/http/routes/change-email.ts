@@ -22,7 +22,7 @@ export const changeEmailRoute = defineRoute({
     const outcome = await requestEmailChange(ctx, user, body.newEmail, body.callbackURL);
     const source = requestSource(c, ctx, "user", user.id);
     if ("changed" in outcome) {
-      recordSecurityEvent(ctx, {
+      await recordSecurityEvent(ctx, {
         type: "email_changed",
         outcome: "success",
         method: "unverified-address",
@@ -30,7 +30,8 @@ export const changeEmailRoute = defineRoute({
         source,
       });
       setSessionDataCookie(c, ctx, { session: session.session, user: outcome.changed });
-    } else recordSecurityEvent(ctx, { type: "email_change_requested", outcome: "success", userId: user.id, source });
+    } else
+      await recordSecurityEvent(ctx, { type: "email_change_requested", outcome: "success", userId: user.id, source });
     return { status: true };
   },
 });

@@ -38,7 +38,7 @@ export const deleteUserRoute = defineRoute({
       proven = true;
     }
     if (body.token) {
-      await deleteUserWithToken(ctx, user, body.token);
+      await deleteUserWithToken(ctx, user, body.token, requestSource(c, ctx, "user", user.id));
       clearSessionCookies(c, ctx);
       return { success: true, message: "User deleted" };
     }
@@ -54,7 +54,7 @@ export const deleteUserRoute = defineRoute({
       if (!signedIn) throw new AuthError("USER_CANNOT_BE_DELETED");
       if (!isSessionFresh(ctx, session.session)) throw new AuthError("SESSION_EXPIRED");
     }
-    await deleteUser(ctx, user.id);
+    await deleteUser(ctx, user.id, requestSource(c, ctx, "user", user.id));
     clearSessionCookies(c, ctx);
     return { success: true, message: "User deleted" };
   },
@@ -72,7 +72,7 @@ export const deleteUserCallbackRoute = defineRoute({
   refusals: { INVALID_TOKEN: "INVALID_DELETE_TOKEN" },
   handler: async ({ c, ctx, query, session }) => {
     if (!session) throw new AuthError("NO_SESSION_FOR_DELETE_LINK");
-    await deleteUserWithToken(ctx, session.user, query.token);
+    await deleteUserWithToken(ctx, session.user, query.token, requestSource(c, ctx, "user", session.user.id));
     clearSessionCookies(c, ctx);
     if (query.callbackURL) return c.redirect(query.callbackURL, 302);
     return { success: true, message: "User deleted" };

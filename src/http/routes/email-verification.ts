@@ -115,7 +115,7 @@ export const verifyEmailRoute = defineRoute({
         return verifyFailure(c, callbackURL, "unauthorized");
       const changed = await applyEmailChange(ctx, user, read.claims.updateTo, callbackURL);
       if (!changed) return verifyFailure(c, callbackURL, "COULDNT_UPDATE_YOUR_EMAIL", "COULDNT_UPDATE_EMAIL");
-      recordSecurityEvent(ctx, {
+      await recordSecurityEvent(ctx, {
         type: "email_changed",
         outcome: "success",
         method: "confirmed",
@@ -129,7 +129,7 @@ export const verifyEmailRoute = defineRoute({
 
     const flipped = await markEmailVerified(ctx, user.id);
     if (flipped)
-      recordSecurityEvent(ctx, {
+      await recordSecurityEvent(ctx, {
         type: "email_verified",
         outcome: "success",
         method: "link",

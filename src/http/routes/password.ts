@@ -68,7 +68,7 @@ export const resetPasswordRoute = defineRoute({
   handler: async ({ c, ctx, body, query }) => {
     const user = await resetPassword(ctx, body.token || query.token, body.newPassword);
     const revokedSessions = ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
-    recordSecurityEvent(ctx, {
+    await recordSecurityEvent(ctx, {
       type: "password_reset",
       outcome: "success",
       revokedSessions,
@@ -95,9 +95,8 @@ export const changePasswordRoute = defineRoute({
     assertPasswordLength(ctx, body.newPassword);
     const source = requestSource(c, ctx, "user", user.id);
     if (!(await proveCurrentPassword(ctx, user, body.currentPassword, source))) throw new AuthError("INVALID_PASSWORD");
-    await setPassword(ctx, user.id, body.newPassword);
     const revokedOtherSessions = Boolean(body.revokeOtherSessions);
-    recordSecurityEvent(ctx, {
+    await setPassword(ctx, user.id, body.newPassword, {
       type: "password_changed",
       outcome: "success",
       method: "change-password",
@@ -127,14 +126,10 @@ export const setPasswordRoute = defineRoute({
     assertPasswordLength(ctx, body.newPassword);
     const user = await findUserById(ctx, body.userId);
     if (!user) throw new AuthError("USER_NOT_FOUND");
-    if (!(await addPasswordIfMissing(ctx, user.id, body.newPassword))) throw new AuthError("USER_ALREADY_HAS_PASSWORD");
-    recordSecurityEvent(ctx, {
-      type: "password_changed",
-      outcome: "success",
-      method: "set-password",
-      userId: user.id,
-      source: requestSource(c, ctx, "server"),
-    });
+    const event = { type: "password_changed", outcome: "success", method: "set-password" } as const;
+    const source = requestSource(c, ctx, "server");
+    if (!(await addPasswordIfMissing(ctx, user.id, body.newPassword, { ...event, userId: user.id, source })))
+      throw new AuthError("USER_ALREADY_HAS_PASSWORD");
     return { status: true };
   },
 });

@@ -11,7 +11,8 @@ import {
   type SocialUser,
 } from "../../services/oauth/social-users.ts";
 import type { OAuthTokens, ProviderProfile, ResolvedProvider } from "../../services/oauth/types.ts";
-import { recordSecurityEvent, type SignInFailureReason } from "../../services/security-events.ts";
+import type { SignInFailureReason } from "../../services/security-event-types.ts";
+import { recordSecurityEvent } from "../../services/security-events.ts";
 import { toPublicUserWire } from "../../services/users.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
@@ -101,7 +102,7 @@ export async function signInSocialUser(c: Context, ctx: AuthContext, providerId:
   const { user } = resolved;
   const source = requestSource(c, ctx, "user", user.id);
   if (resolved.isNewUser)
-    recordSecurityEvent(ctx, {
+    await recordSecurityEvent(ctx, {
       type: "sign_up",
       outcome: "success",
       method: "social",
@@ -110,7 +111,7 @@ export async function signInSocialUser(c: Context, ctx: AuthContext, providerId:
       source,
     });
   if (resolved.verifiedEmail)
-    recordSecurityEvent(ctx, {
+    await recordSecurityEvent(ctx, {
       type: "email_verified",
       outcome: "success",
       method: "provider",
@@ -174,10 +175,13 @@ export const signInSocial = defineRoute({
       return { url, redirect: !body.disableRedirect };
     }
     const attempt = { method: "social", provider: provider.id } as const;
-    const { profile, tokens } = await profileFromClientIdToken(ctx, provider, body.idToken).catch((error: unknown) => {
-      if (isAuthError(error) && error.key === "INVALID_ID_TOKEN") recordSignInFailure(c, ctx, attempt, "invalid_token");
-      throw error;
-    });
+    const { profile, tokens } = await profileFromClientIdToken(ctx, provider, body.idToken).catch(
+      async (error: unknown) => {
+        if (isAuthError(error) && error.key === "INVALID_ID_TOKEN")
+          await recordSignInFailure(c, ctx, attempt, "invalid_token");
+        throw error;
+      },
+    );
     const result = await resolveSocialUser(ctx, {
       providerId: provider.id,
       profile,
@@ -186,7 +190,7 @@ export const signInSocial = defineRoute({
       callbackURL: body.callbackURL,
     });
     if (!result.ok) {
-      recordSignInFailure(c, ctx, attempt, socialFailureReason(result.error));
+      await recordSignInFailure(c, ctx, attempt, socialFailureReason(result.error));
       throw new AuthError(SIGN_IN_FAILURES[result.error] ?? "UNABLE_TO_LINK_ACCOUNT");
     }
     const session = await signInSocialUser(c, ctx, provider.id, result.value);

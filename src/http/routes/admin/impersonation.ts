@@ -62,7 +62,7 @@ export const adminImpersonateUser = defineRoute({
     );
     setSessionCookies(c, ctx, { session: impersonation, user: target }, { dontRemember: true });
     const source = requestSource(c, ctx, "admin", current.user.id);
-    recordSecurityEvent(ctx, {
+    await recordSecurityEvent(ctx, {
       type: "impersonation_started",
       outcome: "success",
       sessionId: impersonation.id,
@@ -101,7 +101,7 @@ export const adminStopImpersonating = defineRoute({
     clearCookie(c, ctx, adminSessionCookie(ctx));
     const ended = session.session;
     const source = requestSource(c, ctx, "admin", impersonatedBy);
-    recordSecurityEvent(ctx, {
+    await recordSecurityEvent(ctx, {
       type: "impersonation_stopped",
       outcome: "success",
       sessionId: ended.id,

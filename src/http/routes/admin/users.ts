@@ -42,8 +42,9 @@ export const adminCreateUser = defineRoute({
   response: UserResponse,
   // The admin plugin answers a taken email with 400, where sign-up answers 422.
   refusals: { USER_ALREADY_EXISTS: "ADMIN_USER_ALREADY_EXISTS" },
-  handler: async ({ ctx, body, session, isServer }) => {
-    assertAdminPermission(ctx, actorFor(isServer, session?.user), { user: ["create"] });
+  handler: async ({ c, ctx, body, session, isServer }) => {
+    const actor = actorFor(isServer, session?.user);
+    assertAdminPermission(ctx, actor, { user: ["create"] });
     const email = body.email.trim().toLowerCase();
     if (!isValidEmail(email)) throw new AuthError("INVALID_EMAIL");
     assertPasswordLength(ctx, body.password);
@@ -62,6 +63,12 @@ export const adminCreateUser = defineRoute({
       role: body.role === undefined ? undefined : [body.role].flat().join(","),
       ...username,
       additional: pickAdditionalFields(ctx, data, "create"),
+      event: (created) => ({
+        type: "user_created",
+        outcome: "success",
+        userId: created.id,
+        source: adminRequestSource(c, ctx, actor),
+      }),
     });
     return { user: toUserWire(ctx, user) };
   },
@@ -122,11 +129,11 @@ export const adminRemoveUser = defineRoute({
   auth: "session-or-server",
   body: z.object({ userId: singleLine().min(1) }),
   response: SuccessSchema,
-  handler: async ({ ctx, body, session, isServer }) => {
+  handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { user: ["delete"] });
     if (actor.kind === "user" && actor.userId === body.userId) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
-    await removeUser(ctx, body.userId);
+    await removeUser(ctx, body.userId, adminRequestSource(c, ctx, actor));
     return { success: true };
   },
 });

@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import type { AuthContext } from "./context.ts";
 import { createApp } from "./http/app.ts";
 import type { ServerEnv } from "./http/client-address.ts";
+import { startAuditWorker } from "./services/webhook-worker.ts";
 
 // The only module that starts an HTTP server.
 
@@ -22,12 +23,14 @@ export function startServer(ctx: AuthContext, options: { port?: number; host?: s
     fetch: (request, srv) =>
       app.fetch(request, { remoteAddress: srv.requestIP(request)?.address ?? null } satisfies ServerEnv),
   });
+  const worker = startAuditWorker(ctx);
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, ctx.config.shutdownGraceMs).unref());
       await Promise.race([server.stop(false), grace]);
       server.stop(true);
+      await worker.stop();
       await ctx.close();
     })();
     return stopping;

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { AuditConfigSchema, WebhooksConfigSchema } from "./audit-schema.ts";
 
 // One schema for the whole configuration: every field has its default and a description, which the
 // README's configuration table and `authd config check` are generated from.
@@ -101,6 +102,8 @@ export const ConfigSchema = z
       })
       .prefault({}),
     metrics: z.object({ enabled: onOff.default(true).describe("serve GET /metrics") }).prefault({}),
+    audit: AuditConfigSchema,
+    webhooks: WebhooksConfigSchema,
 
     emailAndPassword: z
       .object({

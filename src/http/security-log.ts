@@ -2,7 +2,12 @@ import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import type { AdminActor } from "../services/admin.ts";
 import type { SignInFailureReason, SignInMethod } from "../services/security-event-types.ts";
-import { type ActorType, type EventSource, recordSecurityEvent } from "../services/security-events.ts";
+import {
+  type ActorType,
+  type EventSource,
+  recordSecurityEvent,
+  type SecurityEvent,
+} from "../services/security-events.ts";
 import { clientAddress } from "./client-address.ts";
 
 // Security events raised by requests (src/services/security-events.ts writes them). The source of each is
@@ -30,19 +35,23 @@ export interface SignInAttempt {
 }
 
 /** A sign-in that started a session (or, for an API key, authenticated the request) for `userId`. */
+export function signInEvent(
+  c: Context,
+  ctx: AuthContext,
+  attempt: SignInAttempt & { keyId?: string },
+  userId: string,
+): SecurityEvent {
+  return { type: "sign_in", outcome: "success", ...attempt, userId, source: requestSource(c, ctx, "user", userId) };
+}
+
+/** Record a sign-in that started no session of its own (an API key authenticating a request). */
 export async function recordSignIn(
   c: Context,
   ctx: AuthContext,
   attempt: SignInAttempt & { keyId?: string },
   userId: string,
 ): Promise<void> {
-  await recordSecurityEvent(ctx, {
-    type: "sign_in",
-    outcome: "success",
-    ...attempt,
-    userId,
-    source: requestSource(c, ctx, "user", userId),
-  });
+  await recordSecurityEvent(ctx, signInEvent(c, ctx, attempt, userId));
 }
 
 /** A refused sign-in; `userId` when the attempt named a known user (the caller is still nobody known). */

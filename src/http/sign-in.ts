@@ -7,7 +7,7 @@ import { signInWithPassword, startSession } from "../services/sign-in.ts";
 import type { UserRecord } from "../services/users.ts";
 import { clientAddress } from "./client-address.ts";
 import { setSessionCookies } from "./cookies.ts";
-import { recordSignIn, recordSignInFailure, requestSource, type SignInAttempt } from "./security-log.ts";
+import { recordSignInFailure, requestSource, type SignInAttempt, signInEvent } from "./security-log.ts";
 
 // What a request adds to the sign-in services: the caller's address and user agent on the session, the
 // session cookies, and the security log's sign-in lines.
@@ -52,6 +52,7 @@ export async function signInUser(
       rememberMe,
       ipAddress: clientAddress(c, ctx),
       userAgent: c.req.header("user-agent") ?? "",
+      event: attempt && (() => signInEvent(c, ctx, attempt, user.id)),
     });
   } catch (error) {
     if (attempt && isAuthError(error) && error.key === "BANNED_USER")
@@ -59,6 +60,5 @@ export async function signInUser(
     throw error;
   }
   setSessionCookies(c, ctx, { session, user }, { dontRemember: rememberMe === false });
-  if (attempt) await recordSignIn(c, ctx, attempt, user.id);
   return session;
 }

@@ -25,6 +25,7 @@ import { deleteUser, findUserById, updateUser } from "./users.ts";
 export const adminStatements = {
   user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password"],
   session: ["list", "revoke", "delete"],
+  audit: ["list"],
 } as const;
 
 const adminAccessControl = createAccessControl(adminStatements);

@@ -173,16 +173,29 @@ export async function liftExpiredBan(ctx: AuthContext, userId: string): Promise<
  * Mark the address verified. True only for the call that flips it from false to true, so a verification
  * link signs its user in (with auto sign-in) at most once, however often it is replayed.
  */
-export async function markEmailVerified(ctx: AuthContext, userId: string): Promise<boolean> {
-  const flipped = await users.markEmailVerifiedOnce(ctx.db, userId, ctx.now());
+export async function markEmailVerified(ctx: AuthContext, userId: string, event: SecurityEvent): Promise<boolean> {
+  const flipped = await withTransaction(ctx, async (tx) => {
+    const once = await users.markEmailVerifiedOnce(tx.db, userId, ctx.now());
+    if (once) await recordSecurityEvent(tx, event);
+    return once;
+  });
   if (flipped) await disownCachedSessions(ctx);
   return flipped;
 }
 
 /** Give the user a new, unverified address; null when another user holds it (the unique index decides races). */
-export async function changeEmail(ctx: AuthContext, userId: string, email: string): Promise<UserRow | null> {
+export async function changeEmail(
+  ctx: AuthContext,
+  userId: string,
+  email: string,
+  event: SecurityEvent,
+): Promise<UserRow | null> {
   try {
-    return (await updateUser(ctx, userId, { email, emailVerified: false })) ?? null;
+    return await withTransaction(ctx, async (tx) => {
+      const changed = await updateUser(tx, userId, { email, emailVerified: false });
+      if (changed) await recordSecurityEvent(tx, event);
+      return changed ?? null;
+    });
   } catch (error) {
     if (isUniqueViolationOn(error, "email")) return null;
     throw error;

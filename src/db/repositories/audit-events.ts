@@ -59,15 +59,18 @@ export function listAuditEventsForward(db: Db, filter: AuditFilter, limit: numbe
   return filtered(db, filter).selectAll().orderBy("createdAt", "asc").orderBy("id", "asc").limit(limit).execute();
 }
 
-/** Events not yet turned into webhook deliveries, oldest first. */
-export function listEventsToFanOut(db: Db, limit: number): Promise<AuditEventRow[]> {
-  return db
+/**
+ * Events not yet turned into webhook deliveries, oldest first. On Postgres (in a transaction) the rows are
+ * locked and rows another daemon holds are skipped; SQLite has one writer at a time anyway.
+ */
+export function listEventsToFanOut(db: Db, limit: number, lockRows: boolean): Promise<AuditEventRow[]> {
+  const query = db
     .selectFrom("auditEvent")
     .selectAll()
     .where("fannedOut", "=", false)
     .orderBy("createdAt", "asc")
-    .limit(limit)
-    .execute();
+    .limit(limit);
+  return (lockRows ? query.forUpdate().skipLocked() : query).execute();
 }
 
 export async function markFannedOut(db: Db, ids: string[]): Promise<void> {

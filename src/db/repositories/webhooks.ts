@@ -1,10 +1,19 @@
-import type { Db, WebhookDeliveryRow, WebhookEndpointRow } from "../schema.ts";
+import type { AuditEventRow, Db, WebhookDeliveryRow, WebhookEndpointRow } from "../schema.ts";
 
 // Webhook endpoints and their deliveries (the outbox). A delivery is claimed with one conditional
 // UPDATE: only the daemon whose UPDATE matched the row sends that attempt.
 
 export function insertEndpoint(db: Db, row: WebhookEndpointRow): Promise<unknown> {
   return db.insertInto("webhookEndpoint").values(row).execute();
+}
+
+/** Several daemons may start at once with the same config file: the first insert wins. */
+export async function insertEndpointIfAbsent(db: Db, row: WebhookEndpointRow): Promise<void> {
+  await db
+    .insertInto("webhookEndpoint")
+    .values(row)
+    .onConflict((oc) => oc.column("id").doNothing())
+    .execute();
 }
 
 export function listEndpoints(db: Db): Promise<WebhookEndpointRow[]> {
@@ -114,4 +123,8 @@ export function listLastAttempts(db: Db, endpointId: string, limit: number): Pro
     .orderBy("createdAt", "desc")
     .limit(limit)
     .execute();
+}
+
+export function findDeliveryEvent(db: Db, eventId: string): Promise<AuditEventRow | undefined> {
+  return db.selectFrom("auditEvent").selectAll().where("id", "=", eventId).executeTakeFirst();
 }

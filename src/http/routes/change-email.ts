@@ -1,6 +1,5 @@
 import * as z from "zod";
 import { requestEmailChange } from "../../services/email-change.ts";
-import { recordSecurityEvent } from "../../services/security-events.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { setSessionDataCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
@@ -19,19 +18,9 @@ export const changeEmailRoute = defineRoute({
   response: StatusSchema,
   handler: async ({ c, ctx, body, session }) => {
     const { user } = session;
-    const outcome = await requestEmailChange(ctx, user, body.newEmail, body.callbackURL);
     const source = requestSource(c, ctx, "user", user.id);
-    if ("changed" in outcome) {
-      await recordSecurityEvent(ctx, {
-        type: "email_changed",
-        outcome: "success",
-        method: "unverified-address",
-        userId: user.id,
-        source,
-      });
-      setSessionDataCookie(c, ctx, { session: session.session, user: outcome.changed });
-    } else
-      await recordSecurityEvent(ctx, { type: "email_change_requested", outcome: "success", userId: user.id, source });
+    const outcome = await requestEmailChange(ctx, user, body.newEmail, body.callbackURL, source);
+    if ("changed" in outcome) setSessionDataCookie(c, ctx, { session: session.session, user: outcome.changed });
     return { status: true };
   },
 });

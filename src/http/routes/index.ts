@@ -3,6 +3,7 @@ import type { Route } from "../route.ts";
 import { accountRoutes } from "./accounts.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { apiKeyRoutes } from "./api-key.ts";
+import { auditRoutes } from "./audit.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
@@ -29,5 +30,6 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   if (ctx.config.admin.enabled) routes.push(...adminRoutes);
   routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute, ...accountRoutes);
   if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
+  routes.push(...auditRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

@@ -2,7 +2,6 @@ import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { isResetTokenValid, requestPasswordReset, resetPassword } from "../../services/password-reset.ts";
 import { addPasswordIfMissing, proveCurrentPassword, setPassword } from "../../services/passwords.ts";
-import { recordSecurityEvent } from "../../services/security-events.ts";
 import { revokeUserSessions } from "../../services/sessions.ts";
 import { assertPasswordLength, findUserById, toPublicUserWire } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";
@@ -66,15 +65,7 @@ export const resetPasswordRoute = defineRoute({
   query: z.object({ token: singleLine().optional() }),
   response: StatusSchema,
   handler: async ({ c, ctx, body, query }) => {
-    const user = await resetPassword(ctx, body.token || query.token, body.newPassword);
-    const revokedSessions = ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
-    await recordSecurityEvent(ctx, {
-      type: "password_reset",
-      outcome: "success",
-      revokedSessions,
-      userId: user.id,
-      source: requestSource(c, ctx, "user", user.id),
-    });
+    await resetPassword(ctx, body.token || query.token, body.newPassword, requestSource(c, ctx));
     return { status: true };
   },
 });

@@ -5,6 +5,7 @@ import {
   revokeSession,
   revokeSessionByHandle,
   revokeUserSessions,
+  signOutEvent,
   toListedSessionWire,
   toSessionWire,
 } from "../../services/sessions.ts";
@@ -14,6 +15,7 @@ import { SessionSchema, SessionWithUserSchema } from "../../wire/session.ts";
 import { clearSessionCookies, readSessionDataCookie, readSessionToken } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute, queryBoolean } from "../route.ts";
+import { requestSource } from "../security-log.ts";
 import { resolveSession } from "../session.ts";
 
 const tags = ["Session"];
@@ -108,7 +110,7 @@ export const signOut = defineRoute({
     const token = readSessionToken(c, ctx);
     clearSessionCookies(c, ctx);
     if (!token) throw new AuthError("FAILED_TO_GET_SESSION");
-    await revokeSession(ctx, token);
+    await revokeSession(ctx, token, signOutEvent(requestSource(c, ctx)));
     return { success: true };
   },
 });

@@ -11,7 +11,7 @@ import type { SignInFailureReason } from "../../services/security-event-types.ts
 import { freeText, singleLine } from "../fields.ts";
 import { isStateFromThisBrowser, releaseStateCookie } from "../oauth-state-cookie.ts";
 import { defineRoute } from "../route.ts";
-import { recordSignInFailure } from "../security-log.ts";
+import { recordSignInFailure, requestSource } from "../security-log.ts";
 import { isSignUpDisabled, signInSocialUser, socialFailureReason } from "./social.ts";
 
 // Where the provider sends the browser back. Every failure is a redirect carrying one of the spec's
@@ -109,6 +109,7 @@ async function completeCallback(
     profile: profile as ProviderProfile & { email: string },
     tokens,
     disableSignUp: isSignUpDisabled(provider, state.requestSignUp),
+    source: requestSource(c, ctx),
     callbackURL: state.callbackURL,
   });
   if (!result.ok) return fail(result.error);

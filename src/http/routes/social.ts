@@ -101,15 +101,6 @@ export function socialFailureReason(failure: SocialFailure | string): SignInFail
 export async function signInSocialUser(c: Context, ctx: AuthContext, providerId: string, resolved: SocialUser) {
   const { user } = resolved;
   const source = requestSource(c, ctx, "user", user.id);
-  if (resolved.isNewUser)
-    await recordSecurityEvent(ctx, {
-      type: "sign_up",
-      outcome: "success",
-      method: "social",
-      provider: providerId,
-      userId: user.id,
-      source,
-    });
   if (resolved.verifiedEmail)
     await recordSecurityEvent(ctx, {
       type: "email_verified",
@@ -187,6 +178,7 @@ export const signInSocial = defineRoute({
       profile,
       tokens,
       disableSignUp: isSignUpDisabled(provider, body.requestSignUp),
+      source: requestSource(c, ctx),
       callbackURL: body.callbackURL,
     });
     if (!result.ok) {

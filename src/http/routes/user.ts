@@ -4,6 +4,7 @@ import { StatusSchema } from "../../wire/common.ts";
 import { setSessionDataCookie } from "../cookies.ts";
 import { jsonValue, singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
+import { requestSource } from "../security-log.ts";
 
 export const updateUserRoute = defineRoute({
   method: "POST",
@@ -22,7 +23,7 @@ export const updateUserRoute = defineRoute({
     .catchall(jsonValue()),
   response: StatusSchema,
   handler: async ({ c, ctx, body, session }) => {
-    const updated = await updateProfile(ctx, session.user, body);
+    const updated = await updateProfile(ctx, session.user, body, requestSource(c, ctx, "user", session.user.id));
     setSessionDataCookie(c, ctx, { session: session.session, user: updated });
     return { status: true };
   },

@@ -4,6 +4,7 @@ import * as service from "../../../services/organizations/members.ts";
 import { MemberSchema, MemberWithUserSchema } from "../../../wire/organization.ts";
 import { coercedSingleLine, permissionMap, singleLine } from "../../fields.ts";
 import { defineRoute } from "../../route.ts";
+import { requestSource } from "../../security-log.ts";
 import { asActor, tags } from "./shared.ts";
 
 const role = z.union([singleLine().min(1), z.array(singleLine().min(1)).min(1)]);
@@ -90,8 +91,12 @@ export const addMemberRoute = defineRoute({
     teamId: singleLine().optional(),
   }),
   response: MemberSchema,
-  handler: ({ ctx, body, session }) =>
-    service.addMember(ctx, session ? actorFrom(session.user, session.session) : null, body),
+  handler: ({ c, ctx, body, session }) =>
+    service.addMember(
+      ctx,
+      session ? actorFrom(session.user, session.session, requestSource(c, ctx, "user", session.user.id)) : null,
+      body,
+    ),
 });
 
 export const removeMemberRoute = defineRoute({

@@ -135,3 +135,13 @@ export async function deliverDue(ctx: AuthContext, owner: string): Promise<numbe
   await Promise.all(claimed.map((delivery) => attemptDelivery(ctx, owner, delivery)));
   return claimed.length;
 }
+
+/** `authd webhooks test`: a signed webhook.test message sent now, outside the outbox; null without the endpoint. */
+export async function sendTestWebhook(ctx: AuthContext, endpointId: string): Promise<AttemptResult | null> {
+  const endpoint = await webhooks.findEndpoint(ctx.db, endpointId);
+  if (!endpoint) return null;
+  const messageId = `msg_test_${generateId()}`;
+  const timestamp = new Date(ctx.now()).toISOString();
+  const payload = JSON.stringify({ type: "webhook.test", timestamp, data: { endpointId } });
+  return sendWebhook(ctx, endpoint, messageId, payload);
+}

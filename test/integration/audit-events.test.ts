@@ -3,7 +3,7 @@ import { setUserRole } from "../../src/services/admin.ts";
 import { CLI_SOURCE } from "../../src/services/security-events.ts";
 import { withTransaction } from "../../src/services/transaction.ts";
 import { auditRows, eventsOfType, expectNoSecretsInAudit } from "../helpers/audit.ts";
-import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
+import { createTestContext, describeEachDialect, type TestContext } from "../helpers/context.ts";
 import { uniqueSlug } from "../helpers/organization.ts";
 
 // Issue 21: each security-relevant action records one audit event, with who acted (user, admin, server,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pruneAuditLog } from "../../src/services/audit-log.ts";
 import { auditRows } from "../helpers/audit.ts";
-import { createTestContext, describeEachDialect, signUp, TEST_ORIGIN, type TestContext } from "../helpers/context.ts";
+import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 
 // GET /admin/audit-log (admins with audit:list, and server calls) and GET /list-security-events (the
 // caller's own), with the attacker's side: other users' events, no session, forged server tokens.

@@ -1,3 +1,4 @@
+import { columnMatches } from "../like.ts";
 import type { AuditEventRow, Db, NewAuditEventRow } from "../schema.ts";
 
 // The audit log's rows. Listing is newest first (ties broken by id); following reads forward from a
@@ -14,6 +15,8 @@ export interface AuditFilter {
   since?: number;
   /** Epoch ms, exclusive. */
   until?: number;
+  /** Text found (literally, ignoring case) in the type, the subject's or actor's id, or the ip. */
+  search?: string;
 }
 
 export async function insertAuditEvent(db: Db, row: NewAuditEventRow): Promise<void> {
@@ -30,6 +33,11 @@ function filtered(db: Db, filter: AuditFilter) {
   if (filter.outcome !== undefined) query = query.where("outcome", "=", filter.outcome);
   if (filter.since !== undefined) query = query.where("createdAt", ">=", filter.since);
   if (filter.until !== undefined) query = query.where("createdAt", "<", filter.until);
+  const search = filter.search;
+  if (search)
+    query = query.where((eb) =>
+      eb.or(["type", "subjectId", "actorId", "ip"].map((column) => columnMatches(column, search))),
+    );
   return query;
 }
 

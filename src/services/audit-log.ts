@@ -65,6 +65,9 @@ export async function followAuditLog(
 ): Promise<void> {
   let since = options.since ?? ctx.now();
   let seenAtSince = new Set<string>();
+  // Without a start, only events recorded from now on: those already stored at this millisecond are skipped.
+  if (options.since === undefined)
+    for (const row of await listAuditEventsForward(ctx.db, { ...filter, since }, 500)) seenAtSince.add(row.id);
   while (!options.signal.aborted) {
     const rows = await listAuditEventsForward(ctx.db, { ...filter, since }, 500);
     for (const row of rows) {

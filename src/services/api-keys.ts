@@ -1,11 +1,10 @@
 import type { AuthContext } from "../context.ts";
 import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../crypto/random.ts";
-import { readJSONObject, toJSONColumn } from "../db/json-column.ts";
+import { toJSONColumn } from "../db/json-column.ts";
 import * as apiKeys from "../db/repositories/api-keys.ts";
-import type { ApiKeyRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import type { ApiKey, CreatedApiKey, Permissions } from "../wire/api-key.ts";
-import { iso, isoDate } from "../wire/common.ts";
+import { toApiKeyWire } from "./api-key-wire.ts";
 import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "./security-events.ts";
 import { withTransaction } from "./transaction.ts";
 
@@ -25,34 +24,7 @@ export const OWNER_BANNED_MARKER = "owner banned: keys refused";
 
 export type { CreatedApiKey };
 
-const numberOrNull = (value: number | null | undefined): number | null =>
-  value === null || value === undefined ? null : Number(value);
-
-/** The one place a key row becomes wire JSON. The stored key (hash) never leaves. */
-export function toApiKeyWire(row: ApiKeyRow): ApiKey {
-  return {
-    id: row.id,
-    name: row.name ?? null,
-    start: row.start ?? null,
-    prefix: row.prefix ?? null,
-    userId: row.userId,
-    refillInterval: numberOrNull(row.refillInterval),
-    refillAmount: numberOrNull(row.refillAmount),
-    lastRefillAt: iso(row.lastRefillAt),
-    enabled: Boolean(row.enabled),
-    rateLimitEnabled: Boolean(row.rateLimitEnabled),
-    rateLimitTimeWindow: numberOrNull(row.rateLimitTimeWindow),
-    rateLimitMax: numberOrNull(row.rateLimitMax),
-    requestCount: Number(row.requestCount),
-    remaining: numberOrNull(row.remaining),
-    lastRequest: iso(row.lastRequest),
-    expiresAt: iso(row.expiresAt),
-    createdAt: isoDate(row.createdAt),
-    updatedAt: isoDate(row.updatedAt),
-    metadata: readJSONObject(row.metadata),
-    permissions: readJSONObject<ApiKeyPermissions>(row.permissions),
-  };
-}
+export { toApiKeyWire };
 
 /** The stored form of a key: SHA-256 base64url, unless hashing is switched off. */
 export function storedFormOfKey(ctx: AuthContext, key: string): string {

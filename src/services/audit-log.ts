@@ -34,6 +34,21 @@ export function toAuditEventWire(row: AuditEventRow): AuditEventWire {
   };
 }
 
+/** "sign_in, user_banned" → ["sign_in", "user_banned"]: a list of event types as operators type it. */
+export function parseTypeList(text: string | undefined): string[] | undefined {
+  return text
+    ?.split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
+/** An event's details on one line (`name=value …`), for the CLI and the terminal UI. */
+export function describeEventData(event: AuditEventWire): string {
+  return Object.entries(event.data)
+    .map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`)
+    .join(" ");
+}
+
 /** One page of events matching the filter, newest first, with the total. */
 export async function listAuditLog(
   ctx: AuthContext,

@@ -1,11 +1,7 @@
+import { describeEventData } from "../../src/services/audit-log.ts";
 import type { AuditEventWire } from "../../src/wire/audit.ts";
 import { toMinute } from "../components/dates.ts";
 import { type ListScreenProps, SearchableListScreen } from "./SearchableListScreen.tsx";
-
-const details = (event: AuditEventWire) =>
-  Object.entries(event.data)
-    .map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`)
-    .join(" ");
 
 /** The audit log, newest first; typing filters by type, user id or address, enter opens the event's user. */
 export function AuditScreen({ data, notice: _notice, ...props }: ListScreenProps) {
@@ -32,7 +28,7 @@ export function AuditScreen({ data, notice: _notice, ...props }: ListScreenProps
         { header: "actor", width: 9, value: (e) => e.actor.type },
         { header: "subject", value: (e) => e.subjectId },
         { header: "ip", value: (e) => e.ip },
-        { header: "details", value: details },
+        { header: "details", value: describeEventData },
       ]}
     />
   );

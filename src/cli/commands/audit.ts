@@ -1,6 +1,12 @@
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { type AuditFilter, followAuditLog, listAuditLog } from "../../services/audit-log.ts";
+import {
+  type AuditFilter,
+  describeEventData,
+  followAuditLog,
+  listAuditLog,
+  parseTypeList,
+} from "../../services/audit-log.ts";
 import type { AuditEventWire } from "../../wire/audit.ts";
 import { formatTable, writeLines } from "../format.ts";
 import {
@@ -41,10 +47,7 @@ export function parseWhen(text: string, now: number, flag: string): number {
 
 export async function auditFilter(ctx: AuthContext, flags: Flags): Promise<AuditFilter> {
   return {
-    types: flags.type
-      ?.split(",")
-      .map((name) => name.trim())
-      .filter(Boolean),
+    types: parseTypeList(flags.type),
     subjectId: flags.user ? await resolveUserId(ctx, flags.user) : undefined,
     actorId: flags.actor,
     organizationId: flags.org,
@@ -53,11 +56,6 @@ export async function auditFilter(ctx: AuthContext, flags: Flags): Promise<Audit
     until: flags.until ? parseWhen(flags.until, ctx.now(), "until") : undefined,
   };
 }
-
-const summary = (event: AuditEventWire) =>
-  Object.entries(event.data)
-    .map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`)
-    .join(" ");
 
 function printEvents(events: AuditEventWire[]): void {
   writeLines(
@@ -69,7 +67,7 @@ function printEvents(events: AuditEventWire[]): void {
       { header: "subject", value: (e) => e.subjectId },
       { header: "org", value: (e) => e.organizationId },
       { header: "ip", value: (e) => e.ip },
-      { header: "details", value: summary },
+      { header: "details", value: describeEventData },
     ]),
   );
 }
@@ -87,7 +85,7 @@ async function follow(ctx: AuthContext, filter: AuditFilter, flags: Flags): Prom
         if (flags.json) process.stdout.write(`${JSON.stringify(event)}\n`);
         else
           writeLines(
-            `${event.createdAt} ${event.type} ${event.outcome} ${event.actor.type} ${event.subjectId ?? "-"} ${summary(event)}`,
+            `${event.createdAt} ${event.type} ${event.outcome} ${event.actor.type} ${event.subjectId ?? "-"} ${describeEventData(event)}`,
           );
       },
       { intervalMs: flags.interval, signal: controller.signal, since: filter.since },

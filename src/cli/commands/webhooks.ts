@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import * as z from "zod";
 import { isAuthError } from "../../errors.ts";
+import { parseTypeList } from "../../services/audit-log.ts";
 import { sendTestWebhook } from "../../services/webhook-delivery.ts";
 import { addWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint } from "../../services/webhooks.ts";
 import { formatTable, writeLines } from "../format.ts";
@@ -17,10 +18,7 @@ const add = createCommand("add", "register an endpoint; prints its signing secre
   .option("--json", "print only JSON")
   .action(async (url: string, raw) => {
     const flags = parseFlags(AddFlags, raw);
-    const events = flags.events
-      .split(",")
-      .map((name) => name.trim())
-      .filter(Boolean);
+    const events = parseTypeList(flags.events) ?? [];
     await withContext(flags, async (ctx) => {
       const endpoint = await addWebhookEndpoint(ctx, { url, events }).catch((error: unknown) => {
         if (isAuthError(error)) throw new UserError(error.message);

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { actorFor, assertAdminPermission } from "../../services/admin.ts";
-import { listAuditLog, listUserSecurityEvents } from "../../services/audit-log.ts";
+import { listAuditLog, listUserSecurityEvents, parseTypeList } from "../../services/audit-log.ts";
 import { AuditPageSchema } from "../../wire/audit.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
@@ -37,10 +37,7 @@ export const adminAuditLog = defineRoute({
   handler: async ({ ctx, query, session, isServer }) => {
     assertAdminPermission(ctx, actorFor(isServer, session?.user), { audit: ["list"] });
     const { type, userId, limit, offset, ...rest } = query;
-    const types = type
-      ?.split(",")
-      .map((name) => name.trim())
-      .filter(Boolean);
+    const types = parseTypeList(type);
     const page = await listAuditLog(
       ctx,
       { ...rest, types, subjectId: userId },

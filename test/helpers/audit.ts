@@ -20,3 +20,29 @@ export async function expectNoSecretsInAudit(ctx: AuthContext, secrets: (string 
     expect(text.includes(secret), `a secret (${secret.slice(0, 4)}…) was recorded in the audit log`).toBe(false);
   }
 }
+
+/**
+ * Every security line the daemon logged (origin_refused aside: log only) has its audit row: same type,
+ * outcome, subject, actor, address and user agent. Background events (throttled accounts) are waited for.
+ */
+export async function expectAuditMatchesLog(ctx: AuthContext, lines: string[]): Promise<void> {
+  await ctx.settle();
+  const rows = await auditRows(ctx);
+  for (const raw of lines) {
+    const entry = JSON.parse(raw) as Record<string, unknown>;
+    const message = String(entry.message ?? "");
+    if (!message.startsWith("security.") || message === "security.origin_refused") continue;
+    const type = message.slice("security.".length);
+    const found = rows.some(
+      (row) =>
+        row.type === type &&
+        row.outcome === entry.outcome &&
+        row.subjectId === entry.userId &&
+        row.actorType === entry.actorType &&
+        row.actorId === entry.actorId &&
+        row.ip === entry.ip &&
+        row.userAgent === entry.userAgent,
+    );
+    expect(found, `no audit row for ${raw}`).toBe(true);
+  }
+}

@@ -16,7 +16,8 @@ const FAST = {
   retryBaseMs: 20,
   retryMaxMs: 100,
   timeoutMs: 300,
-  leaseMs: 5_000,
+  // As long as the default: a lease outliving a slow pass on a loaded machine keeps each attempt single.
+  leaseMs: 60_000,
 };
 const WAIT = { timeout: 30_000, interval: 50 };
 

@@ -4,6 +4,7 @@ import * as hashSessionTokens from "./20261123140000_hash_session_tokens.ts";
 import * as createPasskeyTable from "./20261123170000_create_passkey_table.ts";
 import * as addJwksRotation from "./20261123171000_add_jwks_rotation.ts";
 import * as addTwoFactor from "./20261123172000_add_two_factor.ts";
+import * as createAuditTables from "./20261123173000_create_audit_tables.ts";
 
 // Listed statically so `bun build --compile` embeds every migration in the binary. Add new ones in order.
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "20261123170000_create_passkey_table": createPasskeyTable,
   "20261123171000_add_jwks_rotation": addJwksRotation,
   "20261123172000_add_two_factor": addTwoFactor,
+  "20261123173000_create_audit_tables": createAuditTables,
 };

@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import type { AuthContext } from "./context.ts";
 import { createApp, metricsResponse } from "./http/app.ts";
 import type { ServerEnv } from "./http/client-address.ts";
+import { startAuditWorker } from "./services/webhook-worker.ts";
 
 // The only module that starts HTTP servers: the main listener, and the metrics listener when
 // AUTH_METRICS_ADDRESS moves /metrics off the main one.
@@ -71,6 +72,7 @@ export function startServer(ctx: AuthContext, options: { port?: number; host?: s
     server.stop(true);
     throw error;
   }
+  const worker = startAuditWorker(ctx);
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {
@@ -78,6 +80,7 @@ export function startServer(ctx: AuthContext, options: { port?: number; host?: s
       const grace = new Promise<void>((resolve) => setTimeout(resolve, ctx.config.shutdownGraceMs).unref());
       await Promise.race([server.stop(false), grace]);
       server.stop(true);
+      await worker.stop();
       await ctx.close();
     })();
     return stopping;

@@ -3,6 +3,7 @@ import { ConfigError } from "../config/load.ts";
 import { isAuthError } from "../errors.ts";
 import { adminCommand } from "./commands/admin.ts";
 import { apiKeysCommand } from "./commands/api-keys.ts";
+import { auditCommand } from "./commands/audit.ts";
 import { configCommand } from "./commands/config.ts";
 import { createUserCommand } from "./commands/create-user.ts";
 import { healthcheckCommand } from "./commands/healthcheck.ts";
@@ -14,6 +15,7 @@ import { revokeSessionsCommand } from "./commands/revoke-sessions.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { sessionsCommand } from "./commands/sessions.ts";
 import { usersCommand } from "./commands/users.ts";
+import { webhooksCommand } from "./commands/webhooks.ts";
 import { applyEnvFile } from "./env-file.ts";
 import { PromptAborted } from "./prompt.ts";
 import { UserError } from "./shared.ts";
@@ -45,6 +47,8 @@ export function buildProgram(): Command {
   program.addCommand(keysCommand);
   program.addCommand(configCommand);
   program.addCommand(adminCommand);
+  program.addCommand(auditCommand);
+  program.addCommand(webhooksCommand);
   return program;
 }
 

@@ -78,6 +78,10 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_API_REFERENCE", "apiReference.enabled", "on-off"),
   binding("AUTH_METRICS", "metrics.enabled", "on-off"),
   binding("AUTH_METRICS_ADDRESS", "metrics.address"),
+  binding("AUTH_AUDIT_RETENTION", "audit.retentionDays", "int", 1),
+  binding("AUTH_WEBHOOKS", "webhooks.enabled", "on-off"),
+  binding("AUTH_WEBHOOK_ALLOWED_PRIVATE", "webhooks.allowedPrivateDestinations", "list"),
+  binding("AUTH_WEBHOOK_TIMEOUT_MS", "webhooks.timeoutMs", "int", 100),
   binding("AUTH_LOG_LEVEL", "logLevel"),
   binding("AUTH_LOG_FORMAT", "logFormat"),
 ];
@@ -250,6 +254,14 @@ function crossFieldProblems(config: Config): string[] {
         `AUTH_TRUSTED_PROXIES: "${entry}" is not an IPv4/IPv6 address or CIDR range (e.g. 10.0.0.5, 10.0.0.0/8, fd00::/8)`,
       );
   }
+  for (const entry of config.webhooks.allowedPrivateDestinations) {
+    if (!isAddressOrRange(entry))
+      problems.push(
+        `AUTH_WEBHOOK_ALLOWED_PRIVATE: "${entry}" is not an IPv4/IPv6 address or CIDR range (e.g. 127.0.0.1, 10.0.0.0/8)`,
+      );
+  }
+  if (config.webhooks.leaseMs <= config.webhooks.timeoutMs)
+    problems.push("webhooks.leaseMs: must exceed webhooks.timeoutMs (a claimed delivery must not be claimed twice)");
   for (const origin of config.trustedOrigins) {
     if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]+$/i.test(origin) && !origin.includes("*")) {
       problems.push(`AUTH_TRUSTED_ORIGINS: "${origin}" is not an origin (scheme://host[:port])`);

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { AuditConfigSchema, WebhooksConfigSchema } from "./audit-schema.ts";
 
 // One schema for the whole configuration: every field has its default and a description, which the
 // README's configuration table and `authd config check` are generated from.
@@ -125,6 +126,8 @@ export const ConfigSchema = z
           ),
       })
       .prefault({}),
+    audit: AuditConfigSchema,
+    webhooks: WebhooksConfigSchema,
 
     emailAndPassword: z
       .object({

@@ -189,6 +189,51 @@ export interface PasskeyTable {
   aaguid: string | null;
 }
 
+export interface AuditEventTable {
+  id: string;
+  type: string;
+  createdAt: number;
+  actorType: string;
+  actorId: string | null;
+  /** The user the event is about. */
+  subjectId: string | null;
+  organizationId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  outcome: string;
+  /** JSON object of the event's details (never a secret). */
+  data: string;
+  /** Whether the delivery worker has made this event's webhook deliveries. */
+  fannedOut: Generated<DbBoolean>;
+}
+
+export interface WebhookEndpointTable {
+  id: string;
+  url: string;
+  /** JSON array of event types ("*" for all). */
+  events: string;
+  /** The signing secret (whsec_…): HMAC needs it as is, so it cannot be hashed. */
+  secret: string;
+  /** "cli" (authd webhooks add) or "config" (the config file). */
+  origin: string;
+  createdAt: number;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: Generated<number>;
+  nextAttemptAt: number;
+  leaseUntil: number | null;
+  leaseOwner: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -205,6 +250,9 @@ export interface Database {
   jwks: JwksTable;
   authdSetting: SettingTable;
   passkey: PasskeyTable;
+  auditEvent: AuditEventTable;
+  webhookEndpoint: WebhookEndpointTable;
+  webhookDelivery: WebhookDeliveryTable;
 }
 
 export type UserRow = Selectable<UserTable>;
@@ -226,6 +274,10 @@ export type PasskeyRow = Selectable<PasskeyTable>;
 export type NewPasskeyRow = Insertable<PasskeyTable>;
 export type JwkRow = Selectable<JwksTable>;
 export type NewJwkRow = Insertable<JwksTable>;
+export type AuditEventRow = Selectable<AuditEventTable>;
+export type NewAuditEventRow = Insertable<AuditEventTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
 
 /** The database or a transaction on it: what every repository function takes first. */

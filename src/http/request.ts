@@ -95,7 +95,8 @@ function recordRefusedOrigin(c: Context, ctx: AuthContext, presented: string): v
   const slot = claimLogSlot(ctx, "origin", origin);
   if (!slot) return;
   const path = c.req.path.slice(ctx.config.basePath.length);
-  recordSecurityEvent(ctx, {
+  // Log only (see LOG_ONLY in security-events.ts): nothing is written to the database, so nothing to wait for.
+  void recordSecurityEvent(ctx, {
     type: "origin_refused",
     outcome: "failure",
     origin,

@@ -2,12 +2,12 @@ import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import type { AdminActor } from "../services/admin.ts";
 import type { MailboxOwner } from "../services/passwordless.ts";
+import type { SignInFailureReason, SignInMethod } from "../services/security-event-types.ts";
 import {
   type ActorType,
   type EventSource,
   recordSecurityEvent,
-  type SignInFailureReason,
-  type SignInMethod,
+  type SecurityEvent,
 } from "../services/security-events.ts";
 import { clientAddress } from "./client-address.ts";
 
@@ -41,30 +41,34 @@ export interface SignInAttempt {
 }
 
 /** A sign-in that started a session (or, for an API key, authenticated the request) for `userId`. */
-export function recordSignIn(
+export function signInEvent(
   c: Context,
   ctx: AuthContext,
   attempt: SignInAttempt & { keyId?: string },
   userId: string,
-): void {
-  recordSecurityEvent(ctx, {
-    type: "sign_in",
-    outcome: "success",
-    ...attempt,
-    userId,
-    source: requestSource(c, ctx, "user", userId),
-  });
+): SecurityEvent {
+  return { type: "sign_in", outcome: "success", ...attempt, userId, source: requestSource(c, ctx, "user", userId) };
+}
+
+/** Record a sign-in that started no session of its own (an API key authenticating a request). */
+export async function recordSignIn(
+  c: Context,
+  ctx: AuthContext,
+  attempt: SignInAttempt & { keyId?: string },
+  userId: string,
+): Promise<void> {
+  await recordSecurityEvent(ctx, signInEvent(c, ctx, attempt, userId));
 }
 
 /** A refused sign-in; `userId` when the attempt named a known user (the caller is still nobody known). */
-export function recordSignInFailure(
+export async function recordSignInFailure(
   c: Context,
   ctx: AuthContext,
   attempt: SignInAttempt,
   reason: SignInFailureReason,
   userId: string | null = null,
-): void {
-  recordSecurityEvent(ctx, {
+): Promise<void> {
+  await recordSecurityEvent(ctx, {
     type: "sign_in",
     outcome: "failure",
     ...attempt,
@@ -75,15 +79,21 @@ export function recordSignInFailure(
 }
 
 /** The security events of a proven mailbox (magic link, email code): a sign-up, or an address verified. */
-export function recordMailboxProof(
+export async function recordMailboxProof(
   c: Context,
   ctx: AuthContext,
   owner: MailboxOwner,
   method: "magic-link" | "email-otp",
-): void {
+): Promise<void> {
   const source = requestSource(c, ctx, "user", owner.user.id);
   if (owner.isNewUser)
-    recordSecurityEvent(ctx, { type: "sign_up", outcome: "success", method, userId: owner.user.id, source });
+    await recordSecurityEvent(ctx, { type: "sign_up", outcome: "success", method, userId: owner.user.id, source });
   if (owner.verifiedNow)
-    recordSecurityEvent(ctx, { type: "email_verified", outcome: "success", method, userId: owner.user.id, source });
+    await recordSecurityEvent(ctx, {
+      type: "email_verified",
+      outcome: "success",
+      method,
+      userId: owner.user.id,
+      source,
+    });
 }

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import { AuthError, type ErrorKey } from "../errors.ts";
 import { type ApiKeyRefusal, verifyApiKey } from "../services/api-key-verification.ts";
-import type { SignInFailureReason } from "../services/security-events.ts";
+import type { SignInFailureReason } from "../services/security-event-types.ts";
 import {
   findSession,
   hashSessionToken,
@@ -138,17 +138,17 @@ export async function resolveApiKeySession(c: Context, ctx: AuthContext): Promis
   const result = await verifyApiKey(ctx, key);
   if (!result.valid) {
     const refusal = HEADER_REFUSALS[result.reason];
-    recordSignInFailure(c, ctx, attempt, refusal.reason);
+    await recordSignInFailure(c, ctx, attempt, refusal.reason);
     const details = result.tryAgainIn === undefined ? undefined : { tryAgainIn: result.tryAgainIn };
     throw new AuthError(refusal.key, { details });
   }
   const apiKey = result.row;
   const user = await findUserById(ctx, apiKey.userId);
   if (!user) {
-    recordSignInFailure(c, ctx, attempt, "failed", apiKey.userId);
+    await recordSignInFailure(c, ctx, attempt, "failed", apiKey.userId);
     throw new AuthError("INVALID_USER_ID_FROM_API_KEY");
   }
-  recordSignIn(c, ctx, { ...attempt, keyId: apiKey.id }, user.id);
+  await recordSignIn(c, ctx, { ...attempt, keyId: apiKey.id }, user.id);
   const now = ctx.now();
   // Not a stored session: its token is the key (as Better Auth answers), and its hash names no session row.
   const session: LiveSession = {

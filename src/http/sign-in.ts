@@ -17,7 +17,7 @@ import {
   setSignedCookie,
   twoFactorCookieNames,
 } from "./cookies.ts";
-import { recordSignIn, recordSignInFailure, requestSource, type SignInAttempt } from "./security-log.ts";
+import { recordSignInFailure, requestSource, type SignInAttempt, signInEvent } from "./security-log.ts";
 
 // What a request adds to the sign-in services: the caller's address and user agent on the session, the
 // session cookies (or the two-factor challenge's), and the security log's sign-in lines.
@@ -36,10 +36,11 @@ export async function provePasswordSignIn(
   try {
     const result = await signInWithPassword(ctx, identifier, password, requestSource(c, ctx));
     if (result.ok) return result.user;
-    recordSignInFailure(c, ctx, attempt, "invalid_credentials", result.userId);
+    await recordSignInFailure(c, ctx, attempt, "invalid_credentials", result.userId);
     return null;
   } catch (error) {
-    if (isAuthError(error) && error.key === "TOO_MANY_REQUESTS") recordSignInFailure(c, ctx, attempt, "throttled");
+    if (isAuthError(error) && error.key === "TOO_MANY_REQUESTS")
+      await recordSignInFailure(c, ctx, attempt, "throttled");
     throw error;
   }
 }
@@ -79,12 +80,13 @@ export async function signInUser(
       method: attempt.method,
       provider: attempt.provider,
       skipSecondFactor: attempt.strongFactor === true || mailboxSkipsSecondFactor(ctx, attempt),
-      sessionOptions: sessionOptionsOf(c, ctx, rememberMe),
+      sessionOptions: { ...sessionOptionsOf(c, ctx, rememberMe), event: () => signInEvent(c, ctx, attempt, user.id) },
       trustCookie: readSignedCookie(c, ctx, names.trustDevice),
       source: requestSource(c, ctx),
     });
   } catch (error) {
-    if (isAuthError(error) && error.key === "BANNED_USER") recordSignInFailure(c, ctx, attempt, "banned", user.id);
+    if (isAuthError(error) && error.key === "BANNED_USER")
+      await recordSignInFailure(c, ctx, attempt, "banned", user.id);
     throw error;
   }
   if (step.kind === "challenge") {
@@ -93,7 +95,6 @@ export async function signInUser(
   }
   setSessionCookies(c, ctx, { session: step.session, user }, { dontRemember: rememberMe === false });
   if (step.trust) setSignedCookie(c, ctx, names.trustDevice, step.trust, ctx.config.twoFactor.trustDeviceMaxAge);
-  recordSignIn(c, ctx, attempt, user.id);
   return { kind: "session", session: step.session };
 }
 
@@ -136,7 +137,7 @@ export async function signInWithPasskey(
     proof = await prove();
   } catch (error) {
     const reason = isAuthError(error) ? PASSKEY_REFUSALS[error.key] : undefined;
-    if (reason) recordSignInFailure(c, ctx, PASSKEY_ATTEMPT, reason);
+    if (reason) await recordSignInFailure(c, ctx, PASSKEY_ATTEMPT, reason);
     throw error;
   }
   // A browser that signed in with rememberMe false before keeps that choice (as in Better Auth).

@@ -59,7 +59,7 @@ export async function answerVerification(
       setSignedCookie(c, ctx, names.trustDevice, value, ctx.config.twoFactor.trustDeviceMaxAge);
       if (dontRemember) clearCookie(c, ctx, cookieNames(ctx).dontRemember);
     }
-    recordSignIn(c, ctx, { method: "two-factor" }, result.user.id);
+    await recordSignIn(c, ctx, { method: "two-factor" }, result.user.id);
   }
   return { token: result.session.token, user };
 }

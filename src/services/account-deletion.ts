@@ -3,6 +3,7 @@ import { generateRandomString, LOWER_ALPHANUMERIC, sha256Base64Url } from "../cr
 import { consumeVerification, findVerification, insertVerification } from "../db/repositories/verifications.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import type { EventSource } from "./security-events.ts";
 import { deleteUser } from "./users.ts";
 
 // Deleting a user: by password, by a fresh session, or by a mailed 32-character token. Like reset
@@ -40,11 +41,16 @@ export async function sendDeleteConfirmation(ctx: AuthContext, user: UserRow, ca
  * Use a delete token for the signed-in user: it must exist, be live and belong to that user. The
  * single-statement delete makes it single-use even when the link is followed twice at once.
  */
-export async function deleteUserWithToken(ctx: AuthContext, user: UserRow, token: string): Promise<void> {
+export async function deleteUserWithToken(
+  ctx: AuthContext,
+  user: UserRow,
+  token: string,
+  source: EventSource,
+): Promise<void> {
   const identifier = deleteIdentifier(token);
   const row = await findVerification(ctx.db, identifier);
   if (!row || Number(row.expiresAt) <= ctx.now() || row.value !== user.id) throw new AuthError("INVALID_TOKEN");
   const consumed = await consumeVerification(ctx.db, identifier);
   if (!consumed || consumed.value !== user.id) throw new AuthError("INVALID_TOKEN");
-  await deleteUser(ctx, user.id);
+  await deleteUser(ctx, user.id, source);
 }

@@ -59,7 +59,7 @@ function recordThrottled(
           ? await findUserByUsername(ctx.db, identifier.username)
           : await findUserByEmail(ctx.db, "email" in identifier ? identifier.email : identifier.emailCode);
       const kind = "email" in identifier ? "email" : "username" in identifier ? "username" : "email-code";
-      recordSecurityEvent(ctx, {
+      await recordSecurityEvent(ctx, {
         type: "account_throttled",
         outcome: "failure",
         identifier: kind,

@@ -15,6 +15,7 @@ import { clearPasswordAttempts } from "./account-throttle.ts";
 import { setPassword } from "./passwords.ts";
 import { type EventSource, recordSecurityEvent } from "./security-events.ts";
 import { revokeAllSessions, revokeSessionByHandle, revokeSessionById, revokeUserSessions } from "./sessions.ts";
+import { withTransaction } from "./transaction.ts";
 import { deleteUser, findUserById, updateUser } from "./users.ts";
 
 // The admin capability: who may act on users and sessions, and the actions themselves. Routes check the
@@ -24,6 +25,7 @@ import { deleteUser, findUserById, updateUser } from "./users.ts";
 export const adminStatements = {
   user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password", "reset-two-factor"],
   session: ["list", "revoke", "delete"],
+  audit: ["list"],
 } as const;
 
 const adminAccessControl = createAccessControl(adminStatements);
@@ -98,9 +100,11 @@ export async function setUserRole(
   role: string | readonly string[],
   source: EventSource,
 ): Promise<UserRow> {
-  const user = await updateUserOrThrow(ctx, userId, { role: normalizeRoles(role) });
-  recordSecurityEvent(ctx, { type: "role_changed", outcome: "success", role: user.role ?? "", userId, source });
-  return user;
+  return withTransaction(ctx, async (tx) => {
+    const user = await updateUserOrThrow(tx, userId, { role: normalizeRoles(role) });
+    await recordSecurityEvent(tx, { type: "role_changed", outcome: "success", role: user.role ?? "", userId, source });
+    return user;
+  });
 }
 
 export interface BanOptions {
@@ -116,30 +120,34 @@ export async function banUser(
   options: BanOptions,
   source: EventSource,
 ): Promise<UserRow> {
-  const user = await updateUserOrThrow(ctx, userId, {
-    banned: true,
-    banReason: options.reason || ctx.config.admin.defaultBanReason,
-    banExpires: options.expiresIn ? ctx.now() + options.expiresIn * 1000 : null,
+  return withTransaction(ctx, async (tx) => {
+    const user = await updateUserOrThrow(tx, userId, {
+      banned: true,
+      banReason: options.reason || ctx.config.admin.defaultBanReason,
+      banExpires: options.expiresIn ? ctx.now() + options.expiresIn * 1000 : null,
+    });
+    await revokeUserSessions(tx, userId);
+    await recordSecurityEvent(tx, {
+      type: "user_banned",
+      outcome: "success",
+      banExpires: iso(user.banExpires),
+      userId,
+      source,
+    });
+    return user;
   });
-  await revokeUserSessions(ctx, userId);
-  recordSecurityEvent(ctx, {
-    type: "user_banned",
-    outcome: "success",
-    banExpires: iso(user.banExpires),
-    userId,
-    source,
-  });
-  return user;
 }
 
 export async function unbanUser(ctx: AuthContext, userId: string, source: EventSource): Promise<UserRow> {
-  const user = await updateUserOrThrow(ctx, userId, { banned: false, banReason: null, banExpires: null });
-  recordSecurityEvent(ctx, { type: "user_unbanned", outcome: "success", userId, source });
-  return user;
+  return withTransaction(ctx, async (tx) => {
+    const user = await updateUserOrThrow(tx, userId, { banned: false, banReason: null, banExpires: null });
+    await recordSecurityEvent(tx, { type: "user_unbanned", outcome: "success", userId, source });
+    return user;
+  });
 }
 
-export async function removeUser(ctx: AuthContext, userId: string): Promise<void> {
-  if (!(await deleteUser(ctx, userId))) throw new AuthError("USER_NOT_FOUND");
+export async function removeUser(ctx: AuthContext, userId: string, source: EventSource): Promise<void> {
+  if (!(await deleteUser(ctx, userId, source))) throw new AuthError("USER_NOT_FOUND");
 }
 
 /** Set a user's password, creating the credential account when the user signs in only socially. */
@@ -150,10 +158,15 @@ export async function setUserPassword(
   source: EventSource,
 ): Promise<void> {
   const user = await findUserOrThrow(ctx, userId);
-  await setPassword(ctx, userId, newPassword);
+  await setPassword(ctx, userId, newPassword, {
+    type: "password_changed",
+    outcome: "success",
+    method: "admin",
+    userId,
+    source,
+  });
   // A new password set by an operator also unlocks an account held by the per-account throttle.
   await clearPasswordAttempts(ctx, user);
-  recordSecurityEvent(ctx, { type: "password_changed", outcome: "success", method: "admin", userId, source });
 }
 
 /** Which sessions an administrator or operator ends: one (by handle or token, or by id), a user's, or everyone's. */
@@ -170,8 +183,9 @@ export async function revokeSessionsOf(
   source: EventSource,
 ): Promise<number> {
   if ("all" in target) {
+    // Everyone's sessions go in batches (with progress), too many for one transaction: the event follows them.
     const count = await revokeAllSessions(ctx, target.onProgress);
-    recordSecurityEvent(ctx, {
+    await recordSecurityEvent(ctx, {
       type: "session_revoked",
       outcome: "success",
       scope: "all",
@@ -181,23 +195,19 @@ export async function revokeSessionsOf(
     });
     return count;
   }
-  if ("userId" in target) {
-    const count = await revokeUserSessions(ctx, target.userId);
-    recordSecurityEvent(ctx, {
-      type: "session_revoked",
-      outcome: "success",
-      scope: "user",
-      count,
-      userId: target.userId,
-      source,
-    });
-    return count;
-  }
-  const revoked =
-    "handle" in target
-      ? await revokeSessionByHandle(ctx, target.handle)
-      : await revokeSessionById(ctx, target.sessionId);
-  const event = { type: "session_revoked", outcome: "success", scope: "session", count: revoked.length } as const;
-  recordSecurityEvent(ctx, { ...event, sessionId: revoked[0]?.id, userId: revoked[0]?.userId ?? null, source });
-  return revoked.length;
+  return withTransaction(ctx, async (tx) => {
+    if ("userId" in target) {
+      const count = await revokeUserSessions(tx, target.userId);
+      const event = { type: "session_revoked", outcome: "success", scope: "user", count } as const;
+      await recordSecurityEvent(tx, { ...event, userId: target.userId, source });
+      return count;
+    }
+    const revoked =
+      "handle" in target
+        ? await revokeSessionByHandle(tx, target.handle)
+        : await revokeSessionById(tx, target.sessionId);
+    const event = { type: "session_revoked", outcome: "success", scope: "session", count: revoked.length } as const;
+    await recordSecurityEvent(tx, { ...event, sessionId: revoked[0]?.id, userId: revoked[0]?.userId ?? null, source });
+    return revoked.length;
+  });
 }

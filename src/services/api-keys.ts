@@ -1,12 +1,12 @@
 import type { AuthContext } from "../context.ts";
 import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../crypto/random.ts";
-import { readJSONObject, toJSONColumn } from "../db/json-column.ts";
+import { toJSONColumn } from "../db/json-column.ts";
 import * as apiKeys from "../db/repositories/api-keys.ts";
-import type { ApiKeyRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import type { ApiKey, CreatedApiKey, Permissions } from "../wire/api-key.ts";
-import { iso, isoDate } from "../wire/common.ts";
-import { type EventSource, recordSecurityEvent } from "./security-events.ts";
+import { toApiKeyWire } from "./api-key-wire.ts";
+import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "./security-events.ts";
+import { withTransaction } from "./transaction.ts";
 
 // API keys: issuing, reading, changing and removing them. Verification (counting uses) lives in
 // api-key-verification.ts; both share the wire mapping and the throttled cleanup defined here.
@@ -24,34 +24,7 @@ export const OWNER_BANNED_MARKER = "owner banned: keys refused";
 
 export type { CreatedApiKey };
 
-const numberOrNull = (value: number | null | undefined): number | null =>
-  value === null || value === undefined ? null : Number(value);
-
-/** The one place a key row becomes wire JSON. The stored key (hash) never leaves. */
-export function toApiKeyWire(row: ApiKeyRow): ApiKey {
-  return {
-    id: row.id,
-    name: row.name ?? null,
-    start: row.start ?? null,
-    prefix: row.prefix ?? null,
-    userId: row.userId,
-    refillInterval: numberOrNull(row.refillInterval),
-    refillAmount: numberOrNull(row.refillAmount),
-    lastRefillAt: iso(row.lastRefillAt),
-    enabled: Boolean(row.enabled),
-    rateLimitEnabled: Boolean(row.rateLimitEnabled),
-    rateLimitTimeWindow: numberOrNull(row.rateLimitTimeWindow),
-    rateLimitMax: numberOrNull(row.rateLimitMax),
-    requestCount: Number(row.requestCount),
-    remaining: numberOrNull(row.remaining),
-    lastRequest: iso(row.lastRequest),
-    expiresAt: iso(row.expiresAt),
-    createdAt: isoDate(row.createdAt),
-    updatedAt: isoDate(row.updatedAt),
-    metadata: readJSONObject(row.metadata),
-    permissions: readJSONObject<ApiKeyPermissions>(row.permissions),
-  };
-}
+export { toApiKeyWire };
 
 /** The stored form of a key: SHA-256 base64url, unless hashing is switched off. */
 export function storedFormOfKey(ctx: AuthContext, key: string): string {
@@ -78,6 +51,8 @@ export function scheduleExpiredApiKeyCleanup(ctx: AuthContext): void {
 export interface CallerOptions {
   /** The request carries the server token: server-only fields are allowed. */
   isServer: boolean;
+  /** Who acts, for the security event of a change (the operator when absent: CLI and terminal UI). */
+  source?: EventSource;
 }
 
 const SERVER_ONLY_FIELDS = [
@@ -182,31 +157,35 @@ export async function createApiKey(
   else if (config.requireName) throw new AuthError("INVALID_NAME_LENGTH");
 
   const key = `${prefix ?? ""}${generateRandomString(config.defaultKeyLength, LETTERS)}`;
-  const row = await apiKeys.insertApiKey(ctx.db, {
-    id: generateId(),
-    name: input.name ?? null,
-    start: config.startingCharactersLength > 0 ? key.slice(0, config.startingCharactersLength) : null,
-    prefix,
-    key: storedFormOfKey(ctx, key),
-    userId: input.userId,
-    refillInterval: input.refillInterval ?? null,
-    refillAmount: input.refillAmount ?? null,
-    lastRefillAt: null,
-    enabled: true,
-    rateLimitEnabled: input.rateLimitEnabled ?? config.rateLimit.enabled,
-    rateLimitTimeWindow: input.rateLimitTimeWindow ?? config.rateLimit.timeWindow,
-    rateLimitMax: input.rateLimitMax ?? config.rateLimit.maxRequests,
-    requestCount: 0,
-    remaining: input.remaining ?? input.refillAmount ?? null,
-    lastRequest: null,
-    expiresAt,
-    createdAt: now,
-    updatedAt: now,
-    permissions: toJSONColumn(input.permissions),
-    metadata: toJSONColumn(input.metadata),
+  const row = await withTransaction(ctx, async (tx) => {
+    const inserted = await apiKeys.insertApiKey(tx.db, {
+      id: generateId(),
+      name: input.name ?? null,
+      start: config.startingCharactersLength > 0 ? key.slice(0, config.startingCharactersLength) : null,
+      prefix,
+      key: storedFormOfKey(ctx, key),
+      userId: input.userId,
+      refillInterval: input.refillInterval ?? null,
+      refillAmount: input.refillAmount ?? null,
+      lastRefillAt: null,
+      enabled: true,
+      rateLimitEnabled: input.rateLimitEnabled ?? config.rateLimit.enabled,
+      rateLimitTimeWindow: input.rateLimitTimeWindow ?? config.rateLimit.timeWindow,
+      rateLimitMax: input.rateLimitMax ?? config.rateLimit.maxRequests,
+      requestCount: 0,
+      remaining: input.remaining ?? input.refillAmount ?? null,
+      lastRequest: null,
+      expiresAt,
+      createdAt: now,
+      updatedAt: now,
+      permissions: toJSONColumn(input.permissions),
+      metadata: toJSONColumn(input.metadata),
+    });
+    const event = { type: "api_key_created", outcome: "success", keyId: inserted.id } as const;
+    await recordSecurityEvent(tx, { ...event, userId: inserted.userId, source });
+    return inserted;
   });
   scheduleExpiredApiKeyCleanup(ctx);
-  recordSecurityEvent(ctx, { type: "api_key_created", outcome: "success", keyId: row.id, userId: row.userId, source });
   return { ...toApiKeyWire(row), key };
 }
 
@@ -232,9 +211,10 @@ export async function deleteApiKey(
   keyId: string,
   source: EventSource,
 ): Promise<void> {
-  const deleted = await apiKeys.deleteApiKeyOfUser(ctx.db, userId, keyId);
-  if (deleted === 0) throw new AuthError("KEY_NOT_FOUND");
-  recordSecurityEvent(ctx, { type: "api_key_deleted", outcome: "success", keyId, userId, source });
+  await withTransaction(ctx, async (tx) => {
+    if ((await apiKeys.deleteApiKeyOfUser(tx.db, userId, keyId)) === 0) throw new AuthError("KEY_NOT_FOUND");
+    await recordSecurityEvent(tx, { type: "api_key_deleted", outcome: "success", keyId, userId, source });
+  });
   scheduleExpiredApiKeyCleanup(ctx);
 }
 
@@ -287,8 +267,13 @@ export async function updateApiKey(
   if (input.rateLimitMax !== undefined) changes.rateLimitMax = input.rateLimitMax;
   if (input.permissions !== undefined) changes.permissions = toJSONColumn(input.permissions);
   if (Object.keys(changes).length === 0) throw new AuthError("NO_VALUES_TO_UPDATE");
-  const row = await apiKeys.updateApiKeyOfUser(ctx.db, userId, keyId, { ...changes, updatedAt: ctx.now() });
-  if (!row) throw new AuthError("KEY_NOT_FOUND");
+  const row = await withTransaction(ctx, async (tx) => {
+    const updated = await apiKeys.updateApiKeyOfUser(tx.db, userId, keyId, { ...changes, updatedAt: ctx.now() });
+    if (!updated) throw new AuthError("KEY_NOT_FOUND");
+    const event = { type: "api_key_updated", outcome: "success", keyId, fields: Object.keys(changes) } as const;
+    await recordSecurityEvent(tx, { ...event, userId, source: options.source ?? CLI_SOURCE });
+    return updated;
+  });
   scheduleExpiredApiKeyCleanup(ctx);
   return toApiKeyWire(row);
 }

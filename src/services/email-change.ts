@@ -2,6 +2,7 @@ import type { AuthContext } from "../context.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import { createEmailVerificationToken, sendVerificationEmail, verificationLink } from "./email-verification.ts";
+import { type EventSource, recordSecurityEvent } from "./security-events.ts";
 import { changeEmail, findUserByEmail } from "./users.ts";
 
 // Changing the address (spec §4). An unverified address changes at once and the new one gets a
@@ -14,7 +15,8 @@ export async function requestEmailChange(
   ctx: AuthContext,
   user: UserRow,
   requestedEmail: string,
-  callbackURL?: string,
+  callbackURL: string | undefined,
+  source: EventSource,
 ): Promise<EmailChangeOutcome> {
   if (!ctx.config.changeEmail.enabled) throw new AuthError("CHANGE_EMAIL_DISABLED");
   const newEmail = requestedEmail.toLowerCase();
@@ -22,13 +24,15 @@ export async function requestEmailChange(
   if (await findUserByEmail(ctx, newEmail)) throw new AuthError("COULDNT_UPDATE_EMAIL");
 
   if (!user.emailVerified) {
-    const changed = await changeEmail(ctx, user.id, newEmail);
+    const event = { type: "email_changed", outcome: "success", method: "unverified-address" } as const;
+    const changed = await changeEmail(ctx, user.id, newEmail, { ...event, userId: user.id, source });
     if (!changed) throw new AuthError("COULDNT_UPDATE_EMAIL");
     await sendVerificationEmail(ctx, changed, callbackURL);
     return { changed };
   }
 
   const token = await createEmailVerificationToken(ctx, { email: user.email, updateTo: newEmail });
+  await recordSecurityEvent(ctx, { type: "email_change_requested", outcome: "success", userId: user.id, source });
   ctx.sendMail({
     to: user.email,
     subject: "Confirm your new email address",
@@ -45,9 +49,11 @@ export async function applyEmailChange(
   ctx: AuthContext,
   user: UserRow,
   newEmail: string,
-  callbackURL?: string,
+  callbackURL: string | undefined,
+  source: EventSource,
 ): Promise<UserRow | null> {
-  const changed = await changeEmail(ctx, user.id, newEmail.toLowerCase());
+  const event = { type: "email_changed", outcome: "success", method: "confirmed", userId: user.id, source } as const;
+  const changed = await changeEmail(ctx, user.id, newEmail.toLowerCase(), event);
   if (changed) await sendVerificationEmail(ctx, changed, callbackURL);
   return changed;
 }

@@ -4,6 +4,7 @@
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 export type SignInOutcome = "success" | "failure" | "rate_limited" | "error";
+export type WebhookAttemptResult = "delivered" | "retry" | "failed";
 
 interface Histogram {
   counts: number[];
@@ -14,6 +15,9 @@ interface Histogram {
 export interface Metrics {
   observeRequest(route: string, method: string, status: number, seconds: number): void;
   countSignIn(outcome: SignInOutcome): void;
+  countWebhookAttempt(result: WebhookAttemptResult): void;
+  /** Add lines read at each render (gauges kept in the database, such as webhook deliveries). */
+  addSource(render: () => Promise<string[]>): void;
   render(): Promise<string>;
 }
 
@@ -27,7 +31,7 @@ export interface MetricsSources {
 }
 
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
-const labels = (pairs: Record<string, string | number>) =>
+export const labels = (pairs: Record<string, string | number>) =>
   `{${Object.entries(pairs)
     .map(([name, value]) => `${name}="${escapeLabel(String(value))}"`)
     .join(",")}}`;
@@ -37,6 +41,8 @@ export function createMetrics(sources: MetricsSources): Metrics {
   const requests = new Map<string, number>();
   const durations = new Map<string, Histogram>();
   const signIns = new Map<SignInOutcome, number>();
+  const webhookAttempts = new Map<WebhookAttemptResult, number>();
+  const extraSources: (() => Promise<string[]>)[] = [];
 
   const renderHistograms = (lines: string[]) => {
     for (const [route, histogram] of durations) {
@@ -69,6 +75,12 @@ export function createMetrics(sources: MetricsSources): Metrics {
     },
     countSignIn(outcome) {
       signIns.set(outcome, (signIns.get(outcome) ?? 0) + 1);
+    },
+    countWebhookAttempt(result) {
+      webhookAttempts.set(result, (webhookAttempts.get(result) ?? 0) + 1);
+    },
+    addSource(render) {
+      extraSources.push(render);
     },
     async render() {
       const lines: string[] = [];
@@ -106,6 +118,13 @@ export function createMetrics(sources: MetricsSources): Metrics {
       lines.push(`authd_db_pool_waiting ${pool.waiting}`);
       lines.push("# HELP authd_db_pool_max Configured database pool size.", "# TYPE authd_db_pool_max gauge");
       lines.push(`authd_db_pool_max ${sources.poolMax}`);
+      lines.push(
+        "# HELP authd_webhook_attempts_total Webhook delivery attempts made by this process, by result.",
+        "# TYPE authd_webhook_attempts_total counter",
+      );
+      for (const result of ["delivered", "retry", "failed"] as const)
+        lines.push(`authd_webhook_attempts_total${labels({ result })} ${webhookAttempts.get(result) ?? 0}`);
+      for (const source of extraSources) lines.push(...(await source()));
       return `${lines.join("\n")}\n`;
     },
   };

@@ -2,7 +2,7 @@ import type { AuthContext } from "../context.ts";
 import { removeUser } from "./admin.ts";
 import { deleteApiKey } from "./api-keys.ts";
 import { findApiKeyOwnerId } from "./directory.ts";
-import { CLI_SOURCE } from "./security-events.ts";
+import { CLI_SOURCE, type EventSource } from "./security-events.ts";
 import { revokeUserSessions } from "./sessions.ts";
 
 // What an operator does from a terminal (a CLI command or a key in the terminal UI) that takes more than
@@ -18,9 +18,13 @@ export async function revokeApiKeyById(ctx: AuthContext, keyId: string): Promise
 }
 
 /** Delete a user with everything that belongs to them (sessions, accounts, memberships, API keys). */
-export async function deleteUserWithSessions(ctx: AuthContext, userId: string): Promise<void> {
+export async function deleteUserWithSessions(
+  ctx: AuthContext,
+  userId: string,
+  source: EventSource = CLI_SOURCE,
+): Promise<void> {
   // Sessions first, through the sessions service, so cached copies (Redis) are revoked too; then the row
   // (accounts, keys and memberships go with it: the foreign keys cascade).
   await revokeUserSessions(ctx, userId);
-  await removeUser(ctx, userId);
+  await removeUser(ctx, userId, source);
 }

@@ -11,7 +11,9 @@ import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import { clearPasswordAttempts } from "./account-throttle.ts";
 import { storePasswordHash } from "./passwords.ts";
+import { type EventSource, recordSecurityEvent } from "./security-events.ts";
 import { revokeUserSessions } from "./sessions.ts";
+import { withTransaction } from "./transaction.ts";
 import { assertPasswordLength, findUserByEmail } from "./users.ts";
 
 // Password reset: a 24-character token mailed as {api}/reset-password/{token}?callbackURL=…, stored as a
@@ -75,12 +77,14 @@ export async function resetPassword(
   ctx: AuthContext,
   token: string | undefined,
   newPassword: string,
+  source: EventSource,
 ): Promise<UserRow> {
   assertResetEnabled(ctx);
   if (!token) throw new AuthError("INVALID_TOKEN");
   assertPasswordLength(ctx, newPassword);
   const passwordHash = await ctx.passwords.hash(newPassword);
-  const user = await ctx.db.transaction().execute(async (trx) => {
+  const user = await withTransaction(ctx, async (tx) => {
+    const trx = tx.db;
     const row = await consumeVerification(trx, resetIdentifier(token));
     if (!row || Number(row.expiresAt) <= ctx.now()) return null;
     const owner = await findUserById(trx, row.value);
@@ -88,6 +92,15 @@ export async function resetPassword(
     await storePasswordHash(ctx, trx, row.value, passwordHash);
     // Every other outstanding reset link of this user dies with this one.
     await deleteVerificationsOfValue(trx, RESET_PREFIX, row.value);
+    const revokedSessions = ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
+    const actor = { ...source, actorType: "user", actorId: owner.id } as const;
+    await recordSecurityEvent(tx, {
+      type: "password_reset",
+      outcome: "success",
+      revokedSessions,
+      userId: owner.id,
+      source: actor,
+    });
     return owner;
   });
   if (!user) throw new AuthError("INVALID_TOKEN");

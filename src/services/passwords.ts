@@ -10,7 +10,8 @@ import {
 import type { AccountRow, Db, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import { provePassword } from "./account-throttle.ts";
-import type { EventSource } from "./security-events.ts";
+import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
+import { withTransaction } from "./transaction.ts";
 import { revokeTrustedDevices } from "./two-factor/trusted-devices.ts";
 
 // The credential account holds a user's password hash. A user who signed up through a social provider
@@ -35,9 +36,22 @@ export async function storePasswordHash(
   return insertCredentialAccount(db, { id: generateId(), userId, password: passwordHash, now });
 }
 
-/** Hash outside any transaction: scrypt takes tens of milliseconds and must not hold a lock meanwhile. */
-export async function setPassword(ctx: AuthContext, userId: string, password: string): Promise<AccountRow> {
-  return storePasswordHash(ctx, ctx.db, userId, await ctx.passwords.hash(password));
+/**
+ * Hash outside any transaction (scrypt takes tens of milliseconds and must not hold a lock meanwhile), then
+ * store the hash and record the event describing the change in one transaction.
+ */
+export async function setPassword(
+  ctx: AuthContext,
+  userId: string,
+  password: string,
+  event: SecurityEvent,
+): Promise<AccountRow> {
+  const passwordHash = await ctx.passwords.hash(password);
+  return withTransaction(ctx, async (tx) => {
+    const account = await storePasswordHash(tx, tx.db, userId, passwordHash);
+    await recordSecurityEvent(tx, event);
+    return account;
+  });
 }
 
 /**
@@ -45,14 +59,25 @@ export async function setPassword(ctx: AuthContext, userId: string, password: st
  * won: the update only touches a credential account without a password, and the unique
  * (providerId, accountId) index lets only one new credential account in.
  */
-export async function addPasswordIfMissing(ctx: AuthContext, userId: string, password: string): Promise<boolean> {
+export async function addPasswordIfMissing(
+  ctx: AuthContext,
+  userId: string,
+  password: string,
+  event: SecurityEvent,
+): Promise<boolean> {
   const passwordHash = await ctx.passwords.hash(password);
-  const existing = await findCredentialAccount(ctx.db, userId);
-  if (existing) return setPasswordIfMissing(ctx.db, existing.id, passwordHash, ctx.now());
   try {
-    // Insert, never update: a concurrent call may have created the account since the lookup above.
-    await insertCredentialAccount(ctx.db, { id: generateId(), userId, password: passwordHash, now: ctx.now() });
-    return true;
+    return await withTransaction(ctx, async (tx) => {
+      const existing = await findCredentialAccount(tx.db, userId);
+      const added = existing
+        ? await setPasswordIfMissing(tx.db, existing.id, passwordHash, ctx.now())
+        : // Insert, never update: a concurrent call may have created the account since the lookup above.
+          Boolean(
+            await insertCredentialAccount(tx.db, { id: generateId(), userId, password: passwordHash, now: ctx.now() }),
+          );
+      if (added) await recordSecurityEvent(tx, event);
+      return added;
+    });
   } catch (error) {
     if (isUniqueViolationOn(error, "accountId") || isUniqueViolationOn(error, "account_provider_account_unique"))
       return false;

@@ -1,14 +1,19 @@
 import type { AuthContext } from "../context.ts";
+import { generateId } from "../crypto/random.ts";
+import { insertAuditEvent } from "../db/repositories/audit-events.ts";
 import { withoutControlCharacters } from "./control-characters.ts";
 import type { LogSlot } from "./in-process.ts";
+import type { Detail } from "./security-event-types.ts";
 
-// The security log: one structured info line per security-relevant action, written through the context's
-// logger wherever the action happens (HTTP routes, the command line, the terminal UI). The event types and
-// fields follow issue 21's audit events, so this one call can later also write the audit record.
+// Security events: one structured info line per security-relevant action, written through the context's
+// logger, and one row in the audit log (the outbox webhooks are delivered from). The row is written
+// through `ctx.db`: a service that changes something passes the context of its transaction (see
+// withTransaction), so the event commits or rolls back with the change it describes.
 //
-// Never a secret: an event carries ids, codes and request facts only. The types below leave no field for a
-// password, token, key, code or cookie, and every string is bounded and cleaned of control characters (a
-// user agent or an origin is written by the caller, and must neither split a line nor drive a terminal).
+// Never a secret: an event carries ids, codes and request facts only. The catalogue (security-event-types.ts)
+// leaves no field for a password, token, key, code or cookie, and every string is bounded and cleaned of
+// control characters (a user agent or an origin is written by the caller, and must neither split a line nor
+// drive a terminal).
 
 /** Who acted: the signed-in user themself, an administrator, a server call, an operator at the command line or terminal UI, or nobody known. */
 export type ActorType = "user" | "admin" | "server" | "cli" | "anonymous";
@@ -24,118 +29,11 @@ export interface EventSource {
 /** The command line and the terminal UI: an operator on the host, no request. */
 export const CLI_SOURCE: EventSource = { actorType: "cli", actorId: null, ip: null, userAgent: null };
 
-/** How a sign-in proved who the caller is. */
-export type SignInMethod =
-  | "email"
-  | "username"
-  | "social"
-  | "api-key"
-  | "email-verification"
-  | "magic-link"
-  | "email-otp"
-  | "passkey"
-  | "two-factor";
-
-/** The second factor a verification used. */
-export type TwoFactorMethod = "totp" | "otp" | "backup-code";
-
-/** Why a sign-in failed (a code, never what the caller sent). */
-export type SignInFailureReason =
-  | "invalid_credentials"
-  | "email_not_verified"
-  | "banned"
-  | "throttled"
-  | "invalid_token"
-  | "account_not_linked"
-  | "signup_disabled"
-  | "unable_to_create_user"
-  | "unable_to_link_account"
-  | "unable_to_create_session"
-  | "state_mismatch"
-  | "provider_error"
-  | "invalid_code"
-  | "unable_to_get_user_info"
-  | "email_not_found"
-  | "key_not_found"
-  | "key_disabled"
-  | "key_expired"
-  | "usage_exceeded"
-  | "rate_limited"
-  | "invalid_api_key"
-  | "passkey_not_found"
-  | "assertion_refused"
-  | "failed";
-
-type Detail =
-  | {
-      type: "sign_in";
-      outcome: "success";
-      method: SignInMethod;
-      provider?: string;
-      keyId?: string;
-      strongFactor?: boolean;
-    }
-  | {
-      type: "sign_in";
-      outcome: "failure";
-      method: SignInMethod;
-      reason: SignInFailureReason;
-      provider?: string;
-      strongFactor?: boolean;
-    }
-  | { type: "sign_up"; outcome: "success"; method: "email" | "social" | "magic-link" | "email-otp"; provider?: string }
-  | {
-      type: "password_changed";
-      outcome: "success";
-      method: "change-password" | "set-password" | "admin";
-      revokedOtherSessions?: boolean;
-    }
-  | { type: "password_reset"; outcome: "success"; revokedSessions: boolean; method?: "email-otp" }
-  | { type: "email_change_requested"; outcome: "success" }
-  | { type: "email_changed"; outcome: "success"; method: "unverified-address" | "confirmed" }
-  | {
-      type: "email_verified";
-      outcome: "success";
-      method: "link" | "provider" | "magic-link" | "email-otp";
-      provider?: string;
-    }
-  | { type: "user_banned"; outcome: "success"; banExpires: string | null }
-  | { type: "user_unbanned"; outcome: "success" }
-  | { type: "role_changed"; outcome: "success"; role: string }
-  | { type: "impersonation_started"; outcome: "success"; sessionId: string }
-  | { type: "impersonation_stopped"; outcome: "success"; sessionId: string }
-  | { type: "two_factor_enabled"; outcome: "success" }
-  | { type: "two_factor_disabled"; outcome: "success"; method: "user" | "admin" }
-  | { type: "two_factor_challenged"; outcome: "success"; method: SignInMethod; provider?: string }
-  | {
-      type: "two_factor_verification";
-      outcome: "failure";
-      factor: TwoFactorMethod;
-      reason: "invalid_code" | "replayed" | "expired" | "too_many_attempts";
-    }
-  | { type: "backup_codes_generated"; outcome: "success" }
-  | { type: "api_key_created"; outcome: "success"; keyId: string }
-  | { type: "api_key_deleted"; outcome: "success"; keyId: string }
-  | { type: "passkey_added"; outcome: "success"; passkeyId: string }
-  | { type: "passkey_removed"; outcome: "success"; passkeyId: string }
-  | { type: "passkey_counter_rollback"; outcome: "failure"; passkeyId: string }
-  | {
-      type: "session_revoked";
-      outcome: "success";
-      scope: "session" | "user" | "all";
-      count: number;
-      sessionId?: string;
-    }
-  | ({
-      type: "account_throttled";
-      outcome: "failure";
-      identifier: "email" | "username" | "email-code";
-      retryAfter: number;
-    } & LogSlot)
-  | ({ type: "origin_refused"; outcome: "failure"; origin: string; path: string } & LogSlot);
-
 /** One security event: what happened (type, outcome, a few details), to whom (userId) and by whom from where (source). */
-export type SecurityEvent = Detail & { userId: string | null; source: EventSource };
+export type SecurityEvent = Detail & { userId: string | null; source: EventSource; organizationId?: string | null };
+
+/** Types written to the log only: an outsider can cause them at will, and they change nothing. */
+const LOG_ONLY = new Set<string>(["origin_refused"]);
 
 const MAX_TEXT = 256;
 
@@ -147,9 +45,13 @@ export function loggableText(text: string): string {
 
 const loggable = (value: unknown): unknown => (typeof value === "string" ? loggableText(value) : value);
 
-/** Write the event's line: message `security.<type>`, then outcome, userId, actor, ip, user agent, and the details. */
-export function recordSecurityEvent(ctx: AuthContext, event: SecurityEvent): void {
-  const { type, outcome, userId, source, ...details } = event;
+/**
+ * Record one security event: its log line (message `security.<type>`: outcome, userId, actor, ip, user agent,
+ * details) and its audit row, through `ctx.db` (the caller's transaction when it runs in one). Two-factor,
+ * passkey and every later feature call this one function with a type from the catalogue.
+ */
+export async function recordSecurityEvent(ctx: AuthContext, event: SecurityEvent): Promise<void> {
+  const { type, outcome, userId, source, organizationId, ...details } = event;
   const fields: Record<string, unknown> = {
     outcome,
     userId,
@@ -157,10 +59,27 @@ export function recordSecurityEvent(ctx: AuthContext, event: SecurityEvent): voi
     actorId: source.actorId,
     ip: source.ip,
     userAgent: source.userAgent,
+    ...(organizationId ? { organizationId } : {}),
     ...details,
   };
   for (const [name, value] of Object.entries(fields)) fields[name] = loggable(value);
   ctx.logger.info(`security.${type}`, fields);
+  if (LOG_ONLY.has(type)) return;
+  const data: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(details)) data[name] = loggable(value);
+  await insertAuditEvent(ctx.db, {
+    id: generateId(),
+    type,
+    createdAt: ctx.now(),
+    actorType: source.actorType,
+    actorId: source.actorId,
+    subjectId: userId,
+    organizationId: organizationId ?? null,
+    ip: source.ip === null ? null : loggableText(source.ip),
+    userAgent: source.userAgent === null ? null : loggableText(source.userAgent),
+    outcome,
+    data: JSON.stringify(data),
+  });
 }
 
 /**
@@ -170,3 +89,4 @@ export function recordSecurityEvent(ctx: AuthContext, event: SecurityEvent): voi
 export function claimLogSlot(ctx: AuthContext, kind: string, key: string): LogSlot | null {
   return ctx.local.logSlots.claim(kind, key, ctx.now());
 }
+export type { SignInFailureReason, SignInMethod, TwoFactorMethod } from "./security-event-types.ts";

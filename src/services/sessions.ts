@@ -7,7 +7,9 @@ import { AuthError } from "../errors.ts";
 import { isoDate } from "../wire/common.ts";
 import type { Session } from "../wire/session.ts";
 import { withoutControlCharacters } from "./control-characters.ts";
+import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
 import { disownCachedSessions, fillSessionCache, forgetCachedSessions, readCachedSession } from "./session-cache.ts";
+import { withTransaction } from "./transaction.ts";
 
 // Sessions: every read and write of a session goes through here, so a secondary storage (Redis) can be
 // layered in one place (session-cache.ts). Each write keeps the cache right: a session changed or revoked
@@ -77,6 +79,8 @@ export interface CreateSessionOptions {
   /** Lifetime in seconds, overriding the configured one (impersonation). */
   expiresIn?: number;
   activeOrganizationId?: string | null;
+  /** The security event of the sign-in (or impersonation) the session starts, in the same transaction. */
+  event?: (session: SessionRow) => SecurityEvent;
 }
 
 /** Store a new session for a user (the ban rules are checked first, by startSession in sign-in.ts). */
@@ -91,19 +95,23 @@ export async function createSession(
     (options.rememberMe === false ? ctx.config.session.rememberMeOffExpiresIn : ctx.config.session.expiresIn);
   const token = generateRandomString(32);
   try {
-    const row = await sessions.insertSession(ctx.db, {
-      id: generateId(),
-      tokenHash: hashSessionToken(token),
-      userId: user.id,
-      expiresAt: now + lifetime * 1000,
-      ipAddress: options.ipAddress ?? "",
-      // Not the user's own text, and shown to operators: control characters are dropped, not refused.
-      userAgent: withoutControlCharacters(options.userAgent ?? ""),
-      createdAt: now,
-      updatedAt: now,
-      activeOrganizationId: options.activeOrganizationId ?? null,
-      activeTeamId: null,
-      impersonatedBy: options.impersonatedBy ?? null,
+    const row = await withTransaction(ctx, async (tx) => {
+      const inserted = await sessions.insertSession(tx.db, {
+        id: generateId(),
+        tokenHash: hashSessionToken(token),
+        userId: user.id,
+        expiresAt: now + lifetime * 1000,
+        ipAddress: options.ipAddress ?? "",
+        // Not the user's own text, and shown to operators: control characters are dropped, not refused.
+        userAgent: withoutControlCharacters(options.userAgent ?? ""),
+        createdAt: now,
+        updatedAt: now,
+        activeOrganizationId: options.activeOrganizationId ?? null,
+        activeTeamId: null,
+        impersonatedBy: options.impersonatedBy ?? null,
+      });
+      if (options.event) await recordSecurityEvent(tx, options.event(inserted));
+      return inserted;
     });
     return { ...row, token };
   } catch (error) {
@@ -193,8 +201,26 @@ export async function rotateSession(ctx: AuthContext, session: LiveSession): Pro
 }
 
 /** Revoke the session of a token the caller holds (sign-out). */
-export async function revokeSession(ctx: AuthContext, token: string): Promise<boolean> {
-  return (await revokeStoredSessions(ctx, [hashSessionToken(token)])).length > 0;
+export async function revokeSession(
+  ctx: AuthContext,
+  token: string,
+  event?: (revoked: DeletedSession) => SecurityEvent,
+): Promise<boolean> {
+  return withTransaction(ctx, async (tx) => {
+    const [revoked] = await revokeStoredSessions(tx, [hashSessionToken(token)]);
+    if (revoked && event) await recordSecurityEvent(tx, event(revoked));
+    return revoked !== undefined;
+  });
+}
+
+/** The sign-out of a session's own holder, from where the request came. */
+export function signOutEvent(source: EventSource): (revoked: DeletedSession) => SecurityEvent {
+  return (revoked) => ({
+    type: "sign_out",
+    outcome: "success",
+    userId: revoked.userId,
+    source: { ...source, actorType: "user", actorId: revoked.userId },
+  });
 }
 
 /**

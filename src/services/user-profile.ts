@@ -3,6 +3,8 @@ import { isUniqueViolationOn } from "../db/errors.ts";
 import { toJSONColumn } from "../db/json-column.ts";
 import type { UserUpdate } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { type EventSource, recordSecurityEvent } from "./security-events.ts";
+import { withTransaction } from "./transaction.ts";
 import { parseAdditional, pickAdditionalFields } from "./user-fields.ts";
 import { assertValidUsername } from "./usernames.ts";
 import { findUserByUsername, type UserRecord, updateUser } from "./users.ts";
@@ -40,14 +42,25 @@ async function profileChanges(ctx: AuthContext, user: UserRecord, input: Profile
 }
 
 /** Apply the caller's changes to their own user; answers the updated user. */
-export async function updateProfile(ctx: AuthContext, user: UserRecord, input: ProfileInput): Promise<UserRecord> {
+export async function updateProfile(
+  ctx: AuthContext,
+  user: UserRecord,
+  input: ProfileInput,
+  source: EventSource,
+): Promise<UserRecord> {
   if ("email" in input) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
   const changes = await profileChanges(ctx, user, input);
   // Nothing to change is not a mistake (Better Auth answers it with {status: true}): the user stays as is.
   if (Object.keys(changes).length === 0) return user;
   let updated: UserRecord | undefined;
   try {
-    updated = await updateUser(ctx, user.id, changes);
+    // The event names the fields that changed, never their values.
+    const event = { type: "user_updated", outcome: "success", fields: Object.keys(changes) } as const;
+    updated = await withTransaction(ctx, async (tx) => {
+      const row = await updateUser(tx, user.id, changes);
+      if (row) await recordSecurityEvent(tx, { ...event, userId: user.id, source });
+      return row;
+    });
   } catch (error) {
     // Two users racing for one username: the unique index decides, with the same refusal as a visible duplicate.
     if (isUniqueViolationOn(error, "username")) throw new AuthError("USERNAME_IS_ALREADY_TAKEN");

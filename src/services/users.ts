@@ -3,13 +3,15 @@ import { generateId } from "../crypto/random.ts";
 import { isUniqueViolationOn, notNullViolationCode } from "../db/errors.ts";
 import { toJSONColumn } from "../db/json-column.ts";
 import * as users from "../db/repositories/users.ts";
-import type { Db, Trx, UserRow, UserUpdate } from "../db/schema.ts";
+import type { Db, UserRow, UserUpdate } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import { iso, isoDate } from "../wire/common.ts";
 import type { PublicUser, User } from "../wire/user.ts";
 import { storePasswordHash } from "./passwords.ts";
+import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
 import { disownCachedSessions } from "./session-cache.ts";
 import { revokeUserSessions } from "./sessions.ts";
+import { withTransaction } from "./transaction.ts";
 import { parseAdditional } from "./user-fields.ts";
 
 // Users: the only writer of the user table. A session is cached (Redis) together with its user, so
@@ -86,7 +88,9 @@ export interface NewUserInput {
   role?: string | null;
   additional?: Record<string, unknown>;
   /** More rows for the new user, in the same transaction (social sign-up links its provider account). */
-  alongside?: (trx: Trx, user: UserRow) => Promise<unknown>;
+  alongside?: (trx: Db, user: UserRow) => Promise<unknown>;
+  /** The security event describing the creation (sign-up, admin or CLI create-user), in the same transaction. */
+  event?: (user: UserRow) => SecurityEvent;
 }
 
 /**
@@ -97,7 +101,8 @@ export async function createUser(ctx: AuthContext, input: NewUserInput): Promise
   const passwordHash = input.password === undefined ? undefined : await ctx.passwords.hash(input.password);
   const now = ctx.now();
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await withTransaction(ctx, async (tx) => {
+      const trx = tx.db;
       const user = await users.insertUser(trx, {
         id: generateId(),
         email: input.email.toLowerCase(),
@@ -119,6 +124,7 @@ export async function createUser(ctx: AuthContext, input: NewUserInput): Promise
       });
       if (passwordHash !== undefined) await storePasswordHash(ctx, trx, user.id, passwordHash);
       await input.alongside?.(trx, user);
+      if (input.event) await recordSecurityEvent(tx, input.event(user));
       return user;
     });
   } catch (error) {
@@ -171,16 +177,29 @@ export async function liftExpiredBan(ctx: AuthContext, userId: string): Promise<
  * Mark the address verified. True only for the call that flips it from false to true, so a verification
  * link signs its user in (with auto sign-in) at most once, however often it is replayed.
  */
-export async function markEmailVerified(ctx: AuthContext, userId: string): Promise<boolean> {
-  const flipped = await users.markEmailVerifiedOnce(ctx.db, userId, ctx.now());
+export async function markEmailVerified(ctx: AuthContext, userId: string, event?: SecurityEvent): Promise<boolean> {
+  const flipped = await withTransaction(ctx, async (tx) => {
+    const once = await users.markEmailVerifiedOnce(tx.db, userId, ctx.now());
+    if (once && event) await recordSecurityEvent(tx, event);
+    return once;
+  });
   if (flipped) await disownCachedSessions(ctx);
   return flipped;
 }
 
 /** Give the user a new, unverified address; null when another user holds it (the unique index decides races). */
-export async function changeEmail(ctx: AuthContext, userId: string, email: string): Promise<UserRow | null> {
+export async function changeEmail(
+  ctx: AuthContext,
+  userId: string,
+  email: string,
+  event: SecurityEvent,
+): Promise<UserRow | null> {
   try {
-    return (await updateUser(ctx, userId, { email, emailVerified: false })) ?? null;
+    return await withTransaction(ctx, async (tx) => {
+      const changed = await updateUser(tx, userId, { email, emailVerified: false });
+      if (changed) await recordSecurityEvent(tx, event);
+      return changed ?? null;
+    });
   } catch (error) {
     if (isUniqueViolationOn(error, "email")) return null;
     throw error;
@@ -192,9 +211,13 @@ export async function changeEmail(ctx: AuthContext, userId: string, email: strin
  * (tombstoned in the cache); accounts, memberships, API keys and any session started meanwhile go with the
  * row (foreign keys cascade), and the cache is disowned once more for those.
  */
-export async function deleteUser(ctx: AuthContext, userId: string): Promise<boolean> {
-  await revokeUserSessions(ctx, userId);
-  const deleted = await users.deleteUser(ctx.db, userId);
+export async function deleteUser(ctx: AuthContext, userId: string, source: EventSource): Promise<boolean> {
+  const deleted = await withTransaction(ctx, async (tx) => {
+    await revokeUserSessions(tx, userId);
+    const gone = await users.deleteUser(tx.db, userId);
+    if (gone) await recordSecurityEvent(tx, { type: "user_deleted", outcome: "success", userId, source });
+    return gone;
+  });
   await disownCachedSessions(ctx);
   return deleted;
 }

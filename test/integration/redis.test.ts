@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AuthContext, createContext } from "../../src/context.ts";
 import { createApp } from "../../src/http/app.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { findSession, hashSessionToken, revokeSession, updateSession } from "../../src/services/sessions.ts";
+import { CLI_SOURCE } from "../../src/services/security-events.ts";
+import {
+  findSession,
+  hashSessionToken,
+  revokeSession,
+  signOutEvent,
+  updateSession,
+} from "../../src/services/sessions.ts";
 import { updateUser } from "../../src/services/users.ts";
 import { Agent } from "../helpers/agent.ts";
 import {
@@ -126,7 +133,7 @@ for (const dialect of DIALECTS as Dialect[]) {
         await t.ctx.secondaryStorage!.delete(`session:${hashSessionToken(token)}`);
         expect((await findSession(other.ctx, token))?.session.token).toBe(token);
         expect(await t.ctx.secondaryStorage!.get(`session:${hashSessionToken(token)}`)).not.toBeNull();
-        expect(await revokeSession(t.ctx, token)).toBe(true);
+        expect(await revokeSession(t.ctx, token, signOutEvent(CLI_SOURCE))).toBe(true);
         expect(await findSession(other.ctx, token)).toBeNull();
         expect(await t.ctx.secondaryStorage!.get(`session:${hashSessionToken(token)}`)).toBe("revoked");
       });
@@ -208,7 +215,7 @@ for (const dialect of DIALECTS as Dialect[]) {
           (await copyCookies(kept.agent, other.agent()).get("/get-session", { query: { disableCookieCache: true } }))
             .status,
         ).toBe(200);
-        expect(await revokeSession(t.ctx, revoked.body.token)).toBe(true);
+        expect(await revokeSession(t.ctx, revoked.body.token, signOutEvent(CLI_SOURCE))).toBe(true);
         const contents = await redisContents(t);
         expect(contents).toContain(`session:${hashSessionToken(kept.token!)}={`);
         expect(contents).toContain(`session:${hashSessionToken(revoked.body.token)}=revoked`);

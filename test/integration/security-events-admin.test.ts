@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { revokeApiKey } from "../../src/cli/commands/api-keys.ts";
 import { issueApiKey } from "../../src/cli/commands/issue-api-key.ts";
 import { revokeSessions } from "../../src/cli/commands/revoke-sessions.ts";
 import { createAdminData } from "../../ui/data.ts";
 import type { Agent } from "../helpers/agent.ts";
+import { expectAuditMatchesLog } from "../helpers/audit.ts";
 import { createTestContext, describeEachDialect, type TestContext } from "../helpers/context.ts";
 import { captureLog, securityLine as line, sourceFields } from "../helpers/security-log.ts";
 
@@ -40,6 +41,8 @@ describeEachDialect("security log: administrators and operators", (dialect) => {
   });
   afterAll(() => t.close());
   beforeEach(() => log.clear());
+  // Issue 21: each line logged is also an audit row with the same facts.
+  afterEach(() => expectAuditMatchesLog(t.ctx, log.lines));
 
   const asAdmin = () => sourceFields("admin", adminId, ADMIN_FROM, UA);
 

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import type { Agent } from "../helpers/agent.ts";
+import { expectAuditMatchesLog } from "../helpers/audit.ts";
 import { createTestContext, describeEachDialect, TEST_ORIGIN, type TestContext } from "../helpers/context.ts";
 import { Browser, startOpenIdProvider, type TestOpenIdProvider } from "../helpers/oidc-provider.ts";
 import { captureLog, securityLine as line, sourceFields } from "../helpers/security-log.ts";
@@ -31,6 +32,8 @@ describeEachDialect("security log: social sign-in", (dialect) => {
     await op.close();
   });
   beforeEach(() => log.clear());
+  // Issue 21: each line logged is also an audit row with the same facts.
+  afterEach(() => expectAuditMatchesLog(t.ctx, log.lines));
 
   function browser(): Agent {
     const agent = t.agent({ from: FROM });

@@ -1,5 +1,6 @@
-import { beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Agent } from "../helpers/agent.ts";
+import { expectAuditMatchesLog } from "../helpers/audit.ts";
 import { describeEachDialect, type TestContext } from "../helpers/context.ts";
 import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
 import type { Mailbox } from "../helpers/mailbox.ts";
@@ -24,6 +25,8 @@ describeEachDialect("security log: accounts", (dialect) => {
   let mailbox: Mailbox;
   useMailContext({ dialect, logger: log.logger }, (ready) => ({ t, mailbox } = ready));
   beforeEach(() => log.clear());
+  // Issue 21: each line logged is also an audit row with the same facts.
+  afterEach(() => expectAuditMatchesLog(t.ctx, log.lines));
 
   function client(from = FROM): Agent {
     const agent = t.agent({ from });

@@ -2,6 +2,7 @@ import { render } from "ink-testing-library";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generateId } from "../../src/crypto/random.ts";
 import { findUserByEmail } from "../../src/db/repositories/users.ts";
+import { banUser, unbanUser } from "../../src/services/admin.ts";
 import { createApiKey } from "../../src/services/api-keys.ts";
 import { CLI_SOURCE } from "../../src/services/security-events.ts";
 import { createSession } from "../../src/services/sessions.ts";
@@ -274,6 +275,28 @@ describe("authd admin terminal UI", () => {
     await waitForFrame(ui, "revoked a session of");
     await waitForFrame(ui, `${before.length - 1} session(s)`);
     expect(await t.ctx.db.selectFrom("session").selectAll().execute()).toHaveLength(before.length - 1);
+  });
+
+  it("shows the audit log as the fourth tab, filters it by type and opens an event's user", async () => {
+    const alice = await findUserByEmail(t.ctx.db, "alice@example.com");
+    if (!alice) throw new Error("alice was seeded");
+    // The test clock stands still: move it so these two are the newest events.
+    t.clock.advance(60_000);
+    await banUser(t.ctx, alice.id, { reason: "audit screen" }, CLI_SOURCE);
+    t.clock.advance(60_000);
+    await unbanUser(t.ctx, alice.id, CLI_SOURCE);
+    const ui = open();
+    await waitForFrame(ui, "user(s)");
+    for (let i = 0; i < 3; i += 1) ui.stdin.write(KEYS.tab);
+    const frame = await waitForFrame(ui, (f) => f.includes("event(s)") && f.includes("user_unbanned"));
+    expect(frame).toContain("user_banned");
+    expect(frame).toContain("cli");
+    ui.stdin.write("user_unb");
+    const filtered = await waitForFrame(ui, (f) => f.includes("search: user_unb") && !f.includes("loading"));
+    expect(filtered).toContain("user_unbanned");
+    expect(filtered).not.toContain("user_banned");
+    ui.stdin.write(KEYS.enter);
+    await waitForFrame(ui, (f) => f.includes("Sessions (") && f.includes("alice@example.com"));
   });
 
   it("re-lays out when the terminal is resized", async () => {

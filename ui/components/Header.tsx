@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 
-export const TABS = ["users", "organizations", "sessions"] as const;
+export const TABS = ["users", "organizations", "sessions", "audit"] as const;
 export type Tab = (typeof TABS)[number];
 
 /** Title and the screens one tab press away; the current one highlighted. */

@@ -5,6 +5,7 @@ import { Header, TABS, type Tab } from "../components/Header.tsx";
 import type { AdminData } from "../data.ts";
 import { KeyboardProvider } from "../hooks/use-keys.tsx";
 import { type ListPosition, START } from "../hooks/use-paged-list.ts";
+import { AuditScreen } from "./AuditScreen.tsx";
 import type { Navigation } from "./navigation.ts";
 import { OrganizationDetailScreen } from "./OrganizationDetailScreen.tsx";
 import { OrganizationsScreen } from "./OrganizationsScreen.tsx";
@@ -14,7 +15,7 @@ import { UsersScreen } from "./UsersScreen.tsx";
 
 type Detail = { kind: "user"; id: string } | { kind: "organization"; id: string };
 
-/** The terminal admin: three lists (tab cycles them) and the detail opened from one (esc returns). */
+/** The terminal admin: four lists (tab cycles them) and the detail opened from one (esc returns). */
 export function AdminApp({ data }: { data: AdminData }) {
   return (
     <KeyboardProvider>
@@ -32,6 +33,7 @@ function AdminScreens({ data }: { data: AdminData }) {
     users: START,
     organizations: START,
     sessions: START,
+    audit: START,
   });
 
   const nav: Navigation = useMemo(
@@ -70,7 +72,8 @@ function AdminScreens({ data }: { data: AdminData }) {
     screen = <OrganizationDetailScreen data={data} organizationId={detail.id} nav={nav} />;
   else if (tab === "users") screen = <UsersScreen {...listProps("users")} />;
   else if (tab === "organizations") screen = <OrganizationsScreen {...listProps("organizations")} />;
-  else screen = <SessionsScreen {...listProps("sessions")} />;
+  else if (tab === "sessions") screen = <SessionsScreen {...listProps("sessions")} />;
+  else screen = <AuditScreen {...listProps("audit")} />;
 
   return (
     <Box flexDirection="column">

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import { isValidEmail } from "../../http/routes/schemas.ts";
+import { CLI_SOURCE } from "../../services/security-events.ts";
 import { assertPasswordLength, createUser, toUserWire, type UserWire } from "../../services/users.ts";
 import { formatFields, writeLines } from "../format.ts";
 import { promptHidden, readStdin } from "../prompt.ts";
@@ -35,6 +36,7 @@ export async function createUserWithPassword(ctx: AuthContext, input: CreateUser
     password: input.password,
     role: input.role,
     emailVerified: input.verified ?? false,
+    event: (user) => ({ type: "user_created", outcome: "success", userId: user.id, source: CLI_SOURCE }),
   });
   return toUserWire(ctx, row);
 }

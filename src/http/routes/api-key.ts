@@ -159,9 +159,10 @@ export const updateApiKeyRoute = defineRoute({
     "SERVER_ONLY_PROPERTY",
     "UNAUTHORIZED_SESSION",
   ],
-  handler: async ({ ctx, body, session, isServer }) => {
+  handler: async ({ c, ctx, body, session, isServer }) => {
     const { keyId, userId, ...input } = body;
-    return updateApiKey(ctx, actingUserId(session, isServer, userId), keyId, input, { isServer });
+    const source = callerSource(c, ctx, isServer ? null : session);
+    return updateApiKey(ctx, actingUserId(session, isServer, userId), keyId, input, { isServer, source });
   },
 });
 

@@ -1,6 +1,5 @@
 import * as z from "zod";
 import { requestEmailChange } from "../../services/email-change.ts";
-import { recordSecurityEvent } from "../../services/security-events.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { setSessionDataCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
@@ -20,18 +19,9 @@ export const changeEmailRoute = defineRoute({
   errors: ["CHANGE_EMAIL_DISABLED", "COULDNT_UPDATE_EMAIL", "EMAIL_IS_THE_SAME"],
   handler: async ({ c, ctx, body, session }) => {
     const { user } = session;
-    const outcome = await requestEmailChange(ctx, user, body.newEmail, body.callbackURL);
     const source = requestSource(c, ctx, "user", user.id);
-    if ("changed" in outcome) {
-      recordSecurityEvent(ctx, {
-        type: "email_changed",
-        outcome: "success",
-        method: "unverified-address",
-        userId: user.id,
-        source,
-      });
-      setSessionDataCookie(c, ctx, { session: session.session, user: outcome.changed });
-    } else recordSecurityEvent(ctx, { type: "email_change_requested", outcome: "success", userId: user.id, source });
+    const outcome = await requestEmailChange(ctx, user, body.newEmail, body.callbackURL, source);
+    if ("changed" in outcome) setSessionDataCookie(c, ctx, { session: session.session, user: outcome.changed });
     return { status: true };
   },
 });

@@ -48,7 +48,7 @@ export const deleteUserRoute = defineRoute({
       proven = true;
     }
     if (body.token) {
-      await deleteUserWithToken(ctx, user, body.token);
+      await deleteUserWithToken(ctx, user, body.token, requestSource(c, ctx, "user", user.id));
       clearSessionCookies(c, ctx);
       return { success: true, message: "User deleted" };
     }
@@ -63,7 +63,7 @@ export const deleteUserRoute = defineRoute({
       if (!signedIn) throw new AuthError("USER_CANNOT_BE_DELETED");
       if (!isSessionFresh(ctx, session.session)) throw new AuthError("SESSION_EXPIRED");
     }
-    await deleteUser(ctx, user.id);
+    await deleteUser(ctx, user.id, requestSource(c, ctx, "user", user.id));
     clearSessionCookies(c, ctx);
     return { success: true, message: "User deleted" };
   },
@@ -82,7 +82,7 @@ export const deleteUserCallbackRoute = defineRoute({
   errors: ["INVALID_DELETE_TOKEN", "NO_SESSION_FOR_DELETE_LINK"],
   handler: async ({ c, ctx, query, session }) => {
     if (!session) throw new AuthError("NO_SESSION_FOR_DELETE_LINK");
-    await deleteUserWithToken(ctx, session.user, query.token);
+    await deleteUserWithToken(ctx, session.user, query.token, requestSource(c, ctx, "user", session.user.id));
     clearSessionCookies(c, ctx);
     if (query.callbackURL) return c.redirect(query.callbackURL, 302);
     return { success: true, message: "User deleted" };

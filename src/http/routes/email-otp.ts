@@ -71,10 +71,10 @@ export const signInEmailOtpRoute = defineRoute({
       owner = await proveSignInCode(ctx, body.email, body.otp, requestSource(c, ctx));
     } catch (error) {
       const throttled = isAuthError(error) && error.key === "TOO_MANY_REQUESTS";
-      recordSignInFailure(c, ctx, attempt, throttled ? "throttled" : "invalid_code");
+      await recordSignInFailure(c, ctx, attempt, throttled ? "throttled" : "invalid_code");
       throw error;
     }
-    recordMailboxProof(c, ctx, owner, "email-otp");
+    await recordMailboxProof(c, ctx, owner, "email-otp");
     const signedIn = await signInUser(c, ctx, owner.user, undefined, attempt);
     if (signedIn.kind === "two-factor") return { twoFactorRedirect: true as const };
     return { token: signedIn.session.token, user: toPublicUserWire(owner.user) };
@@ -102,7 +102,7 @@ export const verifyEmailOtpRoute = defineRoute({
   handler: async ({ c, ctx, body }) => {
     assertOtpEmail(body.email);
     const { user, verifiedNow } = await verifyEmailWithCode(ctx, body.email, body.otp, requestSource(c, ctx));
-    recordMailboxProof(c, ctx, { user, verifiedNow, isNewUser: false }, "email-otp");
+    await recordMailboxProof(c, ctx, { user, verifiedNow, isNewUser: false }, "email-otp");
     let token: string | null = null;
     if (ctx.config.emailVerification.autoSignInAfterVerification) {
       // With two-factor on, the challenge cookie is set and no session starts: token stays null.
@@ -147,7 +147,7 @@ export const resetPasswordEmailOtpRoute = defineRoute({
   handler: async ({ c, ctx, body }) => {
     const source = requestSource(c, ctx);
     const { user, revokedSessions } = await resetPasswordWithCode(ctx, body.email, body.otp, body.password, source);
-    recordSecurityEvent(ctx, {
+    await recordSecurityEvent(ctx, {
       type: "password_reset",
       outcome: "success",
       method: "email-otp",

@@ -8,7 +8,6 @@ import {
   sendVerificationEmail,
   type VerifyEmailFailure,
 } from "../../services/email-verification.ts";
-import { recordSecurityEvent } from "../../services/security-events.ts";
 import { findUserByEmail, markEmailVerified, toPublicUserWire, type UserRecord } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
@@ -123,29 +122,21 @@ export const verifyEmailRoute = defineRoute({
       // changing addresses is enabled (turning it off also voids links already mailed).
       if (!session || session.user.id !== user.id || !ctx.config.changeEmail.enabled)
         return verifyFailure(c, callbackURL, "unauthorized");
-      const changed = await applyEmailChange(ctx, user, read.claims.updateTo, callbackURL);
+      const source = requestSource(c, ctx, "user", user.id);
+      const changed = await applyEmailChange(ctx, user, read.claims.updateTo, callbackURL, source);
       if (!changed) return verifyFailure(c, callbackURL, "COULDNT_UPDATE_YOUR_EMAIL", "COULDNT_UPDATE_EMAIL");
-      recordSecurityEvent(ctx, {
-        type: "email_changed",
-        outcome: "success",
-        method: "confirmed",
-        userId: user.id,
-        source: requestSource(c, ctx, "user", user.id),
-      });
       setSessionDataCookie(c, ctx, { session: session.session, user: changed });
       if (callbackURL) return c.redirect(callbackURL, 302);
       return { status: true, user: toPublicUserWire(changed) };
     }
 
-    const flipped = await markEmailVerified(ctx, user.id);
-    if (flipped)
-      recordSecurityEvent(ctx, {
-        type: "email_verified",
-        outcome: "success",
-        method: "link",
-        userId: user.id,
-        source: requestSource(c, ctx, "user", user.id),
-      });
+    const flipped = await markEmailVerified(ctx, user.id, {
+      type: "email_verified",
+      outcome: "success",
+      method: "link",
+      userId: user.id,
+      source: requestSource(c, ctx, "user", user.id),
+    });
     if (flipped && ctx.config.emailVerification.autoSignInAfterVerification)
       await signInAfterVerification(c, ctx, user, session);
     else if (session && session.user.id === user.id)

@@ -5,6 +5,7 @@ import { adminRoutes } from "./admin/index.ts";
 import { adminPasskeyRoutes } from "./admin/passkeys.ts";
 import { adminResetTwoFactor } from "./admin/two-factor.ts";
 import { apiKeyRoutes } from "./api-key.ts";
+import { auditRoutes } from "./audit.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
 import { emailOtpRoutes } from "./email-otp.ts";
@@ -46,5 +47,6 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   if (ctx.config.forwardAuth.enabled) routes.push(forwardAuthRoute);
   if (ctx.config.twoFactor.enabled) routes.push(...twoFactorRoutes);
   if (ctx.config.twoFactor.enabled && ctx.config.admin.enabled) routes.push(adminResetTwoFactor);
+  routes.push(...auditRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }

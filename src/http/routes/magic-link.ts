@@ -73,15 +73,15 @@ export const verifyMagicLinkRoute = defineRoute({
     const errorURL = query.errorCallbackURL ? resolved(ctx, query.errorCallbackURL) : callbackURL;
     const link = await redeemMagicLink(ctx, query.token);
     if (!link.ok) {
-      recordSignInFailure(c, ctx, attempt, "invalid_token");
+      await recordSignInFailure(c, ctx, attempt, "invalid_token");
       return refuse(c, errorURL, link.failure);
     }
     const owner = await ownerOfProvenMailbox(ctx, link.email, link.name, !ctx.config.magicLink.disableSignUp);
     if (!owner) {
-      recordSignInFailure(c, ctx, attempt, "signup_disabled");
+      await recordSignInFailure(c, ctx, attempt, "signup_disabled");
       return refuse(c, errorURL, "new_user_signup_disabled");
     }
-    recordMailboxProof(c, ctx, owner, "magic-link");
+    await recordMailboxProof(c, ctx, owner, "magic-link");
     const signedIn = await signInUser(c, ctx, owner.user, undefined, attempt);
     // With two-factor on, no session starts: JSON says so, a browser goes on to the app with the challenge cookie.
     if (!query.callbackURL)

@@ -2,7 +2,6 @@ import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { isResetTokenValid, requestPasswordReset, resetPassword } from "../../services/password-reset.ts";
 import { addPasswordIfMissing, proveCurrentPassword, setPassword } from "../../services/passwords.ts";
-import { recordSecurityEvent } from "../../services/security-events.ts";
 import { revokeUserSessions } from "../../services/sessions.ts";
 import { assertPasswordLength, findUserById, toPublicUserWire } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";
@@ -70,15 +69,7 @@ export const resetPasswordRoute = defineRoute({
   response: StatusSchema,
   errors: ["INVALID_TOKEN", "PASSWORD_TOO_LONG", "PASSWORD_TOO_SHORT", "RESET_PASSWORD_DISABLED"],
   handler: async ({ c, ctx, body, query }) => {
-    const user = await resetPassword(ctx, body.token || query.token, body.newPassword);
-    const revokedSessions = ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
-    recordSecurityEvent(ctx, {
-      type: "password_reset",
-      outcome: "success",
-      revokedSessions,
-      userId: user.id,
-      source: requestSource(c, ctx, "user", user.id),
-    });
+    await resetPassword(ctx, body.token || query.token, body.newPassword, requestSource(c, ctx));
     return { status: true };
   },
 });
@@ -108,9 +99,8 @@ export const changePasswordRoute = defineRoute({
     assertPasswordLength(ctx, body.newPassword);
     const source = requestSource(c, ctx, "user", user.id);
     if (!(await proveCurrentPassword(ctx, user, body.currentPassword, source))) throw new AuthError("INVALID_PASSWORD");
-    await setPassword(ctx, user.id, body.newPassword);
     const revokedOtherSessions = Boolean(body.revokeOtherSessions);
-    recordSecurityEvent(ctx, {
+    await setPassword(ctx, user.id, body.newPassword, {
       type: "password_changed",
       outcome: "success",
       method: "change-password",
@@ -141,14 +131,10 @@ export const setPasswordRoute = defineRoute({
     assertPasswordLength(ctx, body.newPassword);
     const user = await findUserById(ctx, body.userId);
     if (!user) throw new AuthError("USER_NOT_FOUND");
-    if (!(await addPasswordIfMissing(ctx, user.id, body.newPassword))) throw new AuthError("USER_ALREADY_HAS_PASSWORD");
-    recordSecurityEvent(ctx, {
-      type: "password_changed",
-      outcome: "success",
-      method: "set-password",
-      userId: user.id,
-      source: requestSource(c, ctx, "server"),
-    });
+    const event = { type: "password_changed", outcome: "success", method: "set-password" } as const;
+    const source = requestSource(c, ctx, "server");
+    if (!(await addPasswordIfMissing(ctx, user.id, body.newPassword, { ...event, userId: user.id, source })))
+      throw new AuthError("USER_ALREADY_HAS_PASSWORD");
     return { status: true };
   },
 });

@@ -5,6 +5,7 @@ import {
   revokeOwnSession,
   revokeSession,
   revokeUserSessions,
+  signOutEvent,
   toListedSessionWire,
   toSessionWire,
 } from "../../services/sessions.ts";
@@ -14,6 +15,7 @@ import { SessionSchema, SessionWithUserSchema } from "../../wire/session.ts";
 import { clearSessionCookies, readSessionDataCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute, queryBoolean } from "../route.ts";
+import { requestSource } from "../security-log.ts";
 import { readPresentedSessionToken, readPresentedSessionTokens, resolveSession } from "../session.ts";
 import { withSessionJWT } from "./jwt.ts";
 
@@ -128,7 +130,7 @@ export const signOut = defineRoute({
     const tokens = readPresentedSessionTokens(c, ctx);
     clearSessionCookies(c, ctx);
     if (tokens.length === 0) throw new AuthError("FAILED_TO_GET_SESSION");
-    for (const token of tokens) await revokeSession(ctx, token);
+    for (const token of tokens) await revokeSession(ctx, token, signOutEvent(requestSource(c, ctx)));
     return { success: true };
   },
 });

@@ -43,7 +43,7 @@ export const signInEmail = defineRoute({
     const user = await provePasswordSignIn(c, ctx, attempt, { email }, body.password);
     if (!user) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
     if (ctx.config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
-      recordSignInFailure(c, ctx, attempt, "email_not_verified", user.id);
+      await recordSignInFailure(c, ctx, attempt, "email_not_verified", user.id);
       if (ctx.config.emailVerification.sendOnSignUp) await sendVerificationEmail(ctx, user, body.callbackURL);
       throw new AuthError("EMAIL_NOT_VERIFIED");
     }

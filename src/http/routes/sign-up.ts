@@ -1,7 +1,6 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { sendVerificationEmail } from "../../services/email-verification.ts";
-import { recordSecurityEvent } from "../../services/security-events.ts";
 import { pickAdditionalFields } from "../../services/user-fields.ts";
 import { prepareUsernameForSignUp } from "../../services/usernames.ts";
 import { assertPasswordLength, createUser, findUserByEmail, toUserWire } from "../../services/users.ts";
@@ -67,13 +66,13 @@ export const signUpEmail = defineRoute({
       password: body.password,
       ...username,
       additional,
-    });
-    recordSecurityEvent(ctx, {
-      type: "sign_up",
-      outcome: "success",
-      method: "email",
-      userId: user.id,
-      source: requestSource(c, ctx, "user", user.id),
+      event: (created) => ({
+        type: "sign_up",
+        outcome: "success",
+        method: "email",
+        userId: created.id,
+        source: requestSource(c, ctx, "user", created.id),
+      }),
     });
 
     const mustVerify = options.requireEmailVerification;

@@ -7,11 +7,11 @@ import { exchangeAuthorizationCode } from "../../services/oauth/http.ts";
 import { redirectURIFor, resolveProvider } from "../../services/oauth/providers.ts";
 import { linkSocialAccount, resolveSocialUser } from "../../services/oauth/social-users.ts";
 import type { ProviderProfile, ResolvedProvider } from "../../services/oauth/types.ts";
-import type { SignInFailureReason } from "../../services/security-events.ts";
+import type { SignInFailureReason } from "../../services/security-event-types.ts";
 import { freeText, singleLine } from "../fields.ts";
 import { isStateFromThisBrowser, releaseStateCookie } from "../oauth-state-cookie.ts";
 import { defineRoute } from "../route.ts";
-import { recordSignInFailure } from "../security-log.ts";
+import { recordSignInFailure, requestSource } from "../security-log.ts";
 import { isSignUpDisabled, signInSocialUser, socialFailureReason } from "./social.ts";
 
 // Where the provider sends the browser back. Every failure is a redirect carrying one of the spec's
@@ -109,6 +109,7 @@ async function completeCallback(
     profile: profile as ProviderProfile & { email: string },
     tokens,
     disableSignUp: isSignUpDisabled(provider, state.requestSignUp),
+    source: requestSource(c, ctx),
     callbackURL: state.callbackURL,
   });
   if (!result.ok) return fail(result.error);
@@ -168,13 +169,13 @@ async function handleCallback(c: Context, ctx: AuthContext, providerId: string, 
   if (!parsed.success) return c.redirect(withParams(errorPage, { error: "invalid_callback_request" }), 302);
   const input = parsed.data;
   if (input.error) {
-    recordSignInFailure(c, ctx, attempt, "provider_error");
+    await recordSignInFailure(c, ctx, attempt, "provider_error");
     return c.redirect(withParams(errorPage, { error: input.error, error_description: input.error_description }), 302);
   }
   if (!input.state) return c.redirect(withParams(errorPage, { error: "state_not_found" }), 302);
   const state = await takeState(c, ctx, providerId, input.state);
   if (!state) {
-    recordSignInFailure(c, ctx, attempt, "state_mismatch");
+    await recordSignInFailure(c, ctx, attempt, "state_mismatch");
     return c.redirect(withParams(errorPage, { error: "please_restart_the_process" }), 302);
   }
   try {
@@ -186,7 +187,7 @@ async function handleCallback(c: Context, ctx: AuthContext, providerId: string, 
       ctx.logger.error("social callback failed", { provider: providerId, error });
     // A banned user's refusal is logged where the session was refused; linking is no sign-in.
     if (!state.link && failure.code !== "banned")
-      recordSignInFailure(c, ctx, attempt, callbackFailureReason(failure.code));
+      await recordSignInFailure(c, ctx, attempt, callbackFailureReason(failure.code));
     return c.redirect(
       withParams(state.errorCallbackURL ?? errorPage, { error: failure.code, error_description: failure.description }),
       302,

@@ -11,7 +11,8 @@ import {
   type SocialUser,
 } from "../../services/oauth/social-users.ts";
 import type { OAuthTokens, ProviderProfile, ResolvedProvider } from "../../services/oauth/types.ts";
-import { recordSecurityEvent, type SignInFailureReason } from "../../services/security-events.ts";
+import type { SignInFailureReason } from "../../services/security-event-types.ts";
+import { recordSecurityEvent } from "../../services/security-events.ts";
 import { toPublicUserWire } from "../../services/users.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
@@ -101,17 +102,8 @@ export function socialFailureReason(failure: SocialFailure | string): SignInFail
 export async function signInSocialUser(c: Context, ctx: AuthContext, providerId: string, resolved: SocialUser) {
   const { user } = resolved;
   const source = requestSource(c, ctx, "user", user.id);
-  if (resolved.isNewUser)
-    recordSecurityEvent(ctx, {
-      type: "sign_up",
-      outcome: "success",
-      method: "social",
-      provider: providerId,
-      userId: user.id,
-      source,
-    });
   if (resolved.verifiedEmail)
-    recordSecurityEvent(ctx, {
+    await recordSecurityEvent(ctx, {
       type: "email_verified",
       outcome: "success",
       method: "provider",
@@ -198,19 +190,23 @@ export const signInSocial = defineRoute({
       return { url, redirect: !body.disableRedirect };
     }
     const attempt = { method: "social", provider: provider.id } as const;
-    const { profile, tokens } = await profileFromClientIdToken(ctx, provider, body.idToken).catch((error: unknown) => {
-      if (isAuthError(error) && error.key === "INVALID_ID_TOKEN") recordSignInFailure(c, ctx, attempt, "invalid_token");
-      throw error;
-    });
+    const { profile, tokens } = await profileFromClientIdToken(ctx, provider, body.idToken).catch(
+      async (error: unknown) => {
+        if (isAuthError(error) && error.key === "INVALID_ID_TOKEN")
+          await recordSignInFailure(c, ctx, attempt, "invalid_token");
+        throw error;
+      },
+    );
     const result = await resolveSocialUser(ctx, {
       providerId: provider.id,
       profile,
       tokens,
       disableSignUp: isSignUpDisabled(provider, body.requestSignUp),
+      source: requestSource(c, ctx),
       callbackURL: body.callbackURL,
     });
     if (!result.ok) {
-      recordSignInFailure(c, ctx, attempt, socialFailureReason(result.error));
+      await recordSignInFailure(c, ctx, attempt, socialFailureReason(result.error));
       throw new AuthError(SIGN_IN_FAILURES[result.error] ?? "UNABLE_TO_LINK_ACCOUNT");
     }
     const signedIn = await signInSocialUser(c, ctx, provider.id, result.value);

@@ -4,6 +4,7 @@ import { StatusSchema } from "../../wire/common.ts";
 import { hasDontRememberCookie, setSessionCookies, setSessionDataCookie } from "../cookies.ts";
 import { jsonValue, singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
+import { requestSource } from "../security-log.ts";
 import { holdsSessionToken } from "../session.ts";
 
 export const updateUserRoute = defineRoute({
@@ -32,7 +33,7 @@ export const updateUserRoute = defineRoute({
     "VALIDATION_ERROR",
   ],
   handler: async ({ c, ctx, body, session }) => {
-    const updated = await updateProfile(ctx, session.user, body);
+    const updated = await updateProfile(ctx, session.user, body, requestSource(c, ctx, "user", session.user.id));
     // The session cookie is written again, as Better Auth does (bearer clients read it from set-auth-token);
     // an API key standing in for a session never becomes a cookie.
     if (holdsSessionToken(session))

@@ -41,7 +41,7 @@ export const signInUsername = defineRoute({
     const user = await provePasswordSignIn(c, ctx, attempt, { username: body.username }, body.password);
     if (!user) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
     if (ctx.config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
-      recordSignInFailure(c, ctx, attempt, "email_not_verified", user.id);
+      await recordSignInFailure(c, ctx, attempt, "email_not_verified", user.id);
       await sendVerificationEmail(ctx, user, body.callbackURL);
       throw new AuthError("USERNAME_EMAIL_NOT_VERIFIED");
     }

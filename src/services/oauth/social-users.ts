@@ -9,6 +9,7 @@ import {
 } from "../../db/repositories/accounts.ts";
 import type { AccountRow, Db, UserRow } from "../../db/schema.ts";
 import { sendVerificationEmail } from "../email-verification.ts";
+import type { EventSource } from "../security-events.ts";
 import { revokeUserSessions } from "../sessions.ts";
 import { pickAdditionalFields } from "../user-fields.ts";
 import { createUser, findUserByEmail, findUserById, updateUser } from "../users.ts";
@@ -139,6 +140,8 @@ export interface SocialSignInInput {
   tokens: OAuthTokens;
   disableSignUp: boolean;
   callbackURL?: string;
+  /** Where the request came from: a new user's sign-up event is recorded with their creation. */
+  source: EventSource;
 }
 
 export interface SocialUser {
@@ -185,6 +188,14 @@ export async function resolveSocialUser(ctx: AuthContext, input: SocialSignInInp
       emailVerified: profile.emailVerified,
       additional: pickAdditionalFields(ctx, {}, "create"),
       alongside: (trx, created) => linkAccountToUser(ctx, created.id, providerId, profile.id, tokens, trx),
+      event: (created) => ({
+        type: "sign_up",
+        outcome: "success",
+        method: "social",
+        provider: providerId,
+        userId: created.id,
+        source: { ...input.source, actorType: "user", actorId: created.id },
+      }),
     });
   } catch (error) {
     ctx.logger.error("unable to create a user from a social profile", { providerId, error });

@@ -1,7 +1,9 @@
 import type { AuthContext } from "../../context.ts";
 import { findMember } from "../../db/repositories/organizations.ts";
-import type { MemberRow, SessionRow, UserRow } from "../../db/schema.ts";
+import type { Db, MemberRow, SessionRow, UserRow } from "../../db/schema.ts";
 import { AuthError, type ErrorKey } from "../../errors.ts";
+import type { OrganizationDetail } from "../security-event-types.ts";
+import { type EventSource, recordSecurityEvent } from "../security-events.ts";
 import { type LiveSession, updateSession } from "../sessions.ts";
 
 // The caller of an organization operation: a signed-in user with their session, or (server calls) a user
@@ -11,10 +13,30 @@ export interface Actor {
   user: UserRow;
   session: LiveSession | null;
   sessionChanged: boolean;
+  /** Who acts from where, for security events (a server call naming the user when not given). */
+  source: EventSource;
 }
 
-export function actorFrom(user: UserRow, session: LiveSession | null): Actor {
-  return { user, session, sessionChanged: false };
+const SERVER_SOURCE: EventSource = { actorType: "server", actorId: null, ip: null, userAgent: null };
+
+export function actorFrom(user: UserRow, session: LiveSession | null, source: EventSource = SERVER_SOURCE): Actor {
+  return { user, session, sessionChanged: false, source };
+}
+
+/**
+ * Record an organization event inside the transaction `trx` of the change (a server call when there is no
+ * actor); `subjectId` is the user the event is about (the new member, the invitee, …).
+ */
+export async function recordOrganizationEvent(
+  ctx: AuthContext,
+  trx: Db,
+  actor: Actor | null,
+  organizationId: string,
+  detail: OrganizationDetail,
+  subjectId: string | null,
+): Promise<void> {
+  const event = { ...detail, organizationId, userId: subjectId, source: actor?.source ?? SERVER_SOURCE };
+  await recordSecurityEvent({ ...ctx, db: trx }, event);
 }
 
 /** The organization a call is about: the one named, else the session's active one. */

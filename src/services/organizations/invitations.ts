@@ -9,7 +9,14 @@ import type { InvitationRow, OrganizationRow, Trx, UserRow } from "../../db/sche
 import { AuthError } from "../../errors.ts";
 import { iso } from "../../wire/common.ts";
 import { splitRoles } from "../access-control.ts";
-import { type Actor, changeActiveSession, requireMembership, targetOrganizationId } from "./actor.ts";
+import { withTransaction } from "../transaction.ts";
+import {
+  type Actor,
+  changeActiveSession,
+  recordOrganizationEvent,
+  requireMembership,
+  targetOrganizationId,
+} from "./actor.ts";
 import { withOrganizationLock } from "./members.ts";
 import { creatorRole, hasOrganizationPermission, holdsCreatorRole, joinRoles } from "./permissions.ts";
 import { toInvitationWire, toMemberWire } from "./wire.ts";
@@ -108,6 +115,8 @@ export async function inviteMember(ctx: AuthContext, actor: Actor, input: Invite
       expiresAt: now + ctx.config.organization.invitationExpiresIn * 1000,
       createdAt: now,
     });
+    const sent = { type: "invitation_sent", outcome: "success", invitationId: invitation.id, role } as const;
+    await recordOrganizationEvent(ctx, trx, actor, organizationId, sent, null);
     return { invitation, organization };
   });
   sendInvitationMail(ctx, invitation, organization, actor.user);
@@ -177,6 +186,12 @@ export async function acceptInvitation(ctx: AuthContext, actor: Actor, invitatio
       teamId: teamIds[0] ?? null,
       createdAt: now,
     });
+    const { organizationId } = accepted;
+    const events = [
+      { type: "invitation_accepted", outcome: "success", invitationId: accepted.id },
+      { type: "member_added", outcome: "success", memberId: member.id, role: member.role },
+    ] as const;
+    for (const event of events) await recordOrganizationEvent(ctx, trx, actor, organizationId, event, actor.user.id);
     return { accepted, member, teamIds };
   }).catch((error: unknown) => {
     if (isUniqueViolationOn(error, "userId") || isUniqueViolationOn(error, "member"))
@@ -190,11 +205,27 @@ export async function acceptInvitation(ctx: AuthContext, actor: Actor, invitatio
   return { invitation: toInvitationWire(ctx, outcome.accepted), member: toMemberWire(ctx, outcome.member) };
 }
 
+/** Settle a pending invitation (rejected or canceled) and record the event in the same transaction. */
+function settleRecorded(
+  ctx: AuthContext,
+  actor: Actor,
+  invitationId: string,
+  status: "rejected" | "canceled",
+  subjectId: string | null,
+): Promise<InvitationRow> {
+  return withTransaction(ctx, async (tx) => {
+    const settled = await invitations.settlePendingInvitation(tx.db, invitationId, status, ctx.now());
+    if (!settled) throw new AuthError("INVITATION_NOT_FOUND");
+    const event = { type: `invitation_${status}`, outcome: "success", invitationId } as const;
+    await recordOrganizationEvent(ctx, tx.db, actor, settled.organizationId, event, subjectId);
+    return settled;
+  });
+}
+
 export async function rejectInvitation(ctx: AuthContext, actor: Actor, invitationId: string) {
   await pendingInvitationFor(ctx, actor, invitationId);
   assertVerifiedIfRequired(ctx, actor);
-  const rejected = await invitations.settlePendingInvitation(ctx.db, invitationId, "rejected", ctx.now());
-  if (!rejected) throw new AuthError("INVITATION_NOT_FOUND");
+  const rejected = await settleRecorded(ctx, actor, invitationId, "rejected", actor.user.id);
   return { invitation: toInvitationWire(ctx, rejected), member: null };
 }
 
@@ -204,8 +235,7 @@ export async function cancelInvitation(ctx: AuthContext, actor: Actor, invitatio
   const member = await requireMembership(ctx, invitation.organizationId, actor.user.id, "MEMBER_NOT_FOUND");
   if (!hasOrganizationPermission(ctx, member.role, { invitation: ["cancel"] }))
     throw new AuthError("NOT_ALLOWED_TO_CANCEL_INVITATION");
-  const canceled = await invitations.settlePendingInvitation(ctx.db, invitationId, "canceled", ctx.now());
-  if (!canceled) throw new AuthError("INVITATION_NOT_FOUND");
+  const canceled = await settleRecorded(ctx, actor, invitationId, "canceled", null);
   return toInvitationWire(ctx, canceled);
 }
 

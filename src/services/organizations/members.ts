@@ -13,7 +13,7 @@ import type { MemberRow, Trx } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { splitRoles } from "../access-control.ts";
 import { clearActiveOrganization } from "../sessions.ts";
-import { type Actor, requireMembership, targetOrganizationId } from "./actor.ts";
+import { type Actor, recordOrganizationEvent, requireMembership, targetOrganizationId } from "./actor.ts";
 import {
   creatorRole,
   hasOrganizationPermission,
@@ -128,6 +128,8 @@ export async function updateMemberRole(
       throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
     const row = await orgs.updateMemberRole(trx, target.id, newRole);
     if (!row) throw new AuthError("MEMBER_NOT_FOUND");
+    const changed = { type: "member_role_changed", outcome: "success", memberId: row.id, role: newRole } as const;
+    await recordOrganizationEvent(ctx, trx, actor, organizationId, changed, row.userId);
     return row;
   });
   return toMemberWire(ctx, updated);
@@ -163,6 +165,8 @@ export async function addMember(
       });
       if (input.teamId && !(await findTeamMember(trx, input.teamId, user.id)))
         await insertTeamMember(trx, { id: generateId(), teamId: input.teamId, userId: user.id, createdAt: now });
+      const added = { type: "member_added", outcome: "success", memberId: row.id, role: row.role } as const;
+      await recordOrganizationEvent(ctx, trx, actor, organizationId, added, user.id);
       return row;
     });
     return toMemberWire(ctx, member);
@@ -208,6 +212,8 @@ export async function removeMember(
     if (!hasOrganizationPermission(ctx, self.role, { member: ["delete"] }))
       throw new AuthError("NOT_ALLOWED_TO_DELETE_MEMBER");
     await dropMembership(ctx, trx, target);
+    const event = { type: "member_removed", outcome: "success", memberId: target.id } as const;
+    await recordOrganizationEvent(ctx, trx, actor, organizationId, event, target.userId);
     return target;
   });
   if (removed.userId === actor.user.id) forgetActiveOrganization(actor, organizationId);
@@ -222,6 +228,8 @@ export async function leaveOrganization(ctx: AuthContext, actor: Actor, organiza
     if (holdsCreatorRole(ctx, self.role) && (await countOwners(ctx, trx, organizationId)) <= 1)
       throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
     await dropMembership(ctx, trx, self);
+    const event = { type: "member_removed", outcome: "success", memberId: self.id } as const;
+    await recordOrganizationEvent(ctx, trx, actor, organizationId, event, self.userId);
     return self;
   });
   forgetActiveOrganization(actor, organizationId);

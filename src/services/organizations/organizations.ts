@@ -8,7 +8,13 @@ import { insertTeam, insertTeamMember, listTeamsOfOrganization } from "../../db/
 import type { MemberRow, OrganizationRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { clearActiveOrganization } from "../sessions.ts";
-import { type Actor, changeActiveSession, requireMembership, targetOrganizationId } from "./actor.ts";
+import {
+  type Actor,
+  changeActiveSession,
+  recordOrganizationEvent,
+  requireMembership,
+  targetOrganizationId,
+} from "./actor.ts";
 import { hasOrganizationPermission } from "./permissions.ts";
 import { toInvitationWire, toMemberWire, toMemberWithUserWire, toOrganizationWire, toTeamWire } from "./wire.ts";
 
@@ -67,6 +73,8 @@ export async function createOrganization(ctx: AuthContext, actor: Actor, input: 
       });
       if (team)
         await insertTeamMember(trx, { id: generateId(), teamId: team.id, userId: actor.user.id, createdAt: now });
+      const created = { type: "organization_created", outcome: "success" } as const;
+      await recordOrganizationEvent(ctx, trx, actor, organization.id, created, actor.user.id);
       return { organization, member, teamId: team?.id ?? null };
     });
   } catch (error) {
@@ -199,6 +207,8 @@ export async function deleteOrganization(ctx: AuthContext, actor: Actor, organiz
   await ctx.db.transaction().execute(async (trx) => {
     await clearActiveOrganization(ctx, trx, organizationId);
     await orgs.deleteOrganizationCascade(trx, organizationId);
+    const deleted = { type: "organization_deleted", outcome: "success" } as const;
+    await recordOrganizationEvent(ctx, trx, actor, organizationId, deleted, actor.user.id);
   });
   if (actor.session?.activeOrganizationId === organizationId) {
     actor.session = { ...actor.session, activeOrganizationId: null, activeTeamId: null };

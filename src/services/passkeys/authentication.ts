@@ -99,7 +99,7 @@ export async function verifyAuthentication(
     newCounter = verification.authenticationInfo.newCounter;
   } catch (error) {
     if (error instanceof Error && /counter value/i.test(error.message))
-      recordSecurityEvent(ctx, {
+      await recordSecurityEvent(ctx, {
         type: "passkey_counter_rollback",
         outcome: "failure",
         passkeyId: passkey.id,

@@ -64,6 +64,6 @@ export async function removePasskey(
 ): Promise<Passkey> {
   const row = await passkeys.deletePasskeyOfUser(ctx.db, userId, passkeyId);
   if (!row) throw new AuthError("PASSKEY_NOT_FOUND");
-  recordSecurityEvent(ctx, { type: "passkey_removed", outcome: "success", passkeyId: row.id, userId, source });
+  await recordSecurityEvent(ctx, { type: "passkey_removed", outcome: "success", passkeyId: row.id, userId, source });
   return toPasskeyWire(row);
 }

@@ -130,6 +130,12 @@ export async function verifyRegistration(
     if (isUniqueViolationOn(error, "credentialID")) throw new AuthError("FAILED_TO_VERIFY_REGISTRATION");
     throw error;
   }
-  recordSecurityEvent(ctx, { type: "passkey_added", outcome: "success", passkeyId: row.id, userId: user.id, source });
+  await recordSecurityEvent(ctx, {
+    type: "passkey_added",
+    outcome: "success",
+    passkeyId: row.id,
+    userId: user.id,
+    source,
+  });
   return toPasskeyWire(row);
 }

@@ -76,7 +76,7 @@ export async function disableTwoFactor(
   const { user } = current;
   await provePassword(ctx, user, password, "INVALID_PASSWORD", source);
   await removeSecondFactor(ctx, user.id);
-  recordSecurityEvent(ctx, {
+  await recordSecurityEvent(ctx, {
     type: "two_factor_disabled",
     outcome: "success",
     method: "user",
@@ -97,7 +97,7 @@ export async function resetTwoFactor(ctx: AuthContext, userId: string, source: E
   const user = await findUserById(ctx, userId);
   if (!user) throw new AuthError("USER_NOT_FOUND");
   const updated = (await removeSecondFactor(ctx, user.id)) ?? user;
-  recordSecurityEvent(ctx, { type: "two_factor_disabled", outcome: "success", method: "admin", userId, source });
+  await recordSecurityEvent(ctx, { type: "two_factor_disabled", outcome: "success", method: "admin", userId, source });
   return updated;
 }
 
@@ -107,7 +107,7 @@ export async function regenerateBackupCodes(ctx: AuthContext, user: UserRow, pas
   const backupCodes = generateBackupCodes(ctx);
   if (!(await repository.setBackupCodes(ctx.db, user.id, encryptBackupCodes(ctx, backupCodes))))
     throw new AuthError("BACKUP_CODES_ARENT_ENABLED");
-  recordSecurityEvent(ctx, { type: "backup_codes_generated", outcome: "success", userId: user.id, source });
+  await recordSecurityEvent(ctx, { type: "backup_codes_generated", outcome: "success", userId: user.id, source });
   return { status: true, backupCodes };
 }
 

@@ -44,7 +44,7 @@ export async function completeSignIn(ctx: AuthContext, user: UserRow, input: Sig
     return { kind: "session", session, trust: await trustDevice(ctx, user.id, session.token) };
   }
   const challengeId = await createChallenge(ctx, user.id);
-  recordSecurityEvent(ctx, {
+  await recordSecurityEvent(ctx, {
     type: "two_factor_challenged",
     outcome: "success",
     method: input.method,

@@ -35,14 +35,14 @@ function userOf(context: VerificationContext): UserRow {
   return context.kind === "session" ? context.user : context.challenge.user;
 }
 
-function refuse(
+async function refuse(
   ctx: AuthContext,
   context: VerificationContext,
   factor: TwoFactorMethod,
   reason: "invalid_code" | "replayed" | "expired" | "too_many_attempts",
   source: EventSource,
-): void {
-  recordSecurityEvent(ctx, {
+): Promise<void> {
+  await recordSecurityEvent(ctx, {
     type: "two_factor_verification",
     outcome: "failure",
     factor,
@@ -67,7 +67,12 @@ async function succeed(
   const { user, session } = context;
   if (!turnsOn || user.twoFactorEnabled) return { outcome: "unchanged", user, session };
   const updated = (await updateUser(ctx, user.id, { twoFactorEnabled: true })) ?? user;
-  recordSecurityEvent(ctx, { type: "two_factor_enabled", outcome: "success", userId: user.id, source: request.source });
+  await recordSecurityEvent(ctx, {
+    type: "two_factor_enabled",
+    outcome: "success",
+    userId: user.id,
+    source: request.source,
+  });
   return { outcome: "rotated", user: updated, session: await rotateSession(ctx, session) };
 }
 
@@ -82,13 +87,13 @@ export async function verifyTotp(
   if (!record) throw new AuthError("TOTP_NOT_ENABLED");
   const step = matchTotpStep(record.secret, code, ctx.now(), ctx.config.twoFactor.totpWindow);
   if (step === null) {
-    refuse(ctx, context, "totp", "invalid_code", request.source);
+    await refuse(ctx, context, "totp", "invalid_code", request.source);
     if (context.kind === "challenge") await countWrongCode(ctx, context.challenge);
     throw new AuthError("INVALID_CODE");
   }
   // RFC 6238 §5.2: a code that completed a sign-in cannot complete another (nor can an older one).
   if (context.kind === "challenge" && !(await repository.claimTotpStep(ctx.db, user.id, step))) {
-    refuse(ctx, context, "totp", "replayed", request.source);
+    await refuse(ctx, context, "totp", "replayed", request.source);
     throw new AuthError("INVALID_CODE");
   }
   return succeed(ctx, context, request, true);
@@ -118,7 +123,7 @@ export async function verifyOtp(
       const reasons = { OTP_HAS_EXPIRED: "expired", TOO_MANY_CODE_ATTEMPTS: "too_many_attempts" } as const;
       const reason =
         error.key === "OTP_HAS_EXPIRED" || error.key === "TOO_MANY_CODE_ATTEMPTS" ? reasons[error.key] : "invalid_code";
-      refuse(ctx, context, "otp", reason, request.source);
+      await refuse(ctx, context, "otp", reason, request.source);
     }
     throw error;
   }
@@ -137,7 +142,7 @@ async function redeemBackupCode(ctx: AuthContext, context: VerificationContext, 
     const replacement = encryptBackupCodes(ctx, remaining);
     if (await repository.replaceBackupCodesIf(ctx.db, user.id, record.row.backupCodes, replacement)) return;
   }
-  refuse(ctx, context, "backup-code", "invalid_code", source);
+  await refuse(ctx, context, "backup-code", "invalid_code", source);
   if (context.kind === "challenge") await countWrongCode(ctx, context.challenge);
   throw new AuthError("INVALID_BACKUP_CODE");
 }

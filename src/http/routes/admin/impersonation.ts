@@ -3,7 +3,6 @@ import * as z from "zod";
 import type { AuthContext } from "../../../context.ts";
 import { AuthError } from "../../../errors.ts";
 import { actorFor, assertAdminPermission, assertMayBeImpersonated, findUserOrThrow } from "../../../services/admin.ts";
-import { recordSecurityEvent } from "../../../services/security-events.ts";
 import { findSession, revokeSession, toSessionWire } from "../../../services/sessions.ts";
 import { startSession } from "../../../services/sign-in.ts";
 import { toUserWire } from "../../../services/users.ts";
@@ -62,6 +61,13 @@ export const adminImpersonateUser = defineRoute({
       expiresIn: ctx.config.admin.impersonationSessionDuration,
       ipAddress: clientAddress(c, ctx),
       userAgent: c.req.header("user-agent") ?? "",
+      event: (started) => ({
+        type: "impersonation_started",
+        outcome: "success",
+        sessionId: started.id,
+        userId: target.id,
+        source: requestSource(c, ctx, "admin", current.user.id),
+      }),
     });
     const adminDontRemember = hasDontRememberCookie(c, ctx);
     setSignedCookie(
@@ -72,14 +78,6 @@ export const adminImpersonateUser = defineRoute({
       ctx.config.session.expiresIn,
     );
     setSessionCookies(c, ctx, { session: impersonation, user: target }, { dontRemember: true });
-    const source = requestSource(c, ctx, "admin", current.user.id);
-    recordSecurityEvent(ctx, {
-      type: "impersonation_started",
-      outcome: "success",
-      sessionId: impersonation.id,
-      userId: target.id,
-      source,
-    });
     return { session: toSessionWire(ctx, impersonation), user: toUserWire(ctx, target) };
   },
 });
@@ -107,19 +105,16 @@ export const adminStopImpersonating = defineRoute({
     const impersonatedBy = session.session.impersonatedBy;
     if (!impersonatedBy) throw new AuthError("NOT_IMPERSONATING");
     const { admin, dontRemember } = await restoreAdminSession(c, ctx, impersonatedBy);
-    await revokeSession(ctx, session.session.token);
-    setSessionCookies(c, ctx, admin, { dontRemember });
-    if (!dontRemember) clearCookie(c, ctx, cookieNames(ctx).dontRemember);
-    clearCookie(c, ctx, adminSessionCookie(ctx));
-    const ended = session.session;
-    const source = requestSource(c, ctx, "admin", impersonatedBy);
-    recordSecurityEvent(ctx, {
+    await revokeSession(ctx, session.session.token, (ended) => ({
       type: "impersonation_stopped",
       outcome: "success",
       sessionId: ended.id,
       userId: ended.userId,
-      source,
-    });
+      source: requestSource(c, ctx, "admin", impersonatedBy),
+    }));
+    setSessionCookies(c, ctx, admin, { dontRemember });
+    if (!dontRemember) clearCookie(c, ctx, cookieNames(ctx).dontRemember);
+    clearCookie(c, ctx, adminSessionCookie(ctx));
     return { session: toSessionWire(ctx, admin.session), user: toUserWire(ctx, admin.user) };
   },
 });

@@ -57,8 +57,9 @@ export const adminCreateUser = defineRoute({
     "VALIDATION_ERROR",
     "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
   ],
-  handler: async ({ ctx, body, session, isServer }) => {
-    assertAdminPermission(ctx, actorFor(isServer, session?.user), { user: ["create"] });
+  handler: async ({ c, ctx, body, session, isServer }) => {
+    const actor = actorFor(isServer, session?.user);
+    assertAdminPermission(ctx, actor, { user: ["create"] });
     const email = body.email.trim().toLowerCase();
     if (!isValidEmail(email)) throw new AuthError("INVALID_EMAIL");
     assertPasswordLength(ctx, body.password);
@@ -77,6 +78,12 @@ export const adminCreateUser = defineRoute({
       role: body.role === undefined ? undefined : [body.role].flat().join(","),
       ...username,
       additional: pickAdditionalFields(ctx, data, "create"),
+      event: (created) => ({
+        type: "user_created",
+        outcome: "success",
+        userId: created.id,
+        source: adminRequestSource(c, ctx, actor),
+      }),
     });
     return { user: toUserWire(ctx, user) };
   },
@@ -156,11 +163,11 @@ export const adminRemoveUser = defineRoute({
     "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
     "YOU_CANNOT_REMOVE_YOURSELF",
   ],
-  handler: async ({ ctx, body, session, isServer }) => {
+  handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { user: ["delete"] });
     if (actor.kind === "user" && actor.userId === body.userId) throw new AuthError("YOU_CANNOT_REMOVE_YOURSELF");
-    await removeUser(ctx, body.userId);
+    await removeUser(ctx, body.userId, adminRequestSource(c, ctx, actor));
     return { success: true };
   },
 });

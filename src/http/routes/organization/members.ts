@@ -4,6 +4,7 @@ import * as service from "../../../services/organizations/members.ts";
 import { MemberSchema, MemberWithUserSchema } from "../../../wire/organization.ts";
 import { coercedSingleLine, permissionMap, singleLine } from "../../fields.ts";
 import { defineRoute } from "../../route.ts";
+import { requestSource } from "../../security-log.ts";
 import { asActor, tags } from "./shared.ts";
 
 const role = z.union([singleLine().min(1), z.array(singleLine().min(1)).min(1)]);
@@ -109,8 +110,12 @@ export const addMemberRoute = defineRoute({
     "TEAM_NOT_FOUND",
     "USER_NOT_FOUND",
   ],
-  handler: ({ ctx, body, session }) =>
-    service.addMember(ctx, session ? actorFrom(session.user, session.session) : null, body),
+  handler: ({ c, ctx, body, session }) =>
+    service.addMember(
+      ctx,
+      session ? actorFrom(session.user, session.session, requestSource(c, ctx, "user", session.user.id)) : null,
+      body,
+    ),
 });
 
 export const removeMemberRoute = defineRoute({

@@ -4,6 +4,7 @@ import { AuthError } from "../../../errors.ts";
 import { type Actor, actorFrom } from "../../../services/organizations/actor.ts";
 import { findUserById } from "../../../services/users.ts";
 import { setSessionDataCookie } from "../../cookies.ts";
+import { requestSource } from "../../security-log.ts";
 import { holdsSessionToken, type ResolvedSession } from "../../session.ts";
 
 export const tags = ["Organization"];
@@ -18,7 +19,7 @@ export async function asActor<T>(
   session: ResolvedSession,
   work: (actor: Actor) => Promise<T>,
 ): Promise<T> {
-  const actor = actorFrom(session.user, session.session);
+  const actor = actorFrom(session.user, session.session, requestSource(c, ctx, "user", session.user.id));
   const result = await work(actor);
   if (actor.sessionChanged && actor.session && holdsSessionToken(session))
     setSessionDataCookie(c, ctx, { session: actor.session, user: actor.user });

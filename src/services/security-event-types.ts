@@ -1,0 +1,142 @@
+import type { LogSlot } from "./in-process.ts";
+
+// The catalogue of security events (issue 21): every type, with the details it carries. docs/events.md
+// lists the same types with their fields. The types leave no field for a password, token, key, code or
+// cookie: a detail is an id, a method, a count or a reason code.
+
+/** How a sign-in proved who the caller is. */
+export type SignInMethod =
+  | "email"
+  | "username"
+  | "social"
+  | "api-key"
+  | "email-verification"
+  | "magic-link"
+  | "email-otp"
+  | "passkey"
+  | "two-factor";
+
+/** The second factor a verification used. */
+export type TwoFactorMethod = "totp" | "otp" | "backup-code";
+
+/** Why a sign-in failed (a code, never what the caller sent). */
+export type SignInFailureReason =
+  | "invalid_credentials"
+  | "email_not_verified"
+  | "banned"
+  | "throttled"
+  | "invalid_token"
+  | "account_not_linked"
+  | "signup_disabled"
+  | "unable_to_create_user"
+  | "unable_to_link_account"
+  | "unable_to_create_session"
+  | "state_mismatch"
+  | "provider_error"
+  | "invalid_code"
+  | "unable_to_get_user_info"
+  | "email_not_found"
+  | "key_not_found"
+  | "key_disabled"
+  | "key_expired"
+  | "usage_exceeded"
+  | "rate_limited"
+  | "invalid_api_key"
+  | "passkey_not_found"
+  | "assertion_refused"
+  | "failed";
+
+type Done<T extends string, D = unknown> = { type: T; outcome: "success" } & D;
+
+/** Two-factor and passkey events. */
+export type FactorDetail =
+  | Done<"two_factor_enabled">
+  | Done<"two_factor_disabled", { method: "user" | "admin" }>
+  | Done<"two_factor_challenged", { method: SignInMethod; provider?: string }>
+  | {
+      type: "two_factor_verification";
+      outcome: "failure";
+      factor: TwoFactorMethod;
+      reason: "invalid_code" | "replayed" | "expired" | "too_many_attempts";
+    }
+  | Done<"backup_codes_generated">
+  | Done<"passkey_added", { passkeyId: string }>
+  | Done<"passkey_removed", { passkeyId: string }>
+  | { type: "passkey_counter_rollback"; outcome: "failure"; passkeyId: string };
+
+/** Organization events (the organization's id is the event's organizationId). */
+export type OrganizationDetail =
+  | Done<"organization_created">
+  | Done<"organization_deleted">
+  | Done<"member_added", { memberId: string; role: string }>
+  | Done<"member_removed", { memberId: string }>
+  | Done<"member_role_changed", { memberId: string; role: string }>
+  | Done<"invitation_sent", { invitationId: string; role: string }>
+  | Done<"invitation_accepted", { invitationId: string }>
+  | Done<"invitation_rejected", { invitationId: string }>
+  | Done<"invitation_canceled", { invitationId: string }>;
+
+export type AccountDetail =
+  | Done<"sign_out">
+  | Done<"user_created">
+  | Done<"user_updated", { fields: string[] }>
+  | Done<"user_deleted">
+  | Done<"api_key_updated", { keyId: string; fields: string[] }>;
+
+export type Detail =
+  | FactorDetail
+  | OrganizationDetail
+  | AccountDetail
+  | {
+      type: "sign_in";
+      outcome: "success";
+      method: SignInMethod;
+      provider?: string;
+      keyId?: string;
+      strongFactor?: boolean;
+    }
+  | {
+      type: "sign_in";
+      outcome: "failure";
+      method: SignInMethod;
+      reason: SignInFailureReason;
+      provider?: string;
+      strongFactor?: boolean;
+    }
+  | { type: "sign_up"; outcome: "success"; method: "email" | "social" | "magic-link" | "email-otp"; provider?: string }
+  | {
+      type: "password_changed";
+      outcome: "success";
+      method: "change-password" | "set-password" | "admin";
+      revokedOtherSessions?: boolean;
+    }
+  | { type: "password_reset"; outcome: "success"; revokedSessions: boolean; method?: "email-otp" }
+  | { type: "email_change_requested"; outcome: "success" }
+  | { type: "email_changed"; outcome: "success"; method: "unverified-address" | "confirmed" }
+  | {
+      type: "email_verified";
+      outcome: "success";
+      method: "link" | "provider" | "magic-link" | "email-otp";
+      provider?: string;
+    }
+  | { type: "user_banned"; outcome: "success"; banExpires: string | null }
+  | { type: "user_unbanned"; outcome: "success" }
+  | { type: "role_changed"; outcome: "success"; role: string }
+  | { type: "impersonation_started"; outcome: "success"; sessionId: string }
+  | { type: "impersonation_stopped"; outcome: "success"; sessionId: string }
+  | { type: "api_key_created"; outcome: "success"; keyId: string }
+  | { type: "api_key_deleted"; outcome: "success"; keyId: string }
+  | {
+      type: "session_revoked";
+      outcome: "success";
+      scope: "session" | "user" | "all";
+      count: number;
+      sessionId?: string;
+    }
+  | ({
+      type: "account_throttled";
+      outcome: "failure";
+      identifier: "email" | "username" | "email-code";
+      retryAfter: number;
+    } & LogSlot)
+  | ({ type: "origin_refused"; outcome: "failure"; origin: string; path: string } & LogSlot);

@@ -1,0 +1,179 @@
+import { Webhook } from "standardwebhooks";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { addWebhookEndpoint } from "../../src/services/webhooks.ts";
+import { auditRows } from "../helpers/audit.ts";
+import { describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
+import { peerRequest, type RunningAuthd, startAuthd } from "../helpers/live-server.ts";
+import { type Answer, type ReceivedWebhook, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
+
+// Issue 21: webhooks delivered from the outbox by the daemon's worker to a receiver started here, on
+// loopback (allowed through webhooks.allowedPrivateDestinations). Backoff and timeouts are configured
+// short so retries happen quickly; nothing asserts on time.
+
+const FAST = {
+  allowedPrivateDestinations: ["127.0.0.1"],
+  pollIntervalMs: 20,
+  retryBaseMs: 20,
+  retryMaxMs: 100,
+  timeoutMs: 300,
+  // As long as the default: a lease outliving a slow pass on a loaded machine keeps each attempt single.
+  leaseMs: 60_000,
+};
+const WAIT = { timeout: 30_000, interval: 50 };
+
+describeEachDialect("webhooks: delivery from the outbox", (dialect) => {
+  const daemons: RunningAuthd[] = [];
+  let receiver: Receiver | undefined;
+  beforeEach(() => {
+    daemons.length = 0;
+  });
+  afterEach(async () => {
+    // Later daemons share the first one's database: close them first, the first (which removes it) last.
+    for (const daemon of daemons.reverse()) await daemon.close();
+    await receiver?.close();
+  });
+
+  async function daemon(databaseURL?: string, webhooks: Record<string, unknown> = {}) {
+    const running = await startAuthd({ dialect, databaseURL, config: { webhooks: { ...FAST, ...webhooks } } });
+    daemons.push(running);
+    return running;
+  }
+
+  async function endpoint(t: TestContext, url: string, events = ["*"]) {
+    return addWebhookEndpoint(t.ctx, { url, events });
+  }
+
+  /** Every received request verifies with the endpoint's secret, and its body is the event named by webhook-id. */
+  function expectSigned(hooks: ReceivedWebhook[], secret: string) {
+    const verifier = new Webhook(secret);
+    for (const hook of hooks) {
+      const payload = verifier.verify(hook.body, {
+        "webhook-id": hook.id,
+        "webhook-timestamp": hook.timestamp,
+        "webhook-signature": hook.signature,
+      }) as { type: string; data: { id: string; type: string } };
+      expect(payload.data.id).toBe(hook.id);
+      expect(payload.type).toBe(payload.data.type);
+    }
+  }
+
+  async function deliveries(t: TestContext) {
+    return t.ctx.db.selectFrom("webhookDelivery").selectAll().execute();
+  }
+
+  it("delivers every event once, signed per Standard Webhooks, and shows the counts in /metrics", async () => {
+    receiver = await startReceiver();
+    const live = await daemon();
+    const { secret, id } = await endpoint(live.t, receiver.url);
+    for (let i = 0; i < 3; i += 1) await signUp(live.t);
+    await live.t.agent().post("/sign-in/email", { email: "nobody@example.com", password: "wrong-password" });
+    const events = await auditRows(live.t.ctx);
+    expect(events.length).toBeGreaterThanOrEqual(4);
+    await vi.waitFor(() => expect(receiver?.ids().size).toBe(events.length), WAIT);
+    await vi.waitFor(
+      async () => expect((await deliveries(live.t)).every((d) => d.status === "delivered")).toBe(true),
+      WAIT,
+    );
+    expect(receiver.received.length).toBe(events.length);
+    expect([...receiver.ids()].sort()).toEqual(events.map((event) => event.id).sort());
+    expectSigned(receiver.received, secret);
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`).verify(receiver?.received[0]?.body ?? "", {
+        "webhook-id": receiver?.received[0]?.id ?? "",
+        "webhook-timestamp": receiver?.received[0]?.timestamp ?? "",
+        "webhook-signature": receiver?.received[0]?.signature ?? "",
+      }),
+    ).toThrow();
+    const metrics = await peerRequest(live.url, "/metrics");
+    expect(metrics.text).toContain(`authd_webhook_deliveries{endpoint="${id}",status="delivered"} ${events.length}`);
+  });
+
+  it("retries after 500s and timeouts with backoff until the receiver accepts", async () => {
+    const script: Answer[] = ["fail", "hang", "fail", "ok"];
+    receiver = await startReceiver((hook) => script[hook.attempt - 1] ?? "ok");
+    const live = await daemon();
+    const { secret } = await endpoint(live.t, receiver.url, ["sign_up"]);
+    await signUp(live.t);
+    await vi.waitFor(async () => expect((await deliveries(live.t))[0]?.status).toBe("delivered"), WAIT);
+    const [delivery] = await deliveries(live.t);
+    expect(delivery).toMatchObject({ attempts: 4, lastStatus: 204, lastError: null });
+    expect(receiver.received.map((hook) => hook.attempt)).toEqual([1, 2, 3, 4]);
+    expect(receiver.ids().size).toBe(1);
+    expectSigned(receiver.received, secret);
+  });
+
+  it("delivers the backlog recorded while no daemon ran once one starts again", async () => {
+    receiver = await startReceiver();
+    const first = await daemon(undefined, { enabled: false });
+    await endpoint(first.t, receiver.url, ["sign_up"]);
+    for (let i = 0; i < 3; i += 1) await signUp(first.t);
+    expect(receiver.received).toEqual([]);
+    const second = await daemon(first.t.ctx.config.databaseURL);
+    await vi.waitFor(() => expect(receiver?.ids().size).toBe(3), WAIT);
+    await vi.waitFor(
+      async () => expect((await deliveries(second.t)).every((d) => d.status === "delivered")).toBe(true),
+      WAIT,
+    );
+    expect(receiver.received.length).toBe(3);
+  });
+
+  it("two daemons on one database deliver each event exactly once", async () => {
+    receiver = await startReceiver();
+    const one = await daemon();
+    const two = await daemon(one.t.ctx.config.databaseURL);
+    await endpoint(one.t, receiver.url, ["sign_up"]);
+    for (let i = 0; i < 12; i += 1) await signUp(i % 2 === 0 ? one.t : two.t);
+    await vi.waitFor(() => expect(receiver?.ids().size).toBe(12), WAIT);
+    await vi.waitFor(
+      async () => expect((await deliveries(one.t)).every((d) => d.status === "delivered")).toBe(true),
+      WAIT,
+    );
+    expect(receiver.received.length).toBe(12);
+    expect((await deliveries(one.t)).map((d) => d.attempts)).toEqual(new Array(12).fill(1));
+  });
+
+  it("refuses private and loopback destinations unless allowed, and never follows a redirect", async () => {
+    const target = await startReceiver();
+    receiver = await startReceiver(() => ({ redirect: target.url }));
+    try {
+      // This daemon only registers (its worker is off): the allowed one below delivers.
+      const live = await daemon(undefined, { allowedPrivateDestinations: [], enabled: false });
+      for (const url of [
+        receiver.url,
+        "http://10.1.2.3/hook",
+        "http://169.254.169.254/latest",
+        "http://[::1]:9/hook",
+        "http://[::ffff:127.0.0.1]:9/hook",
+        "http://localhost:9/hook",
+        "file:///etc/passwd",
+      ])
+        await expect(endpoint(live.t, url), url).rejects.toMatchObject({ code: "WEBHOOK_DESTINATION_REFUSED" });
+
+      const allowed = await daemon(live.t.ctx.config.databaseURL);
+      await endpoint(allowed.t, receiver.url, ["sign_up"]);
+      await signUp(allowed.t);
+      await vi.waitFor(
+        async () => expect((await deliveries(allowed.t))[0]?.lastError).toBe("redirect not followed"),
+        WAIT,
+      );
+      expect(target.received).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("delivers to endpoints from the config file with their configured secret", async () => {
+    receiver = await startReceiver();
+    const secret = `whsec_${Buffer.alloc(32, 3).toString("base64")}`;
+    const live = await daemon(undefined, {
+      endpoints: [{ id: "app", url: receiver.url, events: ["sign_up"], secret }],
+    });
+    await vi.waitFor(async () => {
+      const rows = await live.t.ctx.db.selectFrom("webhookEndpoint").select("id").execute();
+      expect(rows.map((row) => row.id)).toEqual(["config_app"]);
+    }, WAIT);
+    await signUp(live.t);
+    await vi.waitFor(() => expect(receiver?.received.length).toBe(1), WAIT);
+    expectSigned(receiver.received, secret);
+  });
+});

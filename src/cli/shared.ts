@@ -49,7 +49,7 @@ export async function openCommandContext(config: Config, options: CommandContext
 export async function withContext<T>(
   options: CommonOptions,
   work: (ctx: AuthContext) => Promise<T>,
-  contextOptions: CommandContextOptions = { migrate: true },
+  contextOptions: CommandContextOptions = {},
 ): Promise<T> {
   const config = loadCommandConfig(options, {}, { logLevel: "warn" });
   const ctx = await openCommandContext(config, contextOptions);

@@ -63,6 +63,7 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_METRICS", "metrics.enabled", "on-off"),
   binding("AUTH_LOG_LEVEL", "logLevel"),
   binding("AUTH_LOG_FORMAT", "logFormat"),
+  binding("AUTH_STARTUP_TIMEOUT", "startupTimeoutSeconds", "int", 0, 3600),
 ];
 
 const SOCIAL_ENV = /^AUTH_SOCIAL_([A-Z0-9_]+?)_(CLIENT_ID|CLIENT_SECRET|ISSUER|TRUSTED)$/;

@@ -90,6 +90,14 @@ export const ConfigSchema = z
       .default(1024 * 1024)
       .describe("largest request body accepted"),
     shutdownGraceMs: z.number().int().min(0).default(10_000).describe("time given to requests in flight on SIGTERM"),
+    startupTimeoutSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .default(30)
+      .describe(
+        "how long serve keeps retrying the first connection to the database, Redis and SMTP (a server still starting) before it gives up",
+      ),
     logLevel: z.enum(["debug", "info", "success", "warn", "error"]).default("info").describe("log level"),
     logFormat: z.enum(["text", "json"]).default("text").describe("log line format"),
     disabledPaths: z.array(z.string().startsWith("/")).default([]).describe("routes that answer 404"),

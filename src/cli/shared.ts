@@ -2,8 +2,9 @@ import { Command } from "commander";
 import * as z from "zod";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
+import { unknownVariables } from "../config/unknown-env.ts";
 import { type AuthContext, type CreateContextOptions, createContext } from "../context.ts";
-import { createLogger } from "../logger.ts";
+import { createLogger, type Logger } from "../logger.ts";
 import { findUserIdByIdOrEmail } from "../services/directory.ts";
 
 // What every command shares: the --config flag, configuration loading, the context, and exit codes
@@ -46,6 +47,11 @@ export async function openCommandContext(config: Config, options: CommandContext
   return createContext(config, { logger, ...contextOptions });
 }
 
+/** A warn line per AUTH_* variable authd does not know (a typo would otherwise leave the default in force). */
+export function warnUnknownVariables(logger: Logger): void {
+  for (const line of unknownVariables(process.env)) logger.warn(line);
+}
+
 export async function withContext<T>(
   options: CommonOptions,
   work: (ctx: AuthContext) => Promise<T>,
@@ -53,11 +59,24 @@ export async function withContext<T>(
 ): Promise<T> {
   const config = loadCommandConfig(options, {}, { logLevel: "warn" });
   const ctx = await openCommandContext(config, contextOptions);
+  warnUnknownVariables(ctx.logger);
   try {
     return await work(ctx);
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * The password policy as the operator reads it: the limits named (the HTTP API answers Better Auth's bare
+ * "Password too short", which a client maps to its own text).
+ */
+export function assertPasswordPolicy(ctx: AuthContext, password: string): void {
+  const { minPasswordLength: min, maxPasswordLength: max } = ctx.config.emailAndPassword;
+  if (password.length < min)
+    throw new UserError(`password too short: at least ${min} characters (emailAndPassword.minPasswordLength)`);
+  if (password.length > max)
+    throw new UserError(`password too long: at most ${max} characters (emailAndPassword.maxPasswordLength)`);
 }
 
 /** The id of the user an operator named by id or email; an unknown one is the operator's to fix. */

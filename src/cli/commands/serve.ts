@@ -4,7 +4,7 @@ import type { AuthContext } from "../../context.ts";
 import { DependencyError } from "../../dependencies.ts";
 import { createLogger } from "../../logger.ts";
 import { startServer } from "../../server.ts";
-import { createCommand, loadCommandConfig, openCommandContext, UserError } from "../shared.ts";
+import { createCommand, loadCommandConfig, openCommandContext, UserError, warnUnknownVariables } from "../shared.ts";
 
 const ServeFlags = z.object({
   port: z.coerce
@@ -25,6 +25,7 @@ const MAX_DELAY_MS = 5000;
  */
 export async function openWithRetries(config: Config): Promise<AuthContext> {
   const log = createLogger({ level: config.logLevel, format: config.logFormat });
+  warnUnknownVariables(log);
   const deadline = Date.now() + config.startupTimeoutSeconds * 1000;
   for (let attempt = 1, delay = 500; ; attempt += 1, delay = Math.min(delay * 2, MAX_DELAY_MS)) {
     try {

@@ -75,6 +75,13 @@ function rootCause(error: unknown): unknown {
   return current;
 }
 
+// pg's own failures carry no code, only these messages.
+const PG_CONNECTION_MESSAGES: [RegExp, string][] = [
+  [/Connection terminated/i, "connection lost"],
+  [/timeout exceeded when trying to connect/i, "timed out"],
+  [/Client has encountered a connection error/i, "connection lost"],
+];
+
 /** The one-line reason of a failure to reach or use a dependency, and whether waiting may help. */
 export function describeFailure(error: unknown): { reason: string; retryable: boolean } {
   const cause = rootCause(error);
@@ -88,6 +95,7 @@ export function describeFailure(error: unknown): { reason: string; retryable: bo
     const inner = /\b(E[A-Z_]+)\b/.exec(message)?.[1];
     if (inner && REASONS[inner]) return { reason: REASONS[inner][0], retryable: REASONS[inner][1] };
   }
+  for (const [pattern, reason] of PG_CONNECTION_MESSAGES) if (pattern.test(message)) return { reason, retryable: true };
   if (/timeout|timed out/i.test(message)) return { reason: "timed out", retryable: true };
   return { reason: message || "failed", retryable: false };
 }
@@ -101,6 +109,14 @@ export function dependencyError(url: string, error: unknown): DependencyError {
 
 /** Whether an error is a dependency's (a driver's connection or server error), not a bug of authd. */
 export function isConnectionFailure(error: unknown): boolean {
+  const cause = rootCause(error);
+  if (cause instanceof Error && PG_CONNECTION_MESSAGES.some(([pattern]) => pattern.test(cause.message))) return true;
+  const code = (cause as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code in REASONS || POSTGRES_MESSAGES.has(code) || code.startsWith("ERR_REDIS"));
+}
+
+/** Whether a failure is Redis's (Bun's client codes) rather than the database's. */
+export function isRedisFailure(error: unknown): boolean {
   const code = (rootCause(error) as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (code in REASONS || POSTGRES_MESSAGES.has(code) || code === "ESOCKET");
+  return typeof code === "string" && code.startsWith("ERR_REDIS");
 }

@@ -13,8 +13,14 @@ export interface Logger {
 
 export interface LoggerOptions {
   level: LogLevel;
-  format: "text" | "json";
+  /** Unset: JSON when stderr is not a terminal (a service manager, a container, a pipe), text on a terminal. */
+  format?: "text" | "json";
   write?: (line: string) => void;
+}
+
+/** The format in force: the configured one, else JSON off a terminal. */
+export function resolveLogFormat(format: "text" | "json" | undefined): "text" | "json" {
+  return format ?? (process.stderr.isTTY ? "text" : "json");
 }
 
 function formatValue(value: unknown): string {
@@ -26,12 +32,14 @@ function formatValue(value: unknown): string {
 export function createLogger(options: LoggerOptions): Logger {
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const threshold = ORDER[options.level];
+  const format = resolveLogFormat(options.format);
   const log =
     (level: LogLevel) =>
-    (message: string, fields: Record<string, unknown> = {}) => {
+    (message: string, given: Record<string, unknown> = {}) => {
       if (ORDER[level] < threshold) return;
+      const fields = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
       const time = new Date().toISOString();
-      if (options.format === "json") {
+      if (format === "json") {
         const plain = Object.fromEntries(
           Object.entries(fields).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]),
         );

@@ -99,7 +99,12 @@ export const ConfigSchema = z
         "how long serve keeps retrying the first connection to the database, Redis and SMTP (a server still starting) before it gives up",
       ),
     logLevel: z.enum(["debug", "info", "success", "warn", "error"]).default("info").describe("log level"),
-    logFormat: z.enum(["text", "json"]).default("text").describe("log line format"),
+    logFormat: z
+      .enum(["text", "json"])
+      .optional()
+      .describe(
+        "log line format: one JSON object a line, or readable text (default: JSON when stderr is not a terminal)",
+      ),
     disabledPaths: z.array(z.string().startsWith("/")).default([]).describe("routes that answer 404"),
     apiReference: z
       .object({

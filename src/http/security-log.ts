@@ -9,6 +9,7 @@ import {
   type SignInMethod,
 } from "../services/security-events.ts";
 import { clientAddress } from "./client-address.ts";
+import { noteUser } from "./middleware/request-log.ts";
 
 // Security events raised by requests (src/services/security-events.ts writes them). The source of each is
 // who acted, with the client's address (the one rate limits and sessions use, so forwarding headers count
@@ -41,6 +42,7 @@ export function recordSignIn(
   attempt: SignInAttempt & { keyId?: string },
   userId: string,
 ): void {
+  noteUser(c, userId);
   recordSecurityEvent(ctx, {
     type: "sign_in",
     outcome: "success",

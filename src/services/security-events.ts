@@ -81,7 +81,14 @@ type Detail =
       sessionId?: string;
     }
   | ({ type: "account_throttled"; outcome: "failure"; identifier: "email" | "username"; retryAfter: number } & LogSlot)
-  | ({ type: "origin_refused"; outcome: "failure"; origin: string; path: string } & LogSlot);
+  | ({
+      type: "origin_refused";
+      outcome: "failure";
+      origin: string;
+      path: string;
+      /** The setting that would let the origin in. */
+      setting: "AUTH_TRUSTED_ORIGINS";
+    } & LogSlot);
 
 /** One security event: what happened (type, outcome, a few details), to whom (userId) and by whom from where (source). */
 export type SecurityEvent = Detail & { userId: string | null; source: EventSource };
@@ -109,7 +116,9 @@ export function recordSecurityEvent(ctx: AuthContext, event: SecurityEvent): voi
     ...details,
   };
   for (const [name, value] of Object.entries(fields)) fields[name] = loggable(value);
-  ctx.logger.info(`security.${type}`, fields);
+  // A refused origin is most often the operator's own app missing from AUTH_TRUSTED_ORIGINS: a warning.
+  if (type === "origin_refused") ctx.logger.warn(`security.${type}`, fields);
+  else ctx.logger.info(`security.${type}`, fields);
 }
 
 /**

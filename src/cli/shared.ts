@@ -58,8 +58,8 @@ export async function withContext<T>(
   contextOptions: CommandContextOptions = {},
 ): Promise<T> {
   const config = loadCommandConfig(options, {}, { logLevel: "warn" });
+  warnUnknownVariables(createLogger({ level: config.logLevel, format: config.logFormat }));
   const ctx = await openCommandContext(config, contextOptions);
-  warnUnknownVariables(ctx.logger);
   try {
     return await work(ctx);
   } finally {

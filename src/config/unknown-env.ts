@@ -29,15 +29,15 @@ function candidatesFor(name: string): string[] {
   return [...known, ...SOCIAL_SUFFIXES.map((suffix) => `AUTH_SOCIAL_${id}_${suffix}`)];
 }
 
-/** The closest known variable name. */
-export function closestVariable(name: string): string {
+/** The closest known variable name, when one is close enough to be a typo of it. */
+export function closestVariable(name: string): string | null {
   let best = "";
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidatesFor(name)) {
     const d = distance(name, candidate);
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
-  return best;
+  return bestDistance <= Math.max(3, Math.floor(name.length / 4)) ? best : null;
 }
 
 /** One line per AUTH_* variable authd does not read, naming the closest one it does. */
@@ -46,5 +46,8 @@ export function unknownVariables(env: Record<string, string | undefined>): strin
   return Object.keys(env)
     .filter((name) => name.startsWith("AUTH_") && !known.has(name) && !SOCIAL_ENV.test(name))
     .sort()
-    .map((name) => `${name}: unknown variable, ignored (did you mean ${closestVariable(name)}?)`);
+    .map((name) => {
+      const closest = closestVariable(name);
+      return `${name}: unknown variable, ignored${closest ? ` (did you mean ${closest}?)` : ""}`;
+    });
 }

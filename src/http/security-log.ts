@@ -21,6 +21,7 @@ export function requestSource(
   actorType: ActorType = "anonymous",
   actorId: string | null = null,
 ): EventSource {
+  if (actorType === "user" && actorId) noteUser(c, actorId);
   return { actorType, actorId, ip: clientAddress(c, ctx), userAgent: c.req.header("user-agent") ?? null };
 }
 
@@ -42,7 +43,6 @@ export function recordSignIn(
   attempt: SignInAttempt & { keyId?: string },
   userId: string,
 ): void {
-  noteUser(c, userId);
   recordSecurityEvent(ctx, {
     type: "sign_in",
     outcome: "success",

@@ -13,6 +13,7 @@ import { StatusSchema, SuccessSchema } from "../../wire/common.ts";
 import { SessionSchema, SessionWithUserSchema } from "../../wire/session.ts";
 import { clearSessionCookies, readSessionDataCookie, readSessionToken } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
+import { noteUser } from "../middleware/request-log.ts";
 import { defineRoute, queryBoolean } from "../route.ts";
 import { resolveSession } from "../session.ts";
 
@@ -29,7 +30,10 @@ export const getSession = defineRoute({
     const token = readSessionToken(c, ctx);
     if (token && ctx.config.session.cookieCache.enabled && !query.disableCookieCache) {
       const cached = readSessionDataCookie(c, ctx, token);
-      if (cached) return cached;
+      if (cached) {
+        noteUser(c, cached.user.id);
+        return cached;
+      }
     }
     const current = await resolveSession(c, ctx, { disableRefresh: query.disableRefresh, renewCacheCookie: true });
     return current ? { session: toSessionWire(ctx, current.session), user: toUserWire(ctx, current.user) } : null;

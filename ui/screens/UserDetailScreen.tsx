@@ -11,10 +11,22 @@ import { useAction } from "../hooks/use-action.ts";
 import { useAsyncData } from "../hooks/use-async-data.ts";
 import { useKeys } from "../hooks/use-keys.tsx";
 import { useTerminalSize } from "../hooks/use-terminal-size.ts";
+import { BanDialog, IssueKeyDialog } from "./Dialogs.tsx";
 import type { Navigation } from "./navigation.ts";
 
-type Mode = "browse" | "ban" | "role" | "issue-key" | "delete" | "revoke-all";
+type Mode = "browse" | "ban" | "role" | "issue-key" | "delete" | "revoke-all" | "revoke-one";
 type Focus = "sessions" | "keys";
+
+/** 3600 → "1h", 604800 → "7d": a ban's length as the operator typed it. */
+function formatSeconds(total: number): string {
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3600],
+    ["m", 60],
+  ] as const)
+    if (total % size === 0) return `${total / size}${unit}`;
+  return `${total}s`;
+}
 
 /** One user: profile, sessions, linked accounts, organizations and API keys, with the admin actions. */
 export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userId: string; nav: Navigation }) {
@@ -37,6 +49,8 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
       : Math.max(0, Math.min(selected - tableRows + 1, length - tableRows));
 
   const finish = () => setMode("browse");
+  const item = focused[selected];
+  const keyName = item && "name" in item && item.name ? item.name : item?.id;
   useKeys(
     (input, key) => {
       if (key.escape) return nav.back();
@@ -57,14 +71,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
       if (input === "d") return setMode("delete");
       if (input === "a") return setMode("revoke-all");
       if (input === "x") {
-        const item = focused[selected];
-        if (!item) return;
-        if (focus === "sessions") void action.run(() => data.revokeSession(item.id), "session revoked");
-        else
-          void action.run(
-            () => data.revokeApiKey(item.id),
-            `API key ${"name" in item && item.name ? item.name : item.id} revoked`,
-          );
+        if (focused[selected]) setMode("revoke-one");
         return;
       }
       if (input === "R") overview.reload();
@@ -107,7 +114,9 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
       <Text>
         {`role ${user.role ?? "-"} · email ${user.emailVerified ? "verified" : "not verified"} · created ${toMinute(user.createdAt)} · `}
         {user.banned ? (
-          <Text color="red" bold>{`BANNED (${user.banReason ?? "no reason"})`}</Text>
+          <Text color="red" bold>
+            {`BANNED (${user.banReason ?? "no reason"}) ${user.banExpires ? `until ${toMinute(user.banExpires)}` : "until unbanned"}`}
+          </Text>
         ) : (
           <Text color="green">active</Text>
         )}
@@ -125,7 +134,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
         columns={[
           { header: "created", width: 16, value: (s) => toMinute(s.createdAt) },
           { header: "expires", width: 16, value: (s) => toMinute(s.expiresAt) },
-          { header: "ip", width: 15, value: (s) => s.ipAddress },
+          { header: "ip", value: (s) => s.ipAddress },
           { header: "user agent", value: (s) => s.userAgent },
         ]}
       />
@@ -154,13 +163,27 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
         </Box>
       ) : null}
       {mode === "ban" ? (
-        <Prompt
-          label="ban reason:"
-          placeholder="enter for the default reason · esc cancels"
+        <BanDialog
           onCancel={finish}
-          onSubmit={(reason) => {
+          onBan={(reason, expiresIn) => {
             finish();
-            void action.run(() => data.banUser(user.id, reason.trim()), `banned ${user.email}`);
+            const until = expiresIn ? ` for ${formatSeconds(expiresIn)}` : "";
+            void action.run(() => data.banUser(user.id, reason, expiresIn), `banned ${user.email}${until}`);
+          }}
+        />
+      ) : null}
+      {mode === "revoke-one" && item ? (
+        <Confirm
+          question={
+            focus === "sessions"
+              ? `Revoke this session of ${user.email} (${"ipAddress" in item ? (item.ipAddress ?? "no address") : ""})?`
+              : `Revoke API key ${keyName}? Apps using it stop working.`
+          }
+          onAnswer={(yes) => {
+            finish();
+            if (!yes) return;
+            if (focus === "sessions") void action.run(() => data.revokeSession(item.id), "session revoked");
+            else void action.run(() => data.revokeApiKey(item.id), `API key ${keyName} revoked`);
           }}
         />
       ) : null}
@@ -177,16 +200,16 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
         />
       ) : null}
       {mode === "issue-key" ? (
-        <Prompt
-          label="API key name:"
-          placeholder="optional · esc cancels"
+        <IssueKeyDialog
+          banned={Boolean(user.banned)}
+          defaults={data.apiKeyDefaults()}
           onCancel={finish}
-          onSubmit={(name) => {
+          onIssue={(options) => {
             finish();
             void action.run(async () => {
-              const created = await data.issueApiKey(user.id, name.trim() || undefined);
+              const created = await data.issueApiKey(user.id, options);
               setIssuedKey(created.key);
-              return "API key issued";
+              return user.banned ? "API key issued (refused while the ban lasts)" : "API key issued";
             });
           }}
         />

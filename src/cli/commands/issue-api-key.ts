@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
+import { describeRate, parseDuration, parseRate } from "../../durations.ts";
 import { isAuthError } from "../../errors.ts";
 import {
   type ApiKeyPermissions,
@@ -10,7 +11,6 @@ import {
 import { CLI_SOURCE } from "../../services/security-events.ts";
 import { formatFields, writeLines } from "../format.ts";
 import { createCommand, parseFlags, printJSON, resolveUserId, UserError, withContext } from "../shared.ts";
-import { describeRate, parseDuration, parseRate } from "./durations.ts";
 
 const PermissionsSchema = z.record(z.string(), z.array(z.string()));
 

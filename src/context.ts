@@ -71,8 +71,11 @@ export interface CreateContextOptions {
    * Otherwise (every other command) a missing or out-of-date database is refused with what to run.
    */
   migrate?: boolean;
-  /** Also reach Redis and the SMTP server once while opening (serve): a wrong URL fails the start, not a request. */
-  checkConnections?: boolean;
+  /**
+   * Also reach Redis ("storage": the commands) and the SMTP server ("all": serve) once while opening, so a wrong
+   * URL fails the start, by name, not a request.
+   */
+  checkConnections?: "all" | "storage";
   now?: () => number;
   secondaryStorage?: SecondaryStorage;
 }
@@ -110,12 +113,16 @@ function createRateLimitStore(
 }
 
 /** Reach Redis and the SMTP server once, so a wrong URL or a server not up yet is told at start, by name. */
-async function checkConnections(config: Config, mailer: Mailer, storage: SecondaryStorage | undefined): Promise<void> {
+async function checkConnections(
+  config: Config,
+  mailer: Mailer | undefined,
+  storage: SecondaryStorage | undefined,
+): Promise<void> {
   if (storage && config.redisURL)
     await storage.check().catch((error: unknown) => {
       throw dependencyError(config.redisURL ?? "", error);
     });
-  if (config.smtpURL)
+  if (config.smtpURL && mailer)
     await mailer.verify().catch((error: unknown) => {
       throw dependencyError(config.smtpURL ?? "", error);
     });
@@ -149,7 +156,8 @@ export async function createContext(config: Config, options: CreateContextOption
     secondaryStorage =
       options.secondaryStorage ??
       (config.redisURL ? createRedisStorage(config.redisURL, { keyPrefix: config.redisKeyPrefix }) : undefined);
-    if (options.checkConnections) await checkConnections(config, smtp, secondaryStorage);
+    if (options.checkConnections)
+      await checkConnections(config, options.checkConnections === "all" ? smtp : undefined, secondaryStorage);
     const rateLimitStore = createRateLimitStore(config, db, secondaryStorage, logger);
 
     const background = (task: Promise<unknown>) => {

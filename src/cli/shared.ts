@@ -59,7 +59,7 @@ export async function withContext<T>(
 ): Promise<T> {
   const config = loadCommandConfig(options, {}, { logLevel: "warn" });
   warnUnknownVariables(createLogger({ level: config.logLevel, format: config.logFormat }));
-  const ctx = await openCommandContext(config, contextOptions);
+  const ctx = await openCommandContext(config, { checkConnections: "storage", ...contextOptions });
   try {
     return await work(ctx);
   } finally {

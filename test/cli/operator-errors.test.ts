@@ -94,6 +94,14 @@ describe("a database that cannot be reached is one line naming it, exit 1", () =
     expect(redis.stderr.trim().split("\n").at(-1)).toMatch(
       new RegExp(`^authd: redis 127\\.0\\.0\\.1:${closedPort}: connection refused or closed`),
     );
+    expect((await runCli(["migrate"], { env })).code).toBe(0);
+    const command = await runCli(["sessions", "list"], {
+      env: { ...env, AUTH_REDIS_URL: `redis://127.0.0.1:${closedPort}` },
+    });
+    expect(command.code).toBe(1);
+    expect(expectOneLine(command.stderr)).toMatch(
+      new RegExp(`^authd: redis 127\\.0\\.0\\.1:${closedPort}: connection refused or closed`),
+    );
     const smtp = await runCli(["serve"], {
       env: { ...env, AUTH_SMTP_URL: `smtp://u:mail-pass@127.0.0.1:${closedPort}` },
     });

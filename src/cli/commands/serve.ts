@@ -29,7 +29,7 @@ export async function openWithRetries(config: Config): Promise<AuthContext> {
   const deadline = Date.now() + config.startupTimeoutSeconds * 1000;
   for (let attempt = 1, delay = 500; ; attempt += 1, delay = Math.min(delay * 2, MAX_DELAY_MS)) {
     try {
-      return await openCommandContext(config, { migrate: true, checkConnections: true });
+      return await openCommandContext(config, { migrate: true, checkConnections: "all" });
     } catch (error) {
       if (!(error instanceof DependencyError) || !error.retryable) throw error;
       const left = deadline - Date.now();

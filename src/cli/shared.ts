@@ -97,6 +97,17 @@ export function createCommand(name: string, description: string): Command {
 
 export { ConfigError };
 
+/** What a flag should have been, in words: "expected a number", never zod's "received NaN". */
+function describeFlagIssue(issue: z.core.$ZodIssue): string {
+  // A schema's own message (e.g. "expected a whole number") stays; zod's defaults are replaced.
+  const generic = /^(Invalid input|Too small|Too big)/.test(issue.message);
+  if (!generic) return issue.message;
+  if (issue.code === "invalid_type" && issue.expected === "number") return "expected a number";
+  if (issue.code === "too_small" && issue.origin === "number") return `expected a number of at least ${issue.minimum}`;
+  if (issue.code === "too_big" && issue.origin === "number") return `expected a number of at most ${issue.maximum}`;
+  return issue.message;
+}
+
 /** Parse a command's flags with its zod schema; a bad flag is bad usage (exit 2), one line per problem. */
 export function parseFlags<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
   const parsed = schema.safeParse(raw);
@@ -105,7 +116,7 @@ export function parseFlags<T extends z.ZodType>(schema: T, raw: unknown): z.outp
     const flag = issue.path.length
       ? `--${String(issue.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
       : "flags";
-    return `${flag}: ${issue.message}`;
+    return `${flag}: ${describeFlagIssue(issue)}`;
   });
   throw new UserError(lines.join("\n"), 2);
 }

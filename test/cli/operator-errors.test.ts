@@ -180,6 +180,18 @@ describe("bad usage exits 2 with one line saying what is expected", () => {
     }
   });
 
+  it("a number flag that is not one says so, never `received NaN`", async () => {
+    for (const [args, line] of [
+      [["users", "list", "--limit", "many"], "authd: --limit: expected a number"],
+      [["users", "list", "--limit", "0"], "authd: --limit: expected a number of at least 1"],
+      [["healthcheck", "--timeout", "soon"], "authd: --timeout: expected a number"],
+    ] as const) {
+      const result = await runCli([...args], { env });
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(expectOneLine(result.stderr)).toBe(line);
+    }
+  });
+
   it("--port abc says a port number is expected", async () => {
     const result = await runCli(["serve", "--port", "abc"], { env });
     expect(result.code).toBe(2);

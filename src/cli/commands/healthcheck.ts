@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { createCommand, loadCommandConfig, UserError } from "../shared.ts";
+import { createCommand, loadCommandConfig, parseFlags, UserError } from "../shared.ts";
 
 // For container health checks where no curl exists: readiness, GET /api/auth/ready on the configured port
 // (the database, and Redis when configured, answer), not mere liveness (/ok): a daemon whose database is gone
@@ -41,8 +41,5 @@ export const healthcheckCommand = createCommand(
   .option("--url <url>", "check this URL instead")
   .option("--timeout <ms>", "give up after this many milliseconds", "3000")
   .action(async (raw) => {
-    const parsed = Flags.safeParse(raw);
-    if (!parsed.success)
-      throw new UserError(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"), 2);
-    await healthcheck(parsed.data);
+    await healthcheck(parseFlags(Flags, raw));
   });

@@ -4,9 +4,10 @@ import type { Config } from "./config/schema.ts";
 import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
 import { generateRandomString } from "./crypto/random.ts";
 import { type DatabaseHandle, openDatabase } from "./db/driver.ts";
-import { migrateToLatest } from "./db/migrator.ts";
+import { assertUpToDate, migrateToLatest } from "./db/migrator.ts";
 import { findSetting, insertSettingIfAbsent } from "./db/repositories/settings.ts";
 import type { Database, Db } from "./db/schema.ts";
+import { dependencyError } from "./dependencies.ts";
 import { createAddressMatcher } from "./ip-address.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMailer, type Mail, type Mailer } from "./mailer.ts";
@@ -67,8 +68,16 @@ export interface AuthContext {
 
 export interface CreateContextOptions {
   logger?: Logger;
-  /** Apply pending migrations while opening (serve does; read-only CLI commands do not need to). */
+  /**
+   * Create the database when missing and apply pending migrations while opening (serve and the tests do).
+   * Otherwise (every other command) a missing or out-of-date database is refused with what to run.
+   */
   migrate?: boolean;
+  /**
+   * Also reach Redis ("storage": the commands) and the SMTP server ("all": serve) once while opening, so a wrong
+   * URL fails the start, by name, not a request.
+   */
+  checkConnections?: "all" | "storage";
   now?: () => number;
   secondaryStorage?: SecondaryStorage;
 }
@@ -105,25 +114,52 @@ function createRateLimitStore(
   return createMemoryRateLimitStore();
 }
 
+/** Reach Redis and the SMTP server once, so a wrong URL or a server not up yet is told at start, by name. */
+async function checkConnections(
+  config: Config,
+  mailer: Mailer | undefined,
+  storage: SecondaryStorage | undefined,
+): Promise<void> {
+  if (storage && config.redisURL)
+    await storage.check().catch((error: unknown) => {
+      throw dependencyError(config.redisURL ?? "", error);
+    });
+  if (config.smtpURL && mailer)
+    await mailer.verify().catch((error: unknown) => {
+      throw dependencyError(config.smtpURL ?? "", error);
+    });
+}
+
 export async function createContext(config: Config, options: CreateContextOptions = {}): Promise<AuthContext> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
-  const { db, ...database } = openDatabase(config.databaseURL, { poolSize: config.databasePoolSize });
+  const { db, ...database } = openDatabase(config.databaseURL, {
+    poolSize: config.databasePoolSize,
+    create: options.migrate === true,
+  });
   let secondaryStorage: SecondaryStorage | undefined;
+  let mailer: Mailer | undefined;
   try {
+    await database.ping().catch((error: unknown) => {
+      throw dependencyError(config.databaseURL, error);
+    });
     if (options.migrate)
       await migrateToLatest(db, (name) => logger.info("applied migration", { name }), database.schema);
+    else await assertUpToDate(db, database.schema, config.databaseURL);
     const secret = await resolveSecret(config, db, logger);
-    const mailer = createMailer({
+    const smtp = createMailer({
       smtpURL: config.smtpURL,
       from: config.mailFrom,
       timeoutMs: config.smtpTimeoutMs,
       logger,
     });
+    mailer = smtp;
     const baseURL = resolveBaseURL(config);
     const pending = new Set<Promise<unknown>>();
     secondaryStorage =
       options.secondaryStorage ??
       (config.redisURL ? createRedisStorage(config.redisURL, { keyPrefix: config.redisKeyPrefix }) : undefined);
+    if (options.checkConnections)
+      await checkConnections(config, options.checkConnections === "all" ? smtp : undefined, secondaryStorage);
     const rateLimitStore = createRateLimitStore(config, db, secondaryStorage, logger);
 
     const background = (task: Promise<unknown>) => {
@@ -152,7 +188,7 @@ export async function createContext(config: Config, options: CreateContextOption
       database,
       db,
       logger,
-      mailer,
+      mailer: smtp,
       rateLimitStore,
       secondaryStorage,
       passwords,
@@ -162,17 +198,18 @@ export async function createContext(config: Config, options: CreateContextOption
       isTrustedProxy: createAddressMatcher(config.trustedProxies),
       local: createLocalState(),
       now: options.now ?? Date.now,
-      sendMail: (mail) => background(mailer.send(mail)),
+      sendMail: (mail) => background(smtp.send(mail)),
       background,
       settle,
       async close() {
         await settle();
-        mailer.close();
+        smtp.close();
         await secondaryStorage?.close();
         await database.close();
       },
     };
   } catch (error) {
+    mailer?.close();
     await secondaryStorage?.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;

@@ -11,6 +11,8 @@ export interface Mail {
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /** Connect (and log in) to the SMTP server once; rejects with the reason when it cannot (serve's start-up check). */
+  verify(): Promise<void>;
   close(): void;
 }
 
@@ -77,6 +79,7 @@ export function createMailer(options: MailerOptions): Mailer {
       async send(mail) {
         logger.info("mail (no SMTP configured)", { to: mail.to, subject: mail.subject, text: mail.text });
       },
+      async verify() {},
       close() {},
     };
   }
@@ -110,6 +113,9 @@ export function createMailer(options: MailerOptions): Mailer {
           return;
         }
       }
+    },
+    async verify() {
+      await transport.verify();
     },
     close: () => transport.close(),
   };

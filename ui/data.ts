@@ -27,18 +27,30 @@ import type { AuditEventWire } from "../src/wire/audit.ts";
 // What the terminal UI reads and does, over the same context and the same service functions as the
 // server and the CLI. Screens only see this interface, so the UI tests drive a real database through it.
 
+/** The issue dialog's choices, as `authd issue-api-key` takes them; unset: the configured default. */
+export interface IssueKeyOptions {
+  name?: string;
+  rateLimit?: false | { max: number; windowMs: number };
+  remaining?: number;
+  refill?: { amount: number; intervalMs: number };
+  expiresInSeconds?: number;
+}
+
 export interface AdminData {
   now(): number;
   listUsers(request: SearchPageRequest): Promise<Page<UserWire>>;
   describeUser(userId: string): Promise<UserOverview | null>;
-  banUser(userId: string, reason: string): Promise<void>;
+  /** expiresInSeconds: the ban ends by itself then; unset, it lasts until unbanned. */
+  banUser(userId: string, reason: string, expiresInSeconds?: number): Promise<void>;
   unbanUser(userId: string): Promise<void>;
   setRole(userId: string, role: string): Promise<void>;
   /** Remove the user's second factor (secret, backup codes, trusted browsers). */
   resetTwoFactor(userId: string): Promise<void>;
   revokeSession(sessionId: string): Promise<void>;
   revokeAllSessions(userId: string): Promise<number>;
-  issueApiKey(userId: string, name: string | undefined): Promise<CreatedApiKey>;
+  issueApiKey(userId: string, options: IssueKeyOptions): Promise<CreatedApiKey>;
+  /** The limits a new key gets unless told otherwise (the issue dialog shows them). */
+  apiKeyDefaults(): { rateLimit: { max: number; windowMs: number } | false };
   revokeApiKey(keyId: string): Promise<void>;
   removePasskey(userId: string, passkeyId: string): Promise<void>;
   deleteUser(userId: string): Promise<void>;
@@ -55,8 +67,8 @@ export function createAdminData(ctx: AuthContext): AdminData {
     now: () => ctx.now(),
     listUsers: (request) => listUserPage(ctx, request),
     describeUser: (userId) => describeUser(ctx, userId),
-    async banUser(userId, reason) {
-      await banUser(ctx, userId, { reason }, CLI_SOURCE);
+    async banUser(userId, reason, expiresInSeconds) {
+      await banUser(ctx, userId, { reason, expiresIn: expiresInSeconds }, CLI_SOURCE);
     },
     async unbanUser(userId) {
       await unbanUser(ctx, userId, CLI_SOURCE);
@@ -71,7 +83,27 @@ export function createAdminData(ctx: AuthContext): AdminData {
       await revokeSessionsOf(ctx, { sessionId }, CLI_SOURCE);
     },
     revokeAllSessions: (userId) => revokeSessionsOf(ctx, { userId }, CLI_SOURCE),
-    issueApiKey: (userId, name) => createApiKey(ctx, { userId, name }, { isServer: true }, CLI_SOURCE),
+    issueApiKey: (userId, options) =>
+      createApiKey(
+        ctx,
+        {
+          userId,
+          name: options.name,
+          remaining: options.remaining,
+          expiresIn: options.expiresInSeconds,
+          rateLimitEnabled: options.rateLimit === undefined ? undefined : options.rateLimit !== false,
+          rateLimitMax: options.rateLimit ? options.rateLimit.max : undefined,
+          rateLimitTimeWindow: options.rateLimit ? options.rateLimit.windowMs : undefined,
+          refillAmount: options.refill?.amount,
+          refillInterval: options.refill?.intervalMs,
+        },
+        { isServer: true },
+        CLI_SOURCE,
+      ),
+    apiKeyDefaults: () => {
+      const { enabled, maxRequests, timeWindow } = ctx.config.apiKey.rateLimit;
+      return { rateLimit: enabled ? { max: maxRequests, windowMs: timeWindow } : false };
+    },
     async revokeApiKey(keyId) {
       if (!(await revokeApiKeyById(ctx, keyId))) throw new Error("the API key no longer exists");
     },

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config/load.ts";
+import { DependencyError, describeFailure, isConnectionFailure } from "../dependencies.ts";
 import { isAuthError } from "../errors.ts";
 import { adminCommand } from "./commands/admin.ts";
 import { apiKeysCommand } from "./commands/api-keys.ts";
@@ -32,8 +33,7 @@ export function buildProgram(): Command {
       if (envFile) applyEnvFile(envFile);
     })
     .showHelpAfterError()
-    .enablePositionalOptions()
-    .exitOverride();
+    .enablePositionalOptions();
   program.addCommand(serveCommand);
   program.addCommand(migrateCommand);
   program.addCommand(healthcheckCommand);
@@ -49,20 +49,20 @@ export function buildProgram(): Command {
   program.addCommand(adminCommand);
   program.addCommand(auditCommand);
   program.addCommand(webhooksCommand);
+  overrideExits(program);
   return program;
 }
 
-// Errors opening the database that an operator fixes (wrong URL, path, password, database name).
-const DATABASE_OPEN_FAILURES = new Set([
-  "ECONNREFUSED",
-  "SQLITE_CANTOPEN",
-  "ENOTFOUND",
-  "ENOTDIR",
-  "EACCES",
-  "EROFS",
-  "28P01",
-  "3D000",
-]);
+/**
+ * Commander exits the process itself (code 1) on bad usage in a subcommand unless each command is told to
+ * throw instead; main() then answers 2, as the contract says for bad usage.
+ */
+function overrideExits(command: Command, parents = ""): void {
+  const path = `${parents}${command.name()}`;
+  command.exitOverride();
+  command.showHelpAfterError(`(see \`${path} --help\`)`);
+  for (const sub of command.commands) overrideExits(sub, `${path} `);
+}
 
 /** Run the CLI; returns the exit code. User-fixable failures are one line on stderr, never a stack. */
 export async function main(argv: string[]): Promise<number> {
@@ -84,6 +84,10 @@ export async function main(argv: string[]): Promise<number> {
       for (const line of error.problems) process.stderr.write(`${line}\n`);
       return 2;
     }
+    if (error instanceof DependencyError) {
+      process.stderr.write(`authd: ${error.message}\n`);
+      return 1;
+    }
     if (error instanceof UserError) {
       process.stderr.write(`authd: ${error.message}\n`);
       return error.exitCode;
@@ -97,9 +101,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write("authd: aborted\n");
       return 1;
     }
-    const code = (error as { code?: string }).code;
-    if (code !== undefined && DATABASE_OPEN_FAILURES.has(code)) {
-      process.stderr.write(`authd: cannot open the database: ${(error as Error).message}\n`);
+    if (isConnectionFailure(error)) {
+      process.stderr.write(`authd: the database failed: ${describeFailure(error).reason}\n`);
       return 1;
     }
     process.stderr.write(

@@ -2,8 +2,9 @@ import { Command } from "commander";
 import * as z from "zod";
 import { ConfigError, loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
+import { unknownVariables } from "../config/unknown-env.ts";
 import { type AuthContext, type CreateContextOptions, createContext } from "../context.ts";
-import { createLogger } from "../logger.ts";
+import { createLogger, type Logger } from "../logger.ts";
 import { findUserIdByIdOrEmail } from "../services/directory.ts";
 
 // What every command shares: the --config flag, configuration loading, the context, and exit codes
@@ -46,18 +47,36 @@ export async function openCommandContext(config: Config, options: CommandContext
   return createContext(config, { logger, ...contextOptions });
 }
 
+/** A warn line per AUTH_* variable authd does not know (a typo would otherwise leave the default in force). */
+export function warnUnknownVariables(logger: Logger): void {
+  for (const line of unknownVariables(process.env)) logger.warn(line);
+}
+
 export async function withContext<T>(
   options: CommonOptions,
   work: (ctx: AuthContext) => Promise<T>,
-  contextOptions: CommandContextOptions = { migrate: true },
+  contextOptions: CommandContextOptions = {},
 ): Promise<T> {
   const config = loadCommandConfig(options, {}, { logLevel: "warn" });
-  const ctx = await openCommandContext(config, contextOptions);
+  warnUnknownVariables(createLogger({ level: config.logLevel, format: config.logFormat }));
+  const ctx = await openCommandContext(config, { checkConnections: "storage", ...contextOptions });
   try {
     return await work(ctx);
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * The password policy as the operator reads it: the limits named (the HTTP API answers Better Auth's bare
+ * "Password too short", which a client maps to its own text).
+ */
+export function assertPasswordPolicy(ctx: AuthContext, password: string): void {
+  const { minPasswordLength: min, maxPasswordLength: max } = ctx.config.emailAndPassword;
+  if (password.length < min)
+    throw new UserError(`password too short: at least ${min} characters (emailAndPassword.minPasswordLength)`);
+  if (password.length > max)
+    throw new UserError(`password too long: at most ${max} characters (emailAndPassword.maxPasswordLength)`);
 }
 
 /** The id of the user an operator named by id or email; an unknown one is the operator's to fix. */
@@ -78,6 +97,17 @@ export function createCommand(name: string, description: string): Command {
 
 export { ConfigError };
 
+/** What a flag should have been, in words: "expected a number", never zod's "received NaN". */
+function describeFlagIssue(issue: z.core.$ZodIssue): string {
+  // A schema's own message (e.g. "expected a whole number") stays; zod's defaults are replaced.
+  const generic = /^(Invalid input|Too small|Too big)/.test(issue.message);
+  if (!generic) return issue.message;
+  if (issue.code === "invalid_type" && issue.expected === "number") return "expected a number";
+  if (issue.code === "too_small" && issue.origin === "number") return `expected a number of at least ${issue.minimum}`;
+  if (issue.code === "too_big" && issue.origin === "number") return `expected a number of at most ${issue.maximum}`;
+  return issue.message;
+}
+
 /** Parse a command's flags with its zod schema; a bad flag is bad usage (exit 2), one line per problem. */
 export function parseFlags<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
   const parsed = schema.safeParse(raw);
@@ -86,7 +116,7 @@ export function parseFlags<T extends z.ZodType>(schema: T, raw: unknown): z.outp
     const flag = issue.path.length
       ? `--${String(issue.path[0]).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
       : "flags";
-    return `${flag}: ${issue.message}`;
+    return `${flag}: ${describeFlagIssue(issue)}`;
   });
   throw new UserError(lines.join("\n"), 2);
 }

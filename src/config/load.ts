@@ -84,15 +84,17 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_WEBHOOK_TIMEOUT_MS", "webhooks.timeoutMs", "int", 100),
   binding("AUTH_LOG_LEVEL", "logLevel"),
   binding("AUTH_LOG_FORMAT", "logFormat"),
+  binding("AUTH_STARTUP_TIMEOUT", "startupTimeoutSeconds", "int", 0, 3600),
 ];
 
-const SOCIAL_ENV = /^AUTH_SOCIAL_([A-Z0-9_]+?)_(CLIENT_ID|CLIENT_SECRET|ISSUER|TRUSTED)$/;
+export const SOCIAL_ENV = /^AUTH_SOCIAL_([A-Z0-9_]+?)_(CLIENT_ID|CLIENT_SECRET|ISSUER|TRUSTED)$/;
 const SOCIAL_FIELDS: Record<string, { field: string; kind: Kind }> = {
   CLIENT_ID: { field: "clientId", kind: "string" },
   CLIENT_SECRET: { field: "clientSecret", kind: "string" },
   ISSUER: { field: "issuer", kind: "string" },
   TRUSTED: { field: "trusted", kind: "on-off" },
 };
+export const SOCIAL_SUFFIXES = Object.keys(SOCIAL_FIELDS);
 
 export interface LoadConfigOptions {
   env?: Record<string, string | undefined>;

@@ -104,8 +104,21 @@ export const ConfigSchema = z
       .default(1024 * 1024)
       .describe("largest request body accepted"),
     shutdownGraceMs: z.number().int().min(0).default(10_000).describe("time given to requests in flight on SIGTERM"),
+    startupTimeoutSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .default(30)
+      .describe(
+        "how long serve keeps retrying the first connection to the database, Redis and SMTP (a server still starting) before it gives up",
+      ),
     logLevel: z.enum(["debug", "info", "success", "warn", "error"]).default("info").describe("log level"),
-    logFormat: z.enum(["text", "json"]).default("text").describe("log line format"),
+    logFormat: z
+      .enum(["text", "json"])
+      .optional()
+      .describe(
+        "log line format: one JSON object a line, or readable text (default: text; set json for a log shipper)",
+      ),
     disabledPaths: z.array(z.string().startsWith("/")).default([]).describe("routes that answer 404"),
     apiReference: z
       .object({

@@ -1,8 +1,9 @@
 import { Database as BunDatabase } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+import { DependencyError, dependencyError } from "../dependencies.ts";
 import { createStatementNamer, preparePooledClient } from "./prepared-statements.ts";
 import type { Database } from "./schema.ts";
 import { BunSqliteDialect } from "./sqlite-dialect.ts";
@@ -29,24 +30,43 @@ const pingWith = (db: Kysely<Database>) => async () => {
 
 export interface OpenDatabaseOptions {
   poolSize?: number;
+  /**
+   * May a missing SQLite file be created (serve and migrate)? Otherwise a missing file is refused with what
+   * to run. Never are directories created: a wrong path must not leave a tree behind.
+   */
+  create?: boolean;
 }
 
 // Postgres bigint (int8) holds epoch milliseconds, well inside Number's exact range.
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
-  if (url.startsWith("sqlite://")) return openSqlite(url.slice("sqlite://".length));
+  if (url.startsWith("sqlite://")) return openSqlite(url, options.create ?? true);
   if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, options.poolSize ?? 10);
   throw new Error(`unsupported database URL: ${url.split("://")[0]}://`);
 }
 
-function openSqlite(path: string): DatabaseHandle {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new BunDatabase(path, { create: true, strict: false });
-  sqlite.run("pragma journal_mode = wal");
-  sqlite.run("pragma synchronous = normal");
-  sqlite.run("pragma busy_timeout = 5000");
-  sqlite.run("pragma foreign_keys = on");
+function openSqlite(url: string, create: boolean): DatabaseHandle {
+  const path = url.slice("sqlite://".length);
+  if (path !== ":memory:") {
+    if (!existsSync(dirname(path)))
+      throw new DependencyError(`sqlite ${path}`, `directory ${dirname(path)} does not exist (authd creates none)`);
+    if (!create && !existsSync(path))
+      throw new DependencyError(
+        `sqlite ${path}`,
+        "no database here; run `authd migrate` to create it, or fix AUTH_DATABASE_URL",
+      );
+  }
+  let sqlite: BunDatabase;
+  try {
+    sqlite = new BunDatabase(path, { create, strict: false });
+    sqlite.run("pragma journal_mode = wal");
+    sqlite.run("pragma synchronous = normal");
+    sqlite.run("pragma busy_timeout = 5000");
+    sqlite.run("pragma foreign_keys = on");
+  } catch (error) {
+    throw dependencyError(url, error);
+  }
   const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite) });
   return {
     db,

@@ -1,5 +1,6 @@
-import { type Kysely, type Migration, type MigrationResult, Migrator } from "kysely";
+import { type Kysely, type Migration, type MigrationResult, Migrator, sql } from "kysely";
 import { migrations } from "../../migrations/index.ts";
+import { DependencyError, describeTarget } from "../dependencies.ts";
 import type { Database } from "./schema.ts";
 
 export interface MigrationStatus {
@@ -67,4 +68,40 @@ export async function migrationStatus(db: Kysely<Database>, schema?: string): Pr
     applied: all.filter((m) => m.executedAt !== undefined).map((m) => m.name),
     pending: all.filter((m) => m.executedAt === undefined).map((m) => m.name),
   };
+}
+
+/**
+ * The names in the migration table, read directly: Kysely's status check introspects the catalog of every
+ * schema, which fails when another process drops a schema meanwhile (see CATALOG_RACE_CODES). No table: none.
+ */
+async function appliedMigrations(db: Kysely<Database>, schema: string | undefined): Promise<string[]> {
+  const table = sql.table(schema ? `${schema}.authd_migration` : "authd_migration");
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+    return rows.map((row) => row.name);
+  } catch (error) {
+    const missing =
+      (error as { code?: string }).code === "42P01" || /no such table/i.test((error as Error).message ?? "");
+    if (missing) return [];
+    throw error;
+  }
+}
+
+/**
+ * Refuse a database authd did not migrate, or migrated by an older release: only `serve` and `migrate` change
+ * the schema, so a command run from the wrong directory or against the wrong URL says what to run instead.
+ */
+export async function assertUpToDate(db: Kysely<Database>, schema: string | undefined, url: string): Promise<void> {
+  const applied = await appliedMigrations(db, schema);
+  const pending = Object.keys(migrations).filter((name) => !applied.includes(name));
+  if (applied.length === 0)
+    throw new DependencyError(
+      describeTarget(url),
+      "no authd tables in this database; run `authd migrate` first (or start `authd serve`), or fix AUTH_DATABASE_URL",
+    );
+  if (pending.length > 0)
+    throw new DependencyError(
+      describeTarget(url),
+      `the database is not up to date (${pending.length} pending migration${pending.length > 1 ? "s" : ""}); run \`authd migrate\``,
+    );
 }

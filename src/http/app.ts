@@ -2,18 +2,20 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { AuthContext } from "../context.ts";
+import { dependencyError, isConnectionFailure, isRedisFailure } from "../dependencies.ts";
 import { AuthError } from "../errors.ts";
 import { setAuthTokenHeader } from "./bearer.ts";
 import { mountHomePage } from "./home-page.ts";
 import { metricsMiddleware } from "./middleware/metrics.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
+import { requestLogMiddleware } from "./middleware/request-log.ts";
 import { mountReference } from "./reference.ts";
-import { isTrustedURL } from "./request.ts";
+import { corsOrigin } from "./request.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
 
-// Middleware order: errors → metrics → no-store → CORS → body limit → rate limit → set-auth-token → routes.
-// Unknown and disabled paths 404.
+// Middleware order: errors → request log → metrics → no-store → CORS → body limit → rate limit →
+// set-auth-token → routes. Unknown and disabled paths 404.
 
 function errorResponse(error: AuthError): Response {
   const headers: Record<string, string> = { "content-type": "application/json", ...error.headers };
@@ -28,17 +30,30 @@ export async function metricsResponse(ctx: AuthContext): Promise<Response> {
   });
 }
 
+/**
+ * A 5xx's line: an outage names the dependency (`postgres 127.0.0.1:5432/authd: connection refused`), anything
+ * else is a bug and keeps its stack.
+ */
+function logFailure(ctx: AuthContext, message: string, cause: unknown, fields: Record<string, unknown>): void {
+  if (isConnectionFailure(cause)) {
+    const url = isRedisFailure(cause) ? (ctx.config.redisURL ?? "redis://") : ctx.config.databaseURL;
+    ctx.logger.error(dependencyError(url, cause).message, { ...fields, error: message });
+  } else ctx.logger.error(message, { ...fields, error: cause });
+}
+
 export function createApp(ctx: AuthContext): Hono {
   const app = new Hono();
   const base = ctx.config.basePath;
+  app.use("*", requestLogMiddleware(ctx));
 
-  app.onError((error) => {
+  app.onError((error, c) => {
+    const requestId = c.get("requestId");
     if (error instanceof AuthError) {
-      if (error.status >= 500) ctx.logger.error(error.message, { code: error.code, cause: error.cause });
+      if (error.status >= 500) logFailure(ctx, error.message, error.cause, { code: error.code, requestId });
       return errorResponse(error);
     }
     // Anything else is a bug or an outage (database down): 500 without details, cause in the log.
-    ctx.logger.error("unhandled error", { error });
+    logFailure(ctx, "unhandled error", error, { requestId });
     return errorResponse(new AuthError("INTERNAL_SERVER_ERROR"));
   });
   app.notFound(() => errorResponse(new AuthError("NOT_FOUND")));
@@ -58,7 +73,7 @@ export function createApp(ctx: AuthContext): Hono {
   app.use(
     `${base}/*`,
     cors({
-      origin: (origin) => (origin && isTrustedURL(ctx, origin, false) ? origin : null),
+      origin: (origin, c) => (origin ? corsOrigin(c, ctx, origin) : null),
       credentials: true,
       allowMethods: ["GET", "POST", "OPTIONS"],
       allowHeaders: ["content-type", "authorization", ...ctx.config.apiKey.headers],

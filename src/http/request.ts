@@ -70,9 +70,19 @@ export function assertTrustedOrigin(c: Context, ctx: AuthContext, startsSession 
   const origin = c.req.header("origin") || c.req.header("referer") || "";
   if (!origin && !carriesCookies) return;
   if (!origin || origin === "null" || !isTrustedURL(ctx, origin, false)) {
-    recordRefusedOrigin(c, ctx, origin);
-    throw new AuthError("INVALID_ORIGIN");
+    const refused = recordRefusedOrigin(c, ctx, origin);
+    throw new AuthError("INVALID_ORIGIN", { message: `Invalid origin: ${refused}` });
   }
+}
+
+/**
+ * A cross-origin call from an origin that is not trusted gets no CORS headers, so the browser answers the app
+ * with `Failed to fetch` and nothing else: the log line is all an operator has to go on.
+ */
+export function corsOrigin(c: Context, ctx: AuthContext, origin: string): string | null {
+  if (isTrustedURL(ctx, origin, false)) return origin;
+  recordRefusedOrigin(c, ctx, origin);
+  return null;
 }
 
 /** The origin of an Origin or Referer value: a Referer's path and query are left out (they may hold anything). */
@@ -87,13 +97,17 @@ function originOnly(presented: string): string {
 }
 
 /**
- * Log a refused origin (security.origin_refused). Any web page can make its visitors' browsers post here,
- * so the lines are limited per origin (see claimLogSlot): one a minute, with the count of those held back.
+ * Log a refused origin (security.origin_refused, at warn, naming the setting that would allow it), once per
+ * request (CORS and the origin check may both refuse it). Any web page can make its visitors' browsers call
+ * here, so the lines are limited per origin (see claimLogSlot): one a minute, with the count held back.
+ * Answers the refused origin as shown.
  */
-function recordRefusedOrigin(c: Context, ctx: AuthContext, presented: string): void {
+function recordRefusedOrigin(c: Context, ctx: AuthContext, presented: string): string {
   const origin = loggableText(originOnly(presented));
+  if (c.get("originRefused")) return origin;
+  c.set("originRefused", true);
   const slot = claimLogSlot(ctx, "origin", origin);
-  if (!slot) return;
+  if (!slot) return origin;
   const path = c.req.path.slice(ctx.config.basePath.length);
   // Log only (see LOG_ONLY in security-events.ts): nothing is written to the database, so nothing to wait for.
   void recordSecurityEvent(ctx, {
@@ -101,8 +115,17 @@ function recordRefusedOrigin(c: Context, ctx: AuthContext, presented: string): v
     outcome: "failure",
     origin,
     path,
+    setting: "AUTH_TRUSTED_ORIGINS",
     ...slot,
     userId: null,
     source: requestSource(c, ctx),
   });
+  return origin;
+}
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** This request's refused origin is already logged (or counted). */
+    originRefused: boolean;
+  }
 }

@@ -5,6 +5,7 @@ import { AuthError, type ErrorKey, isAuthError } from "../errors.ts";
 import { hasControlCharacters } from "../services/control-characters.ts";
 import { readRequestBody } from "./body.ts";
 import { CONTROL_CHARACTER_MESSAGE } from "./fields.ts";
+import { noteUser } from "./middleware/request-log.ts";
 import { assertTrustedOrigin, assertTrustedRedirects, isServerCall } from "./request.ts";
 import { type ResolvedSession, resolveSession } from "./session.ts";
 
@@ -176,6 +177,7 @@ async function runRoute(route: AnyRouteDefinition, c: Context, ctx: AuthContext)
 
   const auth = route.auth ?? "none";
   const session = auth === "none" ? null : await resolveSession(c, ctx);
+  if (session) noteUser(c, session.user.id);
   const input = { c, ctx, body, query, params, isServer };
   try {
     if (route.auth === "session") {

@@ -10,6 +10,7 @@ import {
   type SecurityEvent,
 } from "../services/security-events.ts";
 import { clientAddress } from "./client-address.ts";
+import { noteUser } from "./middleware/request-log.ts";
 
 // Security events raised by requests (src/services/security-events.ts writes them). The source of each is
 // who acted, with the client's address (the one rate limits and sessions use, so forwarding headers count
@@ -21,6 +22,7 @@ export function requestSource(
   actorType: ActorType = "anonymous",
   actorId: string | null = null,
 ): EventSource {
+  if (actorType === "user" && actorId) noteUser(c, actorId);
   return { actorType, actorId, ip: clientAddress(c, ctx), userAgent: c.req.header("user-agent") ?? null };
 }
 

@@ -21,6 +21,7 @@ import {
   setSessionCookies,
   setSessionDataCookie,
 } from "./cookies.ts";
+import { noteUser } from "./middleware/request-log.ts";
 import { recordSignIn, recordSignInFailure } from "./security-log.ts";
 
 // Who the caller is: the session cookie, `Authorization: Bearer <session token>` (when the bearer feature
@@ -90,6 +91,7 @@ export async function resolveSession(
     clearSessionCookies(c, ctx);
     return null;
   }
+  noteUser(c, found.user.id);
   const dontRemember = hasDontRememberCookie(c, ctx);
   if (!options.disableRefresh && !dontRemember && isRefreshDue(ctx, found.session)) {
     const session = await refreshSession(ctx, found.session);

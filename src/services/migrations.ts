@@ -1,6 +1,7 @@
 import type { Config } from "../config/schema.ts";
 import { openDatabase } from "../db/driver.ts";
 import { type MigrationStatus, migrateToLatest, migrationStatus } from "../db/migrator.ts";
+import { dependencyError } from "../dependencies.ts";
 
 // `authd migrate` and `authd migrate status` work on the bare database: the full context (createContext)
 // reads tables that migrations create, so it cannot be opened before they ran. Serving and the other
@@ -15,11 +16,24 @@ export interface Migrations {
   migrateToLatest(onApplied?: (name: string) => void): Promise<string[]>;
 }
 
-/** Open the configured database for migrations only, run `work`, then close it. */
-export async function withMigrations<T>(config: Config, work: (migrations: Migrations) => Promise<T>): Promise<T> {
-  const handle = openDatabase(config.databaseURL, { poolSize: config.databasePoolSize });
+/**
+ * Open the configured database for migrations only, run `work`, then close it. `create`: a missing SQLite file
+ * may be created (`authd migrate`; `migrate status` only reads).
+ */
+export async function withMigrations<T>(
+  config: Config,
+  work: (migrations: Migrations) => Promise<T>,
+  options: { create?: boolean } = {},
+): Promise<T> {
+  const handle = openDatabase(config.databaseURL, {
+    poolSize: config.databasePoolSize,
+    create: options.create ?? false,
+  });
   const { db, schema } = handle;
   try {
+    await handle.ping().catch((error: unknown) => {
+      throw dependencyError(config.databaseURL, error);
+    });
     return await work({
       status: () => migrationStatus(db, schema),
       migrateToLatest: (onApplied) => migrateToLatest(db, onApplied, schema),

@@ -17,6 +17,8 @@ export interface SecondaryStorage {
   evaluate(script: string, keys: string[], args: string[]): Promise<unknown>;
   /** Whether a round trip succeeds now (readiness). */
   ping(): Promise<boolean>;
+  /** One round trip that rejects with the reason when it fails (serve's start-up check). */
+  check(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,9 @@ export function createRedisStorage(url: string, options: RedisStorageOptions = {
       } catch {
         return false;
       }
+    },
+    async check() {
+      await (await ready()).send("PING", []);
     },
     async close() {
       closed = true;

@@ -139,4 +139,11 @@ export type Detail =
       identifier: "email" | "username" | "email-code";
       retryAfter: number;
     } & LogSlot)
-  | ({ type: "origin_refused"; outcome: "failure"; origin: string; path: string } & LogSlot);
+  | ({
+      type: "origin_refused";
+      outcome: "failure";
+      origin: string;
+      path: string;
+      /** The setting that would let the origin in. */
+      setting: "AUTH_TRUSTED_ORIGINS";
+    } & LogSlot);

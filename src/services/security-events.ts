@@ -63,7 +63,9 @@ export async function recordSecurityEvent(ctx: AuthContext, event: SecurityEvent
     ...details,
   };
   for (const [name, value] of Object.entries(fields)) fields[name] = loggable(value);
-  ctx.logger.info(`security.${type}`, fields);
+  // A refused origin is most often the operator's own app missing from AUTH_TRUSTED_ORIGINS: a warning.
+  if (type === "origin_refused") ctx.logger.warn(`security.${type}`, fields);
+  else ctx.logger.info(`security.${type}`, fields);
   if (LOG_ONLY.has(type)) return;
   const data: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(details)) data[name] = loggable(value);

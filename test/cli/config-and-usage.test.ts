@@ -72,6 +72,8 @@ describe("the compiled dist/authd binary", () => {
   }, 120_000);
 
   it("creates and lists users with its embedded migrations", async () => {
+    const migrated = await runCli(["migrate", "--json"], { env, binary });
+    expect(migrated.code, migrated.stderr).toBe(0);
     const created = await runCli(
       ["create-user", "--email", "bin@example.com", "--name", "Bin", "--password", "binary-password", "--json"],
       { env, binary },

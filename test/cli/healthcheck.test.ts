@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 
@@ -8,6 +9,15 @@ const authd = (args: string[], env: Record<string, string> = {}) =>
     cwd: root,
     encoding: "utf8",
     env: { ...process.env, ...env },
+  });
+
+/** The same, without blocking the event loop (the test's own server must answer meanwhile). */
+const authdAsync = (args: string[], env: Record<string, string> = {}) =>
+  new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ["bin/authd.ts", ...args], { cwd: root, env: { ...process.env, ...env } });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("close", (code) => resolve({ code, stderr }));
   });
 
 describe("authd healthcheck (the container health check)", () => {
@@ -27,7 +37,29 @@ describe("authd healthcheck (the container health check)", () => {
     const result = authd(["healthcheck", "--timeout", "1000"], { AUTH_PORT: String(await freePort()) });
     expect(result.status).toBe(1);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
-    expect(result.stderr).toMatch(/^authd: unhealthy: http:\/\/127\.0\.0\.1:\d+\/api\/auth\/ok/);
+    expect(result.stderr).toMatch(/^authd: unhealthy: http:\/\/127\.0\.0\.1:\d+\/api\/auth\/ready/);
+  });
+
+  it("checks readiness, not liveness: a daemon that is up but not ready is unhealthy, naming what is down", async () => {
+    // A stand-in daemon whose process is up (/ok) while its database is not (/ready answers 503).
+    const server = createServer((request, response) => {
+      if (request.url === "/api/auth/ok") return response.writeHead(200).end('{"ok":true}');
+      response.writeHead(503, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({ code: "SERVICE_UNAVAILABLE", message: "x", details: { ready: false, database: false } }),
+      );
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    try {
+      const result = await authdAsync(["healthcheck"], { AUTH_PORT: String(port) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `authd: unhealthy: http://127.0.0.1:${port}/api/auth/ready answered 503 (database down)\n`,
+      );
+    } finally {
+      server.close();
+    }
   });
 
   it("exits 2 on a bad flag value", () => {

@@ -109,7 +109,7 @@ describe("requests and input over HTTP", () => {
       const stranger = new LiveAgent(base, EVIL);
       const signIn = await stranger.post("/sign-in/email", { email, password });
       expect(signIn.status).toBe(403);
-      expect(signIn.json).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
+      expect(signIn.json).toEqual({ code: "INVALID_ORIGIN", message: `Invalid origin: ${EVIL}` });
       expect(setsSessionCookie(signIn)).toBe(false);
       const signUp = await stranger.post("/sign-up/email", { email: uniqueEmail("evil"), password, name: "E" });
       expect(signUp.status).toBe(403);

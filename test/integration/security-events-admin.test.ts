@@ -141,7 +141,7 @@ describeEachDialect("security log: administrators and operators", (dialect) => {
     await ui.banUser(target.id, "abuse");
     await ui.unbanUser(target.id);
     await ui.setRole(target.id, "user");
-    const fromUi = await ui.issueApiKey(target.id, "ui");
+    const fromUi = await ui.issueApiKey(target.id, { name: "ui" });
     await ui.revokeApiKey(fromUi.id);
 
     const again = await t.agent().post("/sign-in/email", { email: target.email, password: PASSWORD });

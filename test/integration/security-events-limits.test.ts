@@ -107,24 +107,32 @@ describe("security log: refused origins", () => {
     for (let i = 0; i < 5; i += 1) expect((await crossSite({ origin: "https://evil.example" })).status).toBe(403);
     expect((await crossSite({ referer: "https://other.example/phish?token=s3cr3t-in-referer" })).status).toBe(403);
     expect(log.events("origin_refused")).toEqual([
-      line("origin_refused", {
-        outcome: "failure",
-        userId: null,
-        ...sourceFields("anonymous", null, "198.51.100.40", null),
-        origin: "https://evil.example",
-        path: "/sign-in/email",
-        suppressed: 0,
-        overflow: false,
-      }),
-      line("origin_refused", {
-        outcome: "failure",
-        userId: null,
-        ...sourceFields("anonymous", null, "198.51.100.40", null),
-        origin: "https://other.example",
-        path: "/sign-in/email",
-        suppressed: 0,
-        overflow: false,
-      }),
+      {
+        ...line("origin_refused", {
+          outcome: "failure",
+          userId: null,
+          ...sourceFields("anonymous", null, "198.51.100.40", null),
+          origin: "https://evil.example",
+          path: "/sign-in/email",
+          setting: "AUTH_TRUSTED_ORIGINS",
+          suppressed: 0,
+          overflow: false,
+        }),
+        level: "warn",
+      },
+      {
+        ...line("origin_refused", {
+          outcome: "failure",
+          userId: null,
+          ...sourceFields("anonymous", null, "198.51.100.40", null),
+          origin: "https://other.example",
+          path: "/sign-in/email",
+          setting: "AUTH_TRUSTED_ORIGINS",
+          suppressed: 0,
+          overflow: false,
+        }),
+        level: "warn",
+      },
     ]);
     t.clock.advance(MINUTE);
     await crossSite({ origin: "https://evil.example" }, "198.51.100.41");

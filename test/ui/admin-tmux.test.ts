@@ -80,6 +80,8 @@ describe("authd admin from the compiled binary in tmux", () => {
     tmux("send-keys", "-t", "admin", "-l", "abusive behaviour");
     await waitForScreen("ban reason: abusive behaviour");
     tmux("send-keys", "-t", "admin", "Enter");
+    await waitForScreen("ban for:");
+    tmux("send-keys", "-t", "admin", "Enter");
     const after = await waitForScreen("BANNED (abusive behaviour)");
     expect(after).toContain("Sessions (0 active)");
     // The line wraps at the terminal's width.

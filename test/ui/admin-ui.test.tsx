@@ -86,6 +86,8 @@ describe("authd admin terminal UI", () => {
     await waitForFrame(ui, "ban reason:");
     ui.stdin.write("spamming");
     ui.stdin.write(KEYS.enter);
+    await waitForFrame(ui, "ban for:");
+    ui.stdin.write(KEYS.enter);
     await waitForFrame(ui, "BANNED (spamming)");
     const banned = await findUserByEmail(t.ctx.db, "alice@example.com");
     expect(Boolean(banned?.banned)).toBe(true);
@@ -123,6 +125,10 @@ describe("authd admin terminal UI", () => {
     await waitForFrame(ui, "API key name:");
     ui.stdin.write("deploy");
     ui.stdin.write(KEYS.enter);
+    for (const label of ["rate limit:", "uses in all:", "refill:", "expires in:"]) {
+      await waitForFrame(ui, label);
+      ui.stdin.write(KEYS.enter);
+    }
     const frame = await waitForFrame(ui, (f) => f.includes("shown once") && f.includes("API keys (1)"));
     const carol = await findUserByEmail(t.ctx.db, "carol@example.com");
     const keys = await t.ctx.db.selectFrom("apikey").selectAll().where("userId", "=", carol!.id).execute();
@@ -131,6 +137,8 @@ describe("authd admin terminal UI", () => {
     ui.stdin.write(KEYS.tab);
     await waitForFrame(ui, "revoke key");
     ui.stdin.write("x");
+    await waitForFrame(ui, "Revoke API key deploy? Apps using it stop working. [y/N]");
+    ui.stdin.write("y");
     await waitForFrame(ui, "API key deploy revoked");
     expect(await t.ctx.db.selectFrom("apikey").selectAll().where("userId", "=", carol!.id).execute()).toHaveLength(0);
   });
@@ -176,6 +184,8 @@ describe("authd admin terminal UI", () => {
     ui.stdin.write("b");
     await waitForFrame(ui, "ban reason:");
     ui.stdin.write(KEYS.enter);
+    await waitForFrame(ui, "ban for:");
+    ui.stdin.write(KEYS.enter);
     const banned = await waitForFrame(ui, (f) => f.includes("BANNED") && f.includes("API keys (1)"));
     expect(banned).toContain("API keys (1) · owner banned: keys refused");
 
@@ -191,6 +201,13 @@ describe("authd admin terminal UI", () => {
     const ui = await openUser("carol");
     await waitForFrame(ui, "Sessions (3 active)");
     ui.stdin.write("x");
+    await waitForFrame(ui, "Revoke this session of carol@example.com");
+    ui.stdin.write("n");
+    await waitForFrame(ui, (f) => !f.includes("Revoke this session"));
+    expect(await t.ctx.db.selectFrom("session").selectAll().where("userId", "=", carol.id).execute()).toHaveLength(3);
+    ui.stdin.write("x");
+    await waitForFrame(ui, "Revoke this session of carol@example.com");
+    ui.stdin.write("y");
     await waitForFrame(ui, "Sessions (2 active)");
     ui.stdin.write("a");
     await waitForFrame(ui, "Revoke all 2 session(s)");
@@ -272,6 +289,8 @@ describe("authd admin terminal UI", () => {
     ui.stdin.write(KEYS.tab);
     await waitForFrame(ui, `${before.length} session(s)`);
     ui.stdin.write("x");
+    await waitForFrame(ui, "Revoke this session of");
+    ui.stdin.write("y");
     await waitForFrame(ui, "revoked a session of");
     await waitForFrame(ui, `${before.length - 1} session(s)`);
     expect(await t.ctx.db.selectFrom("session").selectAll().execute()).toHaveLength(before.length - 1);

@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 
 export interface TableColumn<T> {
   header: string;
-  /** Fixed width in characters; columns without one share what is left. */
+  /** The most characters the column takes; each column is otherwise as wide as its content. */
   width?: number;
   value: (row: T) => string | number | boolean | null | undefined;
   color?: (row: T) => string | undefined;
@@ -30,22 +30,38 @@ function show(value: unknown): string {
   return String(value);
 }
 
-/** Column widths that fill `width`: fixed ones as asked (shrunk if the terminal is narrow), the rest shared. */
-export function columnWidths(columns: { width?: number }[], width: number): number[] {
+/**
+ * Column widths sized to their content (`natural`: the longest of header and cells), within `width`. When the
+ * content does not fit, the widest columns give way first, down to a common width, so short columns (dates,
+ * flags) stay whole and long ones (user agents, emails) are cut. A column's `width` caps it.
+ */
+export function columnWidths(columns: { width?: number }[], width: number, natural: number[]): number[] {
   const gaps = Math.max(0, columns.length - 1);
-  const fixed = columns.reduce((sum, c) => sum + (c.width ?? 0), 0);
-  const flexible = columns.filter((c) => c.width === undefined).length;
-  const room = Math.max(0, width - 2 - gaps - fixed);
-  if (room === 0 && fixed > 0) {
-    const scale = Math.max(0, width - 2 - gaps) / fixed;
-    return columns.map((c) => Math.floor((c.width ?? 0) * scale));
+  const room = Math.max(0, width - 2 - gaps);
+  const wanted = columns.map((c, i) => Math.max(1, Math.min(natural[i] ?? 1, c.width ?? Number.POSITIVE_INFINITY)));
+  const total = wanted.reduce((sum, w) => sum + w, 0);
+  if (total <= room) return wanted;
+  // The largest common cap that fits, then what is left over goes to the capped columns one by one.
+  let cap = Math.max(...wanted);
+  const sumAt = (limit: number) => wanted.reduce((sum, w) => sum + Math.min(w, limit), 0);
+  while (cap > 1 && sumAt(cap) > room) cap -= 1;
+  const widths = wanted.map((w) => Math.min(w, cap));
+  let spare = room - widths.reduce((sum, w) => sum + w, 0);
+  for (let i = 0; i < widths.length && spare > 0; i += 1) {
+    if (wanted[i] > widths[i]) {
+      widths[i] += 1;
+      spare -= 1;
+    }
   }
-  return columns.map((c) => c.width ?? Math.floor(room / Math.max(1, flexible)));
+  return widths;
 }
 
 /** A list with a header line; the cursor row is inverted. Cells never wrap: they are cut to fit. */
 export function Table<T>({ columns, rows, width, selected, emptyText = "nothing to show", rowKey }: TableProps<T>) {
-  const widths = columnWidths(columns, width);
+  const natural = columns.map((column) =>
+    Math.max(column.header.length, ...rows.map((row) => show(column.value(row)).length)),
+  );
+  const widths = columnWidths(columns, width, natural);
   const line = (cells: string[]) => cells.map((cell, i) => fitCell(cell, widths[i])).join(" ");
   return (
     <Box flexDirection="column">

@@ -1,7 +1,9 @@
 import { Box, Text } from "ink";
+import { useState } from "react";
 import type { ListedSession } from "../../src/services/directory.ts";
 import { toMinute } from "../components/dates.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
+import { Confirm } from "../components/Prompt.tsx";
 import { PageLine } from "../components/SearchLine.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table } from "../components/Table.tsx";
@@ -17,17 +19,20 @@ export function SessionsScreen({ data, nav, position, setPosition }: ListScreenP
   const pageSize = Math.max(3, rows - LIST_CHROME_ROWS);
   const list = usePagedList(data.listSessions, position, setPosition, { pageSize, searchable: false });
   const action = useAction(list.result.reload);
+  const [confirming, setConfirming] = useState<ListedSession>();
 
-  useKeys((input, key) => {
-    if (list.handleKey(input, key)) return;
-    if (key.tab) return nav.nextTab(key.shift ? -1 : 1);
-    if (key.escape) return nav.quit();
-    const session = list.current;
-    if (!session) return;
-    if (key.return) return nav.openUser(session.userId);
-    if (input === "x")
-      void action.run(() => data.revokeSession(session.id), `revoked a session of ${session.userEmail}`);
-  });
+  useKeys(
+    (input, key) => {
+      if (list.handleKey(input, key)) return;
+      if (key.tab) return nav.nextTab(key.shift ? -1 : 1);
+      if (key.escape) return nav.quit();
+      const session = list.current;
+      if (!session) return;
+      if (key.return) return nav.openUser(session.userId);
+      if (input === "x") setConfirming(session);
+    },
+    { isActive: !confirming },
+  );
 
   return (
     <Box flexDirection="column">
@@ -42,7 +47,7 @@ export function SessionsScreen({ data, nav, position, setPosition }: ListScreenP
           { header: "user", value: (s) => s.userEmail },
           { header: "created", width: 16, value: (s) => toMinute(s.createdAt) },
           { header: "expires", width: 16, value: (s) => toMinute(s.expiresAt) },
-          { header: "ip", width: 15, value: (s) => s.ipAddress },
+          { header: "ip", value: (s) => s.ipAddress },
           { header: "user agent", value: (s) => s.userAgent },
         ]}
       />
@@ -53,6 +58,16 @@ export function SessionsScreen({ data, nav, position, setPosition }: ListScreenP
         noun="session"
         loading={list.result.loading}
       />
+      {confirming ? (
+        <Confirm
+          question={`Revoke this session of ${confirming.userEmail} (${confirming.ipAddress ?? "no address"})?`}
+          onAnswer={(yes) => {
+            setConfirming(undefined);
+            if (yes)
+              void action.run(() => data.revokeSession(confirming.id), `revoked a session of ${confirming.userEmail}`);
+          }}
+        />
+      ) : null}
       <StatusLine error={action.error ?? list.result.error} notice={action.notice} busy={action.busy} />
       <KeyHints
         hints={[

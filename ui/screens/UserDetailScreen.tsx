@@ -11,13 +11,25 @@ import { useAction } from "../hooks/use-action.ts";
 import { useAsyncData } from "../hooks/use-async-data.ts";
 import { useKeys } from "../hooks/use-keys.tsx";
 import { useTerminalSize } from "../hooks/use-terminal-size.ts";
+import { BanDialog, IssueKeyDialog } from "./Dialogs.tsx";
 import type { Navigation } from "./navigation.ts";
 
-type Mode = "browse" | "ban" | "role" | "issue-key" | "delete" | "revoke-all" | "reset-2fa";
+type Mode = "browse" | "ban" | "role" | "issue-key" | "delete" | "revoke-all" | "revoke-one" | "reset-2fa";
 type Focus = "sessions" | "keys" | "passkeys";
 
 const NEXT_FOCUS: Record<Focus, Focus> = { sessions: "keys", keys: "passkeys", passkeys: "sessions" };
 const FOCUS_LABEL: Record<Focus, string> = { sessions: "sessions", keys: "API keys", passkeys: "passkeys" };
+
+/** 3600 → "1h", 604800 → "7d": a ban's length as the operator typed it. */
+function formatSeconds(total: number): string {
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3600],
+    ["m", 60],
+  ] as const)
+    if (total % size === 0) return `${total / size}${unit}`;
+  return `${total}s`;
+}
 
 /** One user: profile, sessions, linked accounts, organizations, API keys and passkeys, with the admin actions. */
 export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userId: string; nav: Navigation }) {
@@ -42,6 +54,8 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
       : Math.max(0, Math.min(selected - tableRows + 1, length - tableRows));
 
   const finish = () => setMode("browse");
+  const item = focused[selected];
+  const keyName = item && "name" in item && item.name ? item.name : item?.id;
   useKeys(
     (input, key) => {
       if (key.escape) return nav.back();
@@ -63,12 +77,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
       if (input === "a") return setMode("revoke-all");
       if (input === "f" && user.twoFactorEnabled) return setMode("reset-2fa");
       if (input === "x") {
-        const item = focused[selected];
-        if (!item) return;
-        if (focus === "sessions") void action.run(() => data.revokeSession(item.id), "session revoked");
-        else if (focus === "keys")
-          void action.run(() => data.revokeApiKey(item.id), `API key ${item.name || item.id} revoked`);
-        else void action.run(() => data.removePasskey(user.id, item.id), `passkey ${item.name || item.id} removed`);
+        if (focused[selected]) setMode("revoke-one");
         return;
       }
       if (input === "R") overview.reload();
@@ -113,7 +122,9 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
       <Text>
         {`role ${user.role ?? "-"} · email ${user.emailVerified ? "verified" : "not verified"} · 2FA ${user.twoFactorEnabled ? "on" : "off"} · created ${toMinute(user.createdAt)} · `}
         {user.banned ? (
-          <Text color="red" bold>{`BANNED (${user.banReason ?? "no reason"})`}</Text>
+          <Text color="red" bold>
+            {`BANNED (${user.banReason ?? "no reason"}) ${user.banExpires ? `until ${toMinute(user.banExpires)}` : "until unbanned"}`}
+          </Text>
         ) : (
           <Text color="green">active</Text>
         )}
@@ -131,7 +142,7 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
         columns={[
           { header: "created", width: 16, value: (s) => toMinute(s.createdAt) },
           { header: "expires", width: 16, value: (s) => toMinute(s.expiresAt) },
-          { header: "ip", width: 15, value: (s) => s.ipAddress },
+          { header: "ip", value: (s) => s.ipAddress },
           { header: "user agent", value: (s) => s.userAgent },
         ]}
       />
@@ -174,13 +185,30 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
         </Box>
       ) : null}
       {mode === "ban" ? (
-        <Prompt
-          label="ban reason:"
-          placeholder="enter for the default reason · esc cancels"
+        <BanDialog
           onCancel={finish}
-          onSubmit={(reason) => {
+          onBan={(reason, expiresIn) => {
             finish();
-            void action.run(() => data.banUser(user.id, reason.trim()), `banned ${user.email}`);
+            const until = expiresIn ? ` for ${formatSeconds(expiresIn)}` : "";
+            void action.run(() => data.banUser(user.id, reason, expiresIn), `banned ${user.email}${until}`);
+          }}
+        />
+      ) : null}
+      {mode === "revoke-one" && item ? (
+        <Confirm
+          question={
+            focus === "sessions"
+              ? `Revoke this session of ${user.email} (${"ipAddress" in item ? (item.ipAddress ?? "no address") : ""})?`
+              : focus === "keys"
+                ? `Revoke API key ${keyName}? Apps using it stop working.`
+                : `Remove passkey ${keyName} of ${user.email}? It can no longer sign in.`
+          }
+          onAnswer={(yes) => {
+            finish();
+            if (!yes) return;
+            if (focus === "sessions") void action.run(() => data.revokeSession(item.id), "session revoked");
+            else if (focus === "keys") void action.run(() => data.revokeApiKey(item.id), `API key ${keyName} revoked`);
+            else void action.run(() => data.removePasskey(user.id, item.id), `passkey ${keyName} removed`);
           }}
         />
       ) : null}
@@ -197,16 +225,16 @@ export function UserDetailScreen({ data, userId, nav }: { data: AdminData; userI
         />
       ) : null}
       {mode === "issue-key" ? (
-        <Prompt
-          label="API key name:"
-          placeholder="optional · esc cancels"
+        <IssueKeyDialog
+          banned={Boolean(user.banned)}
+          defaults={data.apiKeyDefaults()}
           onCancel={finish}
-          onSubmit={(name) => {
+          onIssue={(options) => {
             finish();
             void action.run(async () => {
-              const created = await data.issueApiKey(user.id, name.trim() || undefined);
+              const created = await data.issueApiKey(user.id, options);
               setIssuedKey(created.key);
-              return "API key issued";
+              return user.banned ? "API key issued (refused while the ban lasts)" : "API key issued";
             });
           }}
         />

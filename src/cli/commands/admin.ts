@@ -18,5 +18,5 @@ export const adminCommand = createCommand(
   const { renderAdmin } = await import("../../../ui/render.tsx");
   // Log lines (security events at info, when AUTH_LOG_LEVEL asks for them) would be drawn over the UI if
   // written to stderr directly; through console.error, Ink prints them above its frame.
-  await withContext(flags, (ctx) => renderAdmin(ctx), { migrate: true, writeLog: (line) => console.error(line) });
+  await withContext(flags, (ctx) => renderAdmin(ctx), { writeLog: (line) => console.error(line) });
 });

@@ -2,10 +2,10 @@ import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import { isValidEmail } from "../../http/routes/schemas.ts";
 import { CLI_SOURCE } from "../../services/security-events.ts";
-import { assertPasswordLength, createUser, toUserWire, type UserWire } from "../../services/users.ts";
+import { createUser, toUserWire, type UserWire } from "../../services/users.ts";
 import { formatFields, writeLines } from "../format.ts";
 import { promptHidden, readStdin } from "../prompt.ts";
-import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
+import { assertPasswordPolicy, createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
 
 const CreateUserFlags = z.object({
   email: z.string().trim().min(1, "required"),
@@ -29,7 +29,7 @@ export interface CreateUserInput {
 /** Create a user with a credential account, under the same rules as sign-up (email format, password length). */
 export async function createUserWithPassword(ctx: AuthContext, input: CreateUserInput): Promise<UserWire> {
   if (!isValidEmail(input.email)) throw new UserError(`invalid email: ${input.email}`);
-  assertPasswordLength(ctx, input.password);
+  assertPasswordPolicy(ctx, input.password);
   const row = await createUser(ctx, {
     email: input.email,
     name: input.name,

@@ -1,7 +1,9 @@
 import * as z from "zod";
-import { createCommand, loadCommandConfig, UserError } from "../shared.ts";
+import { createCommand, loadCommandConfig, parseFlags, UserError } from "../shared.ts";
 
-// For container health checks where no curl exists: GET /api/auth/ok on the configured port.
+// For container health checks where no curl exists: readiness, GET /api/auth/ready on the configured port
+// (the database, and Redis when configured, answer), not mere liveness (/ok): a daemon whose database is gone
+// is taken out of rotation.
 
 const Flags = z.object({
   url: z.url().optional(),
@@ -9,29 +11,35 @@ const Flags = z.object({
   config: z.string().optional(),
 });
 
+/** ` (database down)` from /ready's details, when the answer names what is down. */
+async function whatIsDown(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => null)) as { details?: Record<string, unknown> } | null;
+  const down = Object.entries(body?.details ?? {})
+    .filter(([name, up]) => name !== "ready" && up === false)
+    .map(([name]) => name);
+  return down.length ? ` (${down.join(", ")} down)` : "";
+}
+
 export async function healthcheck(flags: z.infer<typeof Flags>): Promise<void> {
   const config = loadCommandConfig(flags);
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
-  const url = flags.url ?? `http://${host}:${config.port}${config.basePath}/ok`;
+  const url = flags.url ?? `http://${host}:${config.port}${config.basePath}/ready`;
   let response: Response;
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(flags.timeout) });
   } catch (error) {
     throw new UserError(`unhealthy: ${url}: ${(error as Error).message}`);
   }
-  if (!response.ok) throw new UserError(`unhealthy: ${url} answered ${response.status}`);
+  if (!response.ok) throw new UserError(`unhealthy: ${url} answered ${response.status}${await whatIsDown(response)}`);
   process.stdout.write("ok\n");
 }
 
 export const healthcheckCommand = createCommand(
   "healthcheck",
-  "exit 0 when the local daemon answers GET /api/auth/ok (for container health checks)",
+  "exit 0 when the local daemon is ready: GET /api/auth/ready (for container health checks)",
 )
   .option("--url <url>", "check this URL instead")
   .option("--timeout <ms>", "give up after this many milliseconds", "3000")
   .action(async (raw) => {
-    const parsed = Flags.safeParse(raw);
-    if (!parsed.success)
-      throw new UserError(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"), 2);
-    await healthcheck(parsed.data);
+    await healthcheck(parseFlags(Flags, raw));
   });

@@ -7,15 +7,21 @@ export const migrateCommand = createCommand("migrate", "apply pending database m
   .enablePositionalOptions()
   .option("--json", "print only JSON")
   .action(async (options: CommonOptions) => {
-    await withMigrations(loadMigrationConfig(options), async (migrations) => {
-      const progress = progressReporter(options);
-      const { pending } = await migrations.status();
-      if (pending.length > 0) progress(`applying ${pending.length} pending migration(s): ${pending.join(", ")}…`);
-      const applied = await migrations.migrateToLatest((name) => progress(`applied ${name}`));
-      if (options.json) printJSON({ applied });
-      else
-        process.stdout.write(applied.length ? `applied ${applied.length} migration(s)\n` : "database is up to date\n");
-    });
+    await withMigrations(
+      loadMigrationConfig(options),
+      async (migrations) => {
+        const progress = progressReporter(options);
+        const { pending } = await migrations.status();
+        if (pending.length > 0) progress(`applying ${pending.length} pending migration(s): ${pending.join(", ")}…`);
+        const applied = await migrations.migrateToLatest((name) => progress(`applied ${name}`));
+        if (options.json) printJSON({ applied });
+        else
+          process.stdout.write(
+            applied.length ? `applied ${applied.length} migration(s)\n` : "database is up to date\n",
+          );
+      },
+      { create: true },
+    );
   });
 
 migrateCommand

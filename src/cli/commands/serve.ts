@@ -1,17 +1,55 @@
 import * as z from "zod";
+import type { Config } from "../../config/schema.ts";
+import type { AuthContext } from "../../context.ts";
+import { DependencyError } from "../../dependencies.ts";
+import { createLogger } from "../../logger.ts";
 import { ListenError, startServer } from "../../server.ts";
 import { relyingPartyProblem } from "../../services/passkeys/relying-party.ts";
-import { createCommand, loadCommandConfig, openCommandContext, UserError } from "../shared.ts";
+import { createCommand, loadCommandConfig, openCommandContext, UserError, warnUnknownVariables } from "../shared.ts";
 
 const ServeFlags = z.object({
-  port: z.coerce.number().int().min(1).max(65535).optional(),
+  port: z.coerce
+    .number({ error: "expected a port number between 1 and 65535" })
+    .int("expected a port number between 1 and 65535")
+    .min(1, "expected a port number between 1 and 65535")
+    .max(65535, "expected a port number between 1 and 65535")
+    .optional(),
   host: z.string().min(1).optional(),
   config: z.string().optional(),
 });
 
+const MAX_DELAY_MS = 5000;
+
+/**
+ * Open the context, retrying while a dependency is not up yet (a Postgres still starting beside the daemon):
+ * one warn line per failed attempt, until startupTimeoutSeconds. Wrong passwords and names fail at once.
+ */
+export async function openWithRetries(config: Config): Promise<AuthContext> {
+  const log = createLogger({ level: config.logLevel, format: config.logFormat });
+  warnUnknownVariables(log);
+  const deadline = Date.now() + config.startupTimeoutSeconds * 1000;
+  for (let attempt = 1, delay = 500; ; attempt += 1, delay = Math.min(delay * 2, MAX_DELAY_MS)) {
+    try {
+      return await openCommandContext(config, { migrate: true, checkConnections: "all" });
+    } catch (error) {
+      if (!(error instanceof DependencyError) || !error.retryable) throw error;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new DependencyError(
+          error.target,
+          `${error.reason} (gave up after ${attempt} attempt${attempt > 1 ? "s" : ""} in ${config.startupTimeoutSeconds} s; AUTH_STARTUP_TIMEOUT)`,
+        );
+      }
+      const wait = Math.min(delay, left);
+      log.warn(`${error.message}; retrying in ${(wait / 1000).toFixed(1)} s`, { attempt, dependency: error.target });
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
   const config = loadCommandConfig(flags, { port: flags.port, host: flags.host });
-  const ctx = await openCommandContext(config, { migrate: true });
+  const ctx = await openWithRetries(config);
   let running: ReturnType<typeof startServer>;
   try {
     running = startServer(ctx);

@@ -4,10 +4,18 @@ import { banUser, setUserPassword, setUserRole, unbanUser } from "../../services
 import { deleteUserWithSessions } from "../../services/operator-actions.ts";
 import { CLI_SOURCE } from "../../services/security-events.ts";
 import { resetTwoFactor } from "../../services/two-factor/enrollment.ts";
-import { assertPasswordLength, toUserWire, type UserWire } from "../../services/users.ts";
+import { toUserWire, type UserWire } from "../../services/users.ts";
 import { writeLines } from "../format.ts";
 import { promptConfirm } from "../prompt.ts";
-import { createCommand, parseFlags, printJSON, resolveUserId, UserError, withContext } from "../shared.ts";
+import {
+  assertPasswordPolicy,
+  createCommand,
+  parseFlags,
+  printJSON,
+  resolveUserId,
+  UserError,
+  withContext,
+} from "../shared.ts";
 import { resolvePassword } from "./create-user.ts";
 
 // What an operator does to one user from a shell: the admin service's rules, no copy of them here.
@@ -92,7 +100,7 @@ export const setPasswordCommand = createCommand(
       idOrEmail,
       flags,
       async (ctx, userId) => {
-        assertPasswordLength(ctx, password);
+        assertPasswordPolicy(ctx, password);
         await setUserPassword(ctx, userId, password, CLI_SOURCE);
         return { userId, status: true };
       },

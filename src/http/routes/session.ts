@@ -14,6 +14,7 @@ import { StatusSchema, SuccessSchema } from "../../wire/common.ts";
 import { SessionSchema, SessionWithUserSchema } from "../../wire/session.ts";
 import { clearSessionCookies, readSessionDataCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
+import { noteUser } from "../middleware/request-log.ts";
 import { defineRoute, queryBoolean } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import { readPresentedSessionToken, readPresentedSessionTokens, resolveSession } from "../session.ts";
@@ -44,7 +45,10 @@ export const getSession = defineRoute({
     const token = readPresentedSessionToken(c, ctx);
     if (token && ctx.config.session.cookieCache.enabled && !query.disableCookieCache) {
       const cached = readSessionDataCookie(c, ctx, token);
-      if (cached) return withSessionJWT(c, ctx, cached);
+      if (cached) {
+        noteUser(c, cached.user.id);
+        return withSessionJWT(c, ctx, cached);
+      }
     }
     const current = await resolveSession(c, ctx, { disableRefresh: query.disableRefresh, renewCacheCookie: true });
     if (!current) return null;

@@ -38,7 +38,11 @@ export default [
       const code = { pick: (b) => ({ code: b?.code }), headers: ["location"] };
       ctx.obs("no callbackURL", await ctx.agent().get(`/reset-password/${token}`), code);
       ctx.obs("bad token no callbackURL", await ctx.agent().get(`/reset-password/nope`), code);
-      ctx.obs("with callbackURL", await ctx.agent().get(`/reset-password/${token}`, { query: { callbackURL: "http://localhost:5173/reset" } }), { headers: ["location"] });
+      ctx.obs(
+        "with callbackURL",
+        await ctx.agent().get(`/reset-password/${token}`, { query: { callbackURL: "http://localhost:5173/reset" } }),
+        { headers: ["location"] },
+      );
     },
   },
   {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "./run.ts";
+
+// Issue 15, points 4 and 6: `authd config check` as an operator runs it.
+
+describe("authd config check", () => {
+  const env = { AUTH_DATABASE_URL: "sqlite:///var/lib/authd/auth.db" };
+
+  it("prints the effective configuration as readable sections, empty values spelled out", async () => {
+    const result = await runCli(["config", "check"], { env: { ...env, AUTH_TRUSTED_ORIGINS: "https://app.example" } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain("[object Object]");
+    expect(result.stdout).toMatch(/^configuration is valid/);
+    const lines = result.stdout.split("\n");
+    expect(lines).toContain("databaseURL            sqlite:///var/lib/authd/auth.db");
+    expect(lines).toContain("trustedOrigins         https://app.example");
+    expect(lines).toContain("redisURL               (not set)");
+    expect(lines).toContain("trustedProxies         (none)");
+    expect(lines).toContain("session");
+    expect(lines.find((line) => /^ {2}expiresIn +604800$/.test(line))).toBeDefined();
+    expect(lines.find((line) => /^social +\(none\)$/.test(line))).toBeDefined();
+  });
+
+  it("--json prints the same configuration as JSON", async () => {
+    const result = await runCli(["config", "check", "--json"], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json<{ databaseURL: string; social: object }>()).toMatchObject({
+      databaseURL: "sqlite:///var/lib/authd/auth.db",
+      social: {},
+    });
+  });
+
+  it("reports a misspelt AUTH_* variable as a problem naming the closest known one (exit 2)", async () => {
+    const result = await runCli(["config", "check"], {
+      env: { ...env, AUTH_DATABSE_URL: "postgres://db/authd", AUTH_TRUSTED_ORIGIN: "https://app.example" },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "AUTH_DATABSE_URL: unknown variable, ignored (did you mean AUTH_DATABASE_URL?)",
+      "AUTH_TRUSTED_ORIGIN: unknown variable, ignored (did you mean AUTH_TRUSTED_ORIGINS?)",
+    ]);
+  });
+
+  it("keeps the provider id of a misspelt social variable in its suggestion", async () => {
+    const result = await runCli(["config", "check"], { env: { ...env, AUTH_SOCIAL_GITHUB_CLIENTID: "x" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("did you mean AUTH_SOCIAL_GITHUB_CLIENT_ID?");
+  });
+
+  it("a command other than config check warns about it and goes on", async () => {
+    const result = await runCli(["users", "list"], {
+      env: { AUTH_DATABASE_URL: "sqlite://:memory:", AUTH_SERVR_TOKEN: "x" },
+    });
+    expect(result.stderr).toContain("AUTH_SERVR_TOKEN: unknown variable, ignored (did you mean AUTH_SERVER_TOKEN?)");
+  });
+});

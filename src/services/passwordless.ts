@@ -1,7 +1,10 @@
 import type { AuthContext } from "../context.ts";
+import { deleteCredentialAccount } from "../db/repositories/accounts.ts";
 import type { UserRow } from "../db/schema.ts";
 import { isAuthError } from "../errors.ts";
 import { clearPasswordAttempts } from "./account-throttle.ts";
+import { revokeUserSessions } from "./sessions.ts";
+import { removeSecondFactor } from "./two-factor/enrollment.ts";
 import { createUser, findUserByEmail, markEmailVerified } from "./users.ts";
 
 // What magic links and email codes share: once someone has shown they read a mailbox (followed the link,
@@ -19,6 +22,25 @@ export interface MailboxOwner {
 }
 
 /**
+ * The first proof of a mailbox whose account was never verified: whoever signed up with that address (and
+ * set its password) never showed they read it, and may be an attacker waiting for the owner (pre-registration
+ * takeover). As with a provider identity linked into such an account (docs/security.md), the password goes,
+ * a second factor set up by that someone goes, and every session of the account is revoked; the owner signs
+ * in with the proof and may set a password and a second factor of their own.
+ */
+async function claimUnprovenAccount(ctx: AuthContext, user: UserRow): Promise<UserRow> {
+  const passwords = await deleteCredentialAccount(ctx.db, user.id);
+  const withoutFactor = user.twoFactorEnabled ? ((await removeSecondFactor(ctx, user.id)) ?? user) : user;
+  const revoked = await revokeUserSessions(ctx, user.id);
+  if (passwords || revoked || user.twoFactorEnabled)
+    ctx.logger.info("mailbox proven for a never-verified account: password, second factor and sessions removed", {
+      userId: user.id,
+      revoked,
+    });
+  return withoutFactor;
+}
+
+/**
  * The user of a mailbox its reader has just proven: found by email in any case, else created (address
  * verified, `name` or "", no password) unless `allowSignUp` is false, in which case null. Proving the mailbox
  * also clears the account's password-attempt count, as a password reset does.
@@ -32,8 +54,9 @@ export async function ownerOfProvenMailbox(
   const existing = await findUserByEmail(ctx, email);
   if (existing) {
     const verifiedNow = !existing.emailVerified && (await markEmailVerified(ctx, existing.id));
-    await clearPasswordAttempts(ctx, existing);
-    return { user: { ...existing, emailVerified: true }, isNewUser: false, verifiedNow };
+    const owned = verifiedNow ? await claimUnprovenAccount(ctx, existing) : existing;
+    await clearPasswordAttempts(ctx, owned);
+    return { user: { ...owned, emailVerified: true }, isNewUser: false, verifiedNow };
   }
   if (!allowSignUp) return null;
   try {

@@ -61,8 +61,9 @@ describeEachDialect("email OTP refusals", (dialect) => {
     expect(password.status).toBe(200);
   });
 
-  it("clears the password count when the mailbox is proven by a code", async () => {
+  it("clears the password count when the mailbox of a verified account is proven by a code", async () => {
     const account = await signUp(t);
+    await updateUser(t.ctx, account.user.id, { emailVerified: true });
     for (let i = 0; i < t.ctx.config.accountThrottle.maxFailures; i++)
       await t.agent().post("/sign-in/email", { email: account.email, password: "wrong-password-0" });
     const locked = await t.agent().post("/sign-in/email", { email: account.email, password: account.password });
@@ -87,6 +88,18 @@ describeEachDialect("email OTP refusals", (dialect) => {
     expect(mailCount(mailbox, email)).toBe(max);
     t.clock.advance(t.ctx.config.accountThrottle.window * 1000 + 1000);
     expect((await signIn(email, await sendCode(email))).status).toBe(200);
+  });
+
+  it("takes a pre-registered account back with the owner's first code: password removed, sessions revoked", async () => {
+    const attacker = await signUp(t, { email: "pre.code@example.com", password: "attacker-password-1" });
+    const res = await signIn(attacker.email, await sendCode(attacker.email));
+    expect(res.status).toBe(200);
+    expect(res.body.user.id).toBe(attacker.user.id);
+    expect((await attacker.agent.get("/get-session?disableCookieCache=true")).body).toBeNull();
+    const withPassword = await t
+      .agent()
+      .post("/sign-in/email", { email: attacker.email, password: "attacker-password-1" });
+    expect(withPassword.body.code).toBe("INVALID_EMAIL_OR_PASSWORD");
   });
 
   it("keeps a victim's code to the victim's address, not look-alikes", async () => {

@@ -117,7 +117,8 @@ describeEachDialect("magic link", (dialect) => {
     );
     expect(answers.filter((res) => res.status === 200)).toHaveLength(1);
     expect(answers.filter((res) => res.status === 302)).toHaveLength(15);
-    expect(await sessionsOf(account.user.id)).toBe(2);
+    // The sign-up's session went when the first proof claimed the never-verified account: one session left.
+    expect(await sessionsOf(account.user.id)).toBe(1);
   });
 
   it("gives one user to concurrent links of a new address", async () => {
@@ -203,6 +204,22 @@ describeEachDialect("magic link", (dialect) => {
     await t.ctx.settle();
     for (const email of lookAlikes)
       expect(mailbox.to(email).filter((mail) => LINK.magicLink.test(mail.text))).toHaveLength(0);
+  });
+
+  it("takes a pre-registered account back from whoever set its password: password removed, sessions revoked", async () => {
+    // An attacker signs up with the victim's address and a password of their own, and never verifies it.
+    const attacker = await signUp(t, { email: "pre.registered@example.com", password: "attacker-password-1" });
+    expect((await attacker.agent.get("/get-session")).body.user.emailVerified).toBe(false);
+    // The owner signs in with a magic link.
+    const { token } = await sendLink(attacker.email);
+    const owner = t.agent();
+    expect((await owner.get("/magic-link/verify", { query: { token } })).status).toBe(200);
+    expect((await owner.get("/get-session")).body.user).toMatchObject({ id: attacker.user.id, emailVerified: true });
+    // The attacker's session is gone and their password no longer signs in.
+    expect((await attacker.agent.get("/get-session?disableCookieCache=true")).body).toBeNull();
+    const again = await t.agent().post("/sign-in/email", { email: attacker.email, password: "attacker-password-1" });
+    expect(again.status).toBe(401);
+    expect(again.body.code).toBe("INVALID_EMAIL_OR_PASSWORD");
   });
 
   it("refuses a cross-site send and hostile input", async () => {

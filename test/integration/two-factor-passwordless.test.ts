@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { updateUser } from "../../src/services/users.ts";
 import { describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { mailCount, mailedCode, mailedLink, useMailContext } from "../helpers/mail-links.ts";
 import type { Mailbox } from "../helpers/mailbox.ts";
@@ -12,8 +13,10 @@ import { enrol, totp } from "../helpers/two-factor.ts";
 
 const PASSWORDLESS = { AUTH_MAGIC_LINK: "on", AUTH_EMAIL_OTP: "on" };
 
+/** A user whose address is verified, with two-factor on. */
 async function enrolledUser(t: TestContext) {
   const account = await signUp(t);
+  await updateUser(t.ctx, account.user.id, { emailVerified: true });
   const { key } = await enrol(account.agent, account.password, t.ctx.now());
   return { ...account, key };
 }
@@ -64,7 +67,26 @@ describeEachDialect("two-factor with passwordless sign-in", (dialect) => {
       expect(res.body).toEqual({ twoFactorRedirect: true });
       expect(browser.cookie("session_token")).toBeFalsy();
       const sessions = await t.ctx.db.selectFrom("session").select("id").where("userId", "=", user.user.id).execute();
-      expect(sessions).toHaveLength(1); // the sign-up's own session only
+      expect(sessions).toHaveLength(1); // the sign-up's own session only (the account was verified already)
+    });
+
+    it("removes a second factor set up on a never-verified account when its owner proves the mailbox", async () => {
+      // An attacker pre-registers the owner's address and turns two-factor on with their own authenticator.
+      const attacker = await signUp(t, { email: "pre.two.factor@example.com" });
+      await enrol(attacker.agent, attacker.password, t.ctx.now());
+      // The owner's first email code signs them in without the attacker's factor, and the factor is gone.
+      const browser = t.agent();
+      const code = await codeFor(t, mailbox, attacker.email);
+      const res = await browser.post("/sign-in/email-otp", { email: attacker.email, otp: code });
+      expect(res.status).toBe(200);
+      expect(res.body.user.id).toBe(attacker.user.id);
+      expect((await browser.get("/get-session")).body.user).toMatchObject({
+        twoFactorEnabled: false,
+        emailVerified: true,
+      });
+      expect(
+        await t.ctx.db.selectFrom("twoFactor").selectAll().where("userId", "=", attacker.user.id).execute(),
+      ).toEqual([]);
     });
 
     it("never challenges a passkey sign-in: a passkey is a strong factor", async () => {

@@ -168,6 +168,8 @@ describe("authd admin terminal UI", () => {
     ui.stdin.write(KEYS.tab);
     await waitForFrame(ui, "remove passkey");
     ui.stdin.write("x");
+    await waitForFrame(ui, "Remove passkey laptop of alice@example.com?");
+    ui.stdin.write("y");
     await waitForFrame(ui, (f) => f.includes("passkey laptop removed") && f.includes("Passkeys (0)"));
     expect(await t.ctx.db.selectFrom("passkey").selectAll().where("id", "=", passkey.id).execute()).toEqual([]);
   });

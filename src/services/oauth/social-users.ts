@@ -11,6 +11,7 @@ import type { AccountRow, Db, UserRow } from "../../db/schema.ts";
 import { sendVerificationEmail } from "../email-verification.ts";
 import type { EventSource } from "../security-events.ts";
 import { revokeUserSessions } from "../sessions.ts";
+import { removeSecondFactor } from "../two-factor/enrollment.ts";
 import { pickAdditionalFields } from "../user-fields.ts";
 import { createUser, findUserByEmail, findUserById, updateUser } from "../users.ts";
 import type { OAuthTokens, ProviderProfile } from "./types.ts";
@@ -118,13 +119,18 @@ async function claimUnverifiedUser(
     if (!profile.emailVerified) return user;
     return (await updateUser(ctx, user.id, { emailVerified: true }, trx)) ?? user;
   });
+  // A second factor set up on the account before anyone proved the address goes too (it may be the attacker's).
+  const owned = claimed.twoFactorEnabled ? ((await removeSecondFactor(ctx, user.id)) ?? claimed) : claimed;
   const revoked = await revokeUserSessions(ctx, user.id);
-  ctx.logger.info("social identity linked into an unverified account: password removed, sessions revoked", {
-    userId: user.id,
-    providerId,
-    revoked,
-  });
-  return claimed;
+  ctx.logger.info(
+    "social identity linked into an unverified account: password and second factor removed, sessions revoked",
+    {
+      userId: user.id,
+      providerId,
+      revoked,
+    },
+  );
+  return owned;
 }
 
 export async function storeTokens(ctx: AuthContext, account: AccountRow, tokens: OAuthTokens): Promise<AccountRow> {

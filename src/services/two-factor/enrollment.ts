@@ -86,7 +86,7 @@ export async function disableTwoFactor(
   return rotateSession(ctx, current.session);
 }
 
-async function removeSecondFactor(ctx: AuthContext, userId: string): Promise<UserRow | undefined> {
+export async function removeSecondFactor(ctx: AuthContext, userId: string): Promise<UserRow | undefined> {
   await repository.deleteTwoFactor(ctx.db, userId);
   await revokeTrustedDevices(ctx, userId);
   return updateUser(ctx, userId, { twoFactorEnabled: false });

@@ -213,6 +213,25 @@ export async function revokeSession(
   });
 }
 
+/** A user ending their own sessions (revoke-session, revoke-sessions, revoke-other-sessions). */
+export function ownRevocationEvent(
+  userId: string,
+  source: EventSource,
+  scope: "session" | "user",
+  count: number,
+  sessionId?: string,
+): SecurityEvent {
+  return {
+    type: "session_revoked",
+    outcome: "success",
+    scope,
+    count,
+    ...(sessionId ? { sessionId } : {}),
+    userId,
+    source: { ...source, actorType: "user", actorId: userId },
+  };
+}
+
 /** The sign-out of a session's own holder, from where the request came. */
 export function signOutEvent(source: EventSource): (revoked: DeletedSession) => SecurityEvent {
   return (revoked) => ({
@@ -241,9 +260,18 @@ export function revokeSessionByHandle(
  * is "Session not found" (400), another user's is "Unauthorized" (401), and neither revokes anything. The
  * owner check is part of the delete itself; the look-up afterwards only names the refusal.
  */
-export async function revokeOwnSession(ctx: AuthContext, handleOrToken: string, ownerId: string): Promise<void> {
+export async function revokeOwnSession(
+  ctx: AuthContext,
+  handleOrToken: string,
+  ownerId: string,
+  event?: (revoked: DeletedSession) => SecurityEvent,
+): Promise<void> {
   const hashes = [handleOrToken, hashSessionToken(handleOrToken)];
-  const deleted = await revokeStoredSessions(ctx, hashes, ownerId);
+  const deleted = await withTransaction(ctx, async (tx) => {
+    const gone = await revokeStoredSessions(tx, hashes, ownerId);
+    if (gone[0] && event) await recordSecurityEvent(tx, event(gone[0]));
+    return gone;
+  });
   if (deleted.length > 0) return;
   const owner = await sessions.findSessionOwnerByTokenHash(ctx.db, hashes);
   throw new AuthError(owner === undefined ? "SESSION_NOT_FOUND" : "UNAUTHORIZED");
@@ -255,9 +283,21 @@ export async function revokeSessionById(ctx: AuthContext, sessionId: string): Pr
   return row ? revokeStoredSessions(ctx, [row.tokenHash]) : [];
 }
 
-/** Revoke all of a user's sessions, except `keep` when given; returns how many went. */
-export async function revokeUserSessions(ctx: AuthContext, userId: string, keep?: SessionRow): Promise<number> {
-  const tokenHashes = await sessions.deleteSessionsByUserId(ctx.db, userId, keep?.id);
+/**
+ * Revoke all of a user's sessions, except `keep` when given; returns how many went. With `event`, the
+ * revocation's event is written in the same transaction (when any session went).
+ */
+export async function revokeUserSessions(
+  ctx: AuthContext,
+  userId: string,
+  keep?: SessionRow,
+  event?: (count: number) => SecurityEvent,
+): Promise<number> {
+  const tokenHashes = await withTransaction(ctx, async (tx) => {
+    const hashes = await sessions.deleteSessionsByUserId(tx.db, userId, keep?.id);
+    if (hashes.length > 0 && event) await recordSecurityEvent(tx, event(hashes.length));
+    return hashes;
+  });
   await forgetCachedSessions(ctx, tokenHashes, "revoked");
   return tokenHashes.length;
 }

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import {
   listUserSessions,
+  ownRevocationEvent,
   revokeOwnSession,
   revokeSession,
   revokeUserSessions,
@@ -88,9 +89,12 @@ export const revokeSessionRoute = defineRoute({
   body: z.object({ token: singleLine() }),
   response: StatusSchema,
   errors: ["SESSION_NOT_FOUND", "UNAUTHORIZED"],
-  handler: async ({ ctx, body, session }) => {
+  handler: async ({ c, ctx, body, session }) => {
     // Only the caller's own sessions: another user's is refused (401) and left alone.
-    await revokeOwnSession(ctx, body.token, session.user.id);
+    const source = requestSource(c, ctx);
+    await revokeOwnSession(ctx, body.token, session.user.id, (revoked) =>
+      ownRevocationEvent(session.user.id, source, "session", 1, revoked.id),
+    );
     return { status: true };
   },
 });
@@ -103,7 +107,10 @@ export const revokeSessions = defineRoute({
   auth: "session",
   response: StatusSchema,
   handler: async ({ c, ctx, session }) => {
-    await revokeUserSessions(ctx, session.user.id);
+    const source = requestSource(c, ctx);
+    await revokeUserSessions(ctx, session.user.id, undefined, (count) =>
+      ownRevocationEvent(session.user.id, source, "user", count),
+    );
     clearSessionCookies(c, ctx);
     return { status: true };
   },
@@ -116,8 +123,11 @@ export const revokeOtherSessions = defineRoute({
   tags,
   auth: "session",
   response: StatusSchema,
-  handler: async ({ ctx, session }) => {
-    await revokeUserSessions(ctx, session.user.id, session.session);
+  handler: async ({ c, ctx, session }) => {
+    const source = requestSource(c, ctx);
+    await revokeUserSessions(ctx, session.user.id, session.session, (count) =>
+      ownRevocationEvent(session.user.id, source, "user", count),
+    );
     return { status: true };
   },
 });

@@ -66,7 +66,7 @@ export interface VerificationTable {
 
 export interface TwoFactorTable {
   id: string;
-  /** The TOTP secret, encrypted with a key derived from the app secret (src/crypto/encryption.ts). */
+  /** The TOTP secret, encrypted with a key derived from the app secret (src/crypto/sealed.ts). */
   secret: string;
   /** The remaining backup codes as a JSON list, encrypted the same way. */
   backupCodes: string;

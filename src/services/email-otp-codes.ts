@@ -1,7 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import { hmacSha256Base64Url } from "../crypto/hmac.ts";
 import { constantTimeEqual, generateRandomString } from "../crypto/random.ts";
-import { seal, unseal } from "../crypto/seal.ts";
+import { seal, unseal } from "../crypto/sealed.ts";
 import {
   consumeVerificationIfUnchanged,
   deleteExpiredVerifications,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seal, unseal } from "../../src/crypto/seal.ts";
+import { seal, unseal } from "../../src/crypto/sealed.ts";
 
 const SECRET = "seal-test-secret-seal-test-secret-0123456789";
 

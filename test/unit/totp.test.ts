@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decryptWithSecret, encryptWithSecret } from "../../src/crypto/encryption.ts";
+import { seal, unseal } from "../../src/crypto/sealed.ts";
 import { base32Encode, hotp, matchTotpStep, totpCode } from "../../src/crypto/totp.ts";
 
 describe("TOTP (RFC 6238, HMAC-SHA1, 6 digits)", () => {
@@ -38,17 +38,17 @@ describe("TOTP (RFC 6238, HMAC-SHA1, 6 digits)", () => {
 describe("encryption under the app secret", () => {
   const secret = "a-secret-of-at-least-thirty-two-characters";
   it("reads back what it wrote, and nothing under another secret, purpose or tampering", () => {
-    const sealed = encryptWithSecret(secret, "two-factor-secret", "hello");
-    expect(decryptWithSecret(secret, "two-factor-secret", sealed)).toBe("hello");
+    const sealed = seal(secret, "two-factor-secret", "hello");
+    expect(unseal(secret, "two-factor-secret", sealed)).toBe("hello");
     expect(sealed).not.toContain("hello");
-    expect(decryptWithSecret(`${secret}!`, "two-factor-secret", sealed)).toBeNull();
-    expect(decryptWithSecret(secret, "two-factor-backup-codes", sealed)).toBeNull();
+    expect(unseal(`${secret}!`, "two-factor-secret", sealed)).toBeNull();
+    expect(unseal(secret, "two-factor-backup-codes", sealed)).toBeNull();
     // Flip one bit of the ciphertext itself (editing a base64 character may only touch padding bits).
     const [version, iv, data] = sealed.split(".");
     const bytes = Buffer.from(data, "base64url");
     bytes[0] ^= 1;
     const tampered = `${version}.${iv}.${bytes.toString("base64url")}`;
-    expect(decryptWithSecret(secret, "two-factor-secret", tampered)).toBeNull();
-    expect(decryptWithSecret(secret, "two-factor-secret", "v1.garbage")).toBeNull();
+    expect(unseal(secret, "two-factor-secret", tampered)).toBeNull();
+    expect(unseal(secret, "two-factor-secret", "v1.garbage")).toBeNull();
   });
 });

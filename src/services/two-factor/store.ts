@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
-import { decryptWithSecret, encryptWithSecret } from "../../crypto/encryption.ts";
 import { ALPHANUMERIC, constantTimeEqual, generateId, generateRandomString } from "../../crypto/random.ts";
+import { seal, unseal } from "../../crypto/sealed.ts";
 import { base32Encode } from "../../crypto/totp.ts";
 import * as repository from "../../db/repositories/two-factor.ts";
 import type { Db, TwoFactorRow } from "../../db/schema.ts";
@@ -33,11 +33,11 @@ export function generateBackupCodes(ctx: AuthContext): string[] {
 }
 
 export function encryptBackupCodes(ctx: AuthContext, codes: string[]): string {
-  return encryptWithSecret(ctx.secret, BACKUP_PURPOSE, JSON.stringify(codes));
+  return seal(ctx.secret, BACKUP_PURPOSE, JSON.stringify(codes));
 }
 
 function decryptBackupCodes(ctx: AuthContext, stored: string): string[] {
-  const parsed: unknown = JSON.parse(decryptWithSecret(ctx.secret, BACKUP_PURPOSE, stored) ?? "[]");
+  const parsed: unknown = JSON.parse(unseal(ctx.secret, BACKUP_PURPOSE, stored) ?? "[]");
   return Array.isArray(parsed) ? parsed.filter((code): code is string => typeof code === "string") : [];
 }
 
@@ -49,7 +49,7 @@ export async function readTwoFactor(
 ): Promise<TwoFactorRecord | null> {
   const row = await repository.findTwoFactor(db, userId);
   if (!row) return null;
-  const secret = decryptWithSecret(ctx.secret, SECRET_PURPOSE, row.secret);
+  const secret = unseal(ctx.secret, SECRET_PURPOSE, row.secret);
   if (secret === null) {
     ctx.logger.error("two-factor secret cannot be decrypted (was AUTH_SECRET changed?)", { userId });
     return null;
@@ -63,7 +63,7 @@ export async function writeTwoFactor(ctx: AuthContext, userId: string, secret: s
     repository.replaceTwoFactor(trx, {
       id: generateId(),
       userId,
-      secret: encryptWithSecret(ctx.secret, SECRET_PURPOSE, secret),
+      secret: seal(ctx.secret, SECRET_PURPOSE, secret),
       backupCodes: encryptBackupCodes(ctx, codes),
       lastUsedStep: null,
       createdAt: ctx.now(),

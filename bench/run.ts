@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     "no-build": { type: "boolean", default: false },
     "pool-size": { type: "string", default: "10" },
     "database-url": { type: "string" },
+    rounds: { type: "string", default: "2" },
   },
 });
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -36,6 +37,7 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SERVER_TOKEN = "bench-server-token-0123456789abcdef";
 const duration = Number(args.duration);
 const connections = Number(args.connections);
+const rounds = Number(args.rounds);
 
 interface Figures {
   name: string;
@@ -44,6 +46,8 @@ interface Figures {
   p99: number;
   non2xx: number;
   errors: number;
+  /** The bare Bun.serve ceiling measured in the rounds alternating with this scenario's (req/s). */
+  ceiling?: number;
 }
 
 /** One autocannon run in its own process, so the load generator never shares the daemon's event loop. */
@@ -130,6 +134,51 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * The ceiling: a bare Bun.serve answering a fixed JSON body, in its own process, measured in rounds that
+ * alternate with each hot scenario's so both see the same machine. Every hot route is printed as a share of it.
+ */
+async function startCeiling(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const source = `Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: () => new Response('{"ok":true}', { headers: { "content-type": "application/json" } }) });`;
+  const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "inherit", "inherit"] });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(url)).ok) return { url, stop: () => child.kill("SIGTERM") };
+    } catch {}
+    await Bun.sleep(50);
+  }
+  child.kill("SIGKILL");
+  throw new Error("the ceiling server did not start");
+}
+
+/** `rounds` alternating runs of the ceiling and the scenario (each duration ÷ rounds); means of each side. */
+async function againstCeiling(
+  ceilingURL: string,
+  name: string,
+  url: string,
+  options: Parameters<typeof autocannon>[2],
+): Promise<Figures> {
+  const seconds = Math.max(1, Math.round(duration / rounds));
+  const ceilings: Figures[] = [];
+  const runs: Figures[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    ceilings.push(await autocannon("ceiling", ceilingURL, { seconds }));
+    runs.push(await autocannon(name, url, { ...options, seconds }));
+  }
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  return {
+    name,
+    rps: mean(runs.map((r) => r.rps)),
+    p50: Math.max(...runs.map((r) => r.p50)),
+    p99: Math.max(...runs.map((r) => r.p99)),
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    ceiling: mean(ceilings.map((r) => r.rps)),
+  };
+}
+
 async function prepareDatabase(): Promise<{ url: string; cleanup: () => Promise<void> }> {
   // A database seeded beforehand (bench/seed.ts) is used as is and kept.
   if (args["database-url"]) return { url: args["database-url"], cleanup: async () => {} };
@@ -185,7 +234,7 @@ function cookiesOf(response: Response): string {
 }
 
 const format = (f: Figures) =>
-  `${f.name.padEnd(44)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${f.non2xx || f.errors ? `   (non-2xx ${f.non2xx}, errors ${f.errors})` : ""}`;
+  `${f.name.padEnd(44)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms${f.ceiling ? `   ${((f.rps / f.ceiling) * 100).toFixed(1).padStart(5)} % of ${f.ceiling.toFixed(0)}` : ""}${f.non2xx || f.errors ? `   (non-2xx ${f.non2xx}, errors ${f.errors})` : ""}`;
 
 async function main() {
   if (!args["no-build"] || !existsSync(join(root, "dist/authd"))) {
@@ -196,6 +245,7 @@ async function main() {
   const database = await prepareDatabase();
   const seedSeconds = await seedDatabase(database.url, users, console.log);
   const daemon = await startDaemon(database.url);
+  const ceiling = await startCeiling();
   const wanted = (name: string) => !args.only || name.startsWith(args.only);
   const results: Figures[] = [];
   try {
@@ -227,16 +277,21 @@ async function main() {
       `\nauthd bench: ${args.db}${args.redis ? " + redis" : ""}, ${users} users (seeded in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${duration} s each, ${cpus().length} cores (${cpus()[0]?.model.trim()})\n`,
     );
     if (wanted("get-session")) {
-      results.push(await autocannon("get-session (cookie cache)", `${api}/get-session`, { headers: { cookie } }));
       results.push(
-        await autocannon("get-session (cookie cache off)", `${api}/get-session?disableCookieCache=true`, {
-          headers: { cookie },
-        }),
+        await againstCeiling(ceiling.url, "get-session (cookie cache)", `${api}/get-session`, { headers: { cookie } }),
+      );
+      results.push(
+        await againstCeiling(
+          ceiling.url,
+          "get-session (cookie cache off)",
+          `${api}/get-session?disableCookieCache=true`,
+          { headers: { cookie } },
+        ),
       );
     }
     if (wanted("api-key")) {
       results.push(
-        await autocannon("POST /api-key/verify", `${api}/api-key/verify`, {
+        await againstCeiling(ceiling.url, "POST /api-key/verify", `${api}/api-key/verify`, {
           method: "POST",
           headers: { authorization: `Bearer ${SERVER_TOKEN}` },
           body: { key },
@@ -280,6 +335,7 @@ async function main() {
     for (const figures of results) console.log(format(figures));
   } finally {
     daemon.stop();
+    ceiling.stop();
     await Bun.sleep(300);
     await database.cleanup();
   }

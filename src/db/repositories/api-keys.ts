@@ -1,4 +1,5 @@
 import type { Updateable } from "kysely";
+import { compiledOnce } from "../compiled-query.ts";
 import type { ApiKeyRow, ApiKeyTable, Db, NewApiKeyRow, UserRow } from "../schema.ts";
 
 export function insertApiKey(db: Db, row: NewApiKeyRow): Promise<ApiKeyRow> {
@@ -8,15 +9,19 @@ export function insertApiKey(db: Db, row: NewApiKeyRow): Promise<ApiKeyRow> {
 /** A key row with its owner's ban columns, read in the same query (verification refuses banned owners). */
 export type ApiKeyWithOwnerBan = ApiKeyRow & { ownerBanned: UserRow["banned"]; ownerBanExpires: UserRow["banExpires"] };
 
-/** Look a key up by its stored form (the SHA-256 of the key, or the key itself when hashing is off). */
-export function findApiKeyByStoredKey(db: Db, storedKey: string): Promise<ApiKeyWithOwnerBan | undefined> {
-  return db
+const selectApiKeyByStoredKey = compiledOnce((db: Db, storedKey: string) =>
+  db
     .selectFrom("apikey")
     .innerJoin("user", "user.id", "apikey.userId")
     .selectAll("apikey")
     .select(["user.banned as ownerBanned", "user.banExpires as ownerBanExpires"])
-    .where("apikey.key", "=", storedKey)
-    .executeTakeFirst();
+    .where("apikey.key", "=", storedKey),
+);
+
+/** Look a key up by its stored form (the SHA-256 of the key, or the key itself when hashing is off). */
+export async function findApiKeyByStoredKey(db: Db, storedKey: string): Promise<ApiKeyWithOwnerBan | undefined> {
+  const [row] = await selectApiKeyByStoredKey(db, storedKey);
+  return row;
 }
 
 export function findApiKeyOfUser(db: Db, userId: string, keyId: string): Promise<ApiKeyRow | undefined> {

@@ -1,13 +1,10 @@
+import { compiledOnce } from "../compiled-query.ts";
 import type { Db, NewSessionRow, SessionRow, UserRow } from "../schema.ts";
 
 // Sessions are found by the hash of their token (the unique index); the token itself is never stored.
 
-/** The session and its user in one round trip (the hot path of every authenticated request). */
-export async function findSessionWithUserByTokenHash(
-  db: Db,
-  tokenHash: string,
-): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-  const row = await db
+const selectSessionWithUser = compiledOnce((db: Db, tokenHash: string) =>
+  db
     .selectFrom("session")
     .innerJoin("user", "user.id", "session.userId")
     .select([
@@ -38,8 +35,15 @@ export async function findSessionWithUserByTokenHash(
       "user.additionalFields",
       "user.twoFactorEnabled",
     ])
-    .where("session.tokenHash", "=", tokenHash)
-    .executeTakeFirst();
+    .where("session.tokenHash", "=", tokenHash),
+);
+
+/** The session and its user in one round trip (the hot path of every authenticated request). */
+export async function findSessionWithUserByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  const [row] = await selectSessionWithUser(db, tokenHash);
   if (!row) return undefined;
   const session: SessionRow = {
     id: row.s_id,

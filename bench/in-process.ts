@@ -1,0 +1,128 @@
+// bench/in-process: the daemon's own cost of one request, without sockets or a load generator. Builds the
+// app on a seeded database and calls app.fetch in a loop, one request at a time, so the figure is CPU time
+// per request in this process (repeatable on a busy machine, unlike req/s). Also counts database
+// statements per request.
+//
+//   bun bench/in-process.ts                       # SQLite in a temporary file
+//   bun bench/in-process.ts --db postgres [--redis]
+//   bun bench/in-process.ts --requests 20000 --only get-session
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { loadConfig } from "../src/config/load.ts";
+import { createContext } from "../src/context.ts";
+import { createApp } from "../src/http/app.ts";
+import { silentLogger } from "../src/logger.ts";
+import { SEED_PASSWORD, seedDatabase, seedEmail } from "./seed.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: "string", default: "sqlite" },
+    redis: { type: "boolean", default: false },
+    requests: { type: "string", default: "10000" },
+    users: { type: "string", default: "1000" },
+    only: { type: "string" },
+  },
+});
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+const SERVER_TOKEN = "bench-server-token-0123456789abcdef";
+const BASE = "http://127.0.0.1:3000";
+
+async function database(): Promise<{ url: string; cleanup: () => Promise<void> }> {
+  if (args.db === "postgres") {
+    const schema = `bench_ip_${Date.now().toString(36)}`;
+    const admin = async (query: string) => {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(query).finally(() => client.end());
+    };
+    await admin(`create schema ${schema}`);
+    return { url: `${POSTGRES_URL}?schema=${schema}`, cleanup: () => admin(`drop schema ${schema} cascade`) };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "authd-in-process-"));
+  return {
+    url: `sqlite://${join(dir, "bench.db")}`,
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+const target = await database();
+await seedDatabase(target.url, Number(args.users), () => {});
+const config = loadConfig({
+  env: {
+    AUTH_DATABASE_URL: target.url,
+    AUTH_BASE_URL: BASE,
+    AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+    AUTH_SERVER_TOKEN: SERVER_TOKEN,
+    AUTH_RATE_LIMIT: "off",
+    ...(args.redis ? { AUTH_REDIS_URL: REDIS_URL, AUTH_REDIS_KEY_PREFIX: `bench-ip:${Date.now()}:` } : {}),
+  },
+});
+const ctx = await createContext(config, { logger: silentLogger, migrate: true });
+const app = createApp(ctx);
+const env = { remoteAddress: "127.0.0.1" };
+const call = async (path: string, init: RequestInit = {}): Promise<Response> =>
+  app.fetch(new Request(`${BASE}/api/auth${path}`, init), env);
+
+let statements = 0;
+const executor = ctx.db.getExecutor();
+const executeQuery = executor.executeQuery.bind(executor) as (...a: unknown[]) => Promise<unknown>;
+(executor as unknown as { executeQuery: unknown }).executeQuery = (...a: unknown[]) => {
+  statements += 1;
+  return executeQuery(...a);
+};
+
+const signIn = await call("/sign-in/email", {
+  method: "POST",
+  headers: { "content-type": "application/json", origin: BASE },
+  body: JSON.stringify({ email: seedEmail(1), password: SEED_PASSWORD }),
+});
+const cookie = signIn.headers
+  .getSetCookie()
+  .map((line) => line.split(";")[0])
+  .join("; ");
+const userId = ((await signIn.json()) as { user: { id: string } }).user.id;
+const created = await call("/api-key/create", {
+  method: "POST",
+  headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}` },
+  body: JSON.stringify({ userId, rateLimitEnabled: false }),
+});
+const key = ((await created.json()) as { key: string }).key;
+
+const scenarios: [string, () => Promise<Response>][] = [
+  ["get-session (cookie cache)", () => call("/get-session", { headers: { cookie } })],
+  ["get-session (cookie cache off)", () => call("/get-session?disableCookieCache=true", { headers: { cookie } })],
+  [
+    "POST /api-key/verify",
+    () =>
+      call("/api-key/verify", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}` },
+        body: JSON.stringify({ key }),
+      }),
+  ],
+];
+
+const requests = Number(args.requests);
+console.log(`in-process: ${args.db}${args.redis ? " + redis" : ""}, ${requests} requests each, one at a time`);
+for (const [name, run] of scenarios) {
+  if (args.only && !name.startsWith(args.only)) continue;
+  for (let i = 0; i < Math.min(2000, requests); i += 1) await (await run()).arrayBuffer();
+  statements = 0;
+  const started = performance.now();
+  for (let i = 0; i < requests; i += 1) {
+    const response = await run();
+    if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+  }
+  const micros = ((performance.now() - started) * 1000) / requests;
+  console.log(
+    `${name.padEnd(34)} ${micros.toFixed(1).padStart(7)} µs per request   ${(statements / requests).toFixed(2)} statements per request`,
+  );
+}
+await ctx.close();
+await target.cleanup();

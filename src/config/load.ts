@@ -52,6 +52,7 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_TRUSTED_PROXIES", "trustedProxies", "list"),
   binding("AUTH_TRUSTED_PROXY_HEADERS", "trustedProxyHeaders", "list"),
   binding("AUTH_SESSION_COOKIE_CACHE", "session.cookieCache.enabled", "on-off"),
+  binding("AUTH_SESSION_MEMORY_CACHE", "session.memoryCache.enabled", "on-off"),
   binding("AUTH_RATE_LIMIT", "rateLimit.enabled", "on-off"),
   binding("AUTH_RATE_LIMIT_STORAGE", "rateLimit.storage"),
   binding("AUTH_ACCOUNT_THROTTLE", "accountThrottle.enabled", "on-off"),

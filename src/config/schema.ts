@@ -205,6 +205,21 @@ export const ConfigSchema = z
             maxAge: seconds(300, "lifetime of the cached session cookie"),
           })
           .prefault({}),
+        memoryCache: z
+          .object({
+            enabled: onOff
+              .default(true)
+              .describe(
+                "keep sessions read lately in the daemon's memory while provably current (every change drops them at once, in every daemon: SQLite data_version, Postgres LISTEN/NOTIFY); turn off behind a Postgres proxy that drops notifications (PgBouncer in transaction mode)",
+              ),
+            maxAge: z
+              .number()
+              .int()
+              .min(1)
+              .default(60)
+              .describe("longest a session is served from memory before it is read again (seconds)"),
+          })
+          .prefault({}),
       })
       .prefault({}),
     cookies: z

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { DependencyError, dependencyError } from "../dependencies.ts";
+import { type ChangeSignal, postgresChangeSignal, sqliteChangeSignal } from "./change-signal.ts";
 import { createStatementNamer, preparePooledClient } from "./prepared-statements.ts";
 import type { Database } from "./schema.ts";
 import { BunSqliteDialect } from "./sqlite-dialect.ts";
@@ -21,6 +22,8 @@ export interface DatabaseHandle {
   poolStats(): { total: number; idle: number; waiting: number };
   /** One round trip (readiness); rejects when the database does not answer. */
   ping(): Promise<void>;
+  /** Whether another process changed the data (what in-process copies are checked against; change-signal.ts). */
+  changes: ChangeSignal;
   close(): Promise<void>;
 }
 
@@ -68,11 +71,13 @@ function openSqlite(url: string, create: boolean): DatabaseHandle {
     throw dependencyError(url, error);
   }
   const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite) });
+  const dataVersion = sqlite.query<{ data_version: number }, []>("pragma data_version");
   return {
     db,
     dialect: "sqlite",
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     ping: pingWith(db),
+    changes: sqliteChangeSignal(() => dataVersion.get()?.data_version ?? 0),
     close: () => db.destroy(),
   };
 }
@@ -101,12 +106,21 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     preparePooledClient(client, nameFor, (text) => never.add(text));
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const changes = postgresChangeSignal(
+    pg.Client,
+    { connectionString: parsed.toString(), connectionTimeoutMillis: 5000 },
+    schema ?? "public",
+  );
   return {
     db,
     dialect: "postgres",
     schema: schema ?? "public",
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     ping: pingWith(db),
-    close: () => db.destroy(),
+    changes,
+    close: async () => {
+      await changes.close();
+      await db.destroy();
+    },
   };
 }

@@ -4,6 +4,7 @@ import { lockUser } from "../db/repositories/users.ts";
 import { AuthError } from "../errors.ts";
 import type { LinkedAccount } from "../wire/account.ts";
 import { isoDate } from "../wire/common.ts";
+import { inTransaction } from "./transaction.ts";
 
 /** The user's linked accounts (credential and social) as list-accounts shows them: no secret among them. */
 export async function listAccounts(ctx: AuthContext, userId: string): Promise<LinkedAccount[]> {
@@ -28,7 +29,7 @@ export async function unlinkAccount(
   providerId: string,
   accountId?: string,
 ): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     await lockUser(trx, ctx.database.dialect, userId);
     const accounts = await listAccountsByUserId(trx, userId);
     if (accounts.length === 1 && !ctx.config.account.accountLinking.allowUnlinkingAll)

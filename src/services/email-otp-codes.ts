@@ -13,6 +13,7 @@ import {
 } from "../db/repositories/verifications.ts";
 import type { VerificationRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { inTransaction } from "./transaction.ts";
 
 // One-time codes by mail: one live code per (type, email), in a verification record whose identifier is
 // email-otp:{type}:{email in lower case} and whose value is "{wrong tries}:{keyed hash}:{sealed code}".
@@ -71,7 +72,7 @@ export async function createCode(ctx: AuthContext, email: string, type: OtpType)
     sealed: seal(ctx.secret, SEAL_PURPOSE, code),
   });
   const now = ctx.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     await deleteVerificationsOfIdentifier(trx, identifier);
     await insertVerification(trx, identifier, value, now + expiresIn * 1000, now);
   });

@@ -1,4 +1,5 @@
 import type { PrivateSigningKey, SigningAlgorithm } from "../crypto/jwt.ts";
+import { LocalSessionCache } from "./local-session-copies.ts";
 
 // Coordination inside one daemon process: per-key queues and gates, and log lines limited per key. Each
 // context holds its own (see createContext), so two contexts in one process (tests, a second daemon)
@@ -113,6 +114,8 @@ export interface LocalState {
   jwtSigningKey: SigningKeyCache;
   /** JWTs signed in the last minute, by key and claims (see services/jwt/tokens.ts). */
   recentJWTs: Map<string, { token: string; issuedAt: number }>;
+  /** Sessions read lately, while provably current (see local-session-cache.ts). */
+  sessions: LocalSessionCache;
 }
 
 /** A loaded signing key and when it was read; `loading` lets concurrent first uses share one read. */
@@ -131,5 +134,6 @@ export function createLocalState(): LocalState {
     warned: new Set(),
     jwtSigningKey: { key: null, loadedAt: 0, loading: null },
     recentJWTs: new Map(),
+    sessions: new LocalSessionCache(),
   };
 }

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../context.ts";
-import type { SessionRow, UserRow } from "../db/schema.ts";
+import type { Db, SessionRow, UserRow } from "../db/schema.ts";
+import { invalidateLocalSessions } from "./local-session-cache.ts";
 import type { SecondaryStorage } from "./secondary-storage.ts";
 
 // Sessions in the secondary storage (Redis). The database stays the record (lists, cascades and the CLI
@@ -47,12 +48,14 @@ function bumpSessionCacheGeneration(storage: SecondaryStorage): Promise<void> {
 }
 
 /**
- * After a write to users or sessions: disown every cached entry now, and once more a moment later. The
- * write may sit in a transaction that commits after this runs; a read on another daemon in between sees
+ * After a write to users or sessions through `db` (the database or the writer's transaction): drop this
+ * process's copies (local-session-cache.ts) and disown every Redis entry now, and once more a moment later.
+ * The write may sit in a transaction that commits after this runs; a read on another daemon in between sees
  * the old rows and could cache them under the new generation (a deleted account's session, say). The
  * second bump disowns such an entry too. The caller's answer waits for the first bump.
  */
-export async function disownCachedSessions(ctx: AuthContext): Promise<void> {
+export async function disownCachedSessions(ctx: AuthContext, db: Db = ctx.db): Promise<void> {
+  await invalidateLocalSessions(ctx, db);
   const storage = ctx.secondaryStorage;
   if (!storage) return;
   await bumpSessionCacheGeneration(storage);
@@ -90,14 +93,20 @@ export async function fillSessionCache(
   await storage.evaluate(FILL_SCRIPT, [cacheKey(found.session.tokenHash)], [JSON.stringify(entry), String(ttl)]);
 }
 
-/** "changed": the next read refills from the database; "revoked": a tombstone no fill can overwrite. */
+/**
+ * After sessions changed through `db`: "changed": the next read refills from the database; "revoked": a
+ * tombstone no fill can overwrite. This process's copies all go (local-session-cache.ts).
+ */
 export async function forgetCachedSessions(
   ctx: AuthContext,
   tokenHashes: string[],
   mode: "revoked" | "changed",
+  db: Db = ctx.db,
 ): Promise<void> {
+  if (tokenHashes.length === 0) return;
+  await invalidateLocalSessions(ctx, db);
   const storage = ctx.secondaryStorage;
-  if (!storage || tokenHashes.length === 0) return;
+  if (!storage) return;
   if (mode === "changed") await Promise.all(tokenHashes.map((hash) => storage.delete(cacheKey(hash))));
   else await Promise.all(tokenHashes.map((hash) => storage.set(cacheKey(hash), REVOKED, CACHE_MAX_AGE_SECONDS)));
 }

@@ -7,6 +7,7 @@ import { AuthError } from "../errors.ts";
 import { isoDate } from "../wire/common.ts";
 import type { Session } from "../wire/session.ts";
 import { withoutControlCharacters } from "./control-characters.ts";
+import { localReadStamp, readLocalSession, storeLocalSession } from "./local-session-cache.ts";
 import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
 import { disownCachedSessions, fillSessionCache, forgetCachedSessions, readCachedSession } from "./session-cache.ts";
 import { withTransaction } from "./transaction.ts";
@@ -119,21 +120,31 @@ export async function createSession(
   }
 }
 
-/** The live session for a token with its user, or null. An expired session is deleted when found. */
+/**
+ * The live session for a token with its user, or null. An expired session is deleted when found. Read from
+ * this process's memory when a current copy is there (local-session-cache.ts), else from Redis when there
+ * is one, else from the database.
+ */
 export async function findSession(ctx: AuthContext, token: string): Promise<SessionWithUser | null> {
   const tokenHash = hashSessionToken(token);
-  const cached = await readCachedSession(ctx, tokenHash);
-  if (cached.kind === "revoked") return null;
-  const found =
-    cached.kind === "hit"
-      ? { session: cached.session, user: cached.user }
-      : await sessions.findSessionWithUserByTokenHash(ctx.db, tokenHash);
-  if (!found) return null;
+  const stamp = localReadStamp(ctx);
+  let found = stamp ? readLocalSession(ctx, tokenHash, stamp) : undefined;
+  if (!found) {
+    const cached = await readCachedSession(ctx, tokenHash);
+    if (cached.kind === "revoked") return null;
+    found =
+      cached.kind === "hit"
+        ? { session: cached.session, user: cached.user }
+        : await sessions.findSessionWithUserByTokenHash(ctx.db, tokenHash);
+    if (!found) return null;
+    if (cached.kind === "miss" && Number(found.session.expiresAt) > ctx.now())
+      await fillSessionCache(ctx, found, cached.generation);
+    if (stamp) storeLocalSession(ctx, tokenHash, found, stamp);
+  }
   if (Number(found.session.expiresAt) <= ctx.now()) {
     await revokeStoredSessions(ctx, [tokenHash]);
     return null;
   }
-  if (cached.kind === "miss") await fillSessionCache(ctx, found, cached.generation);
   return { session: { ...found.session, token }, user: found.user };
 }
 
@@ -336,13 +347,13 @@ export async function clearActiveOrganization(
   userId?: string,
 ): Promise<void> {
   await sessions.clearActiveOrganization(db, organizationId, userId);
-  await disownCachedSessions(ctx);
+  await disownCachedSessions(ctx, db);
 }
 
 /** Clear a team from every session that has it active (the team is being removed; `db` may be its transaction). */
 export async function clearActiveTeam(ctx: AuthContext, db: Db, teamId: string): Promise<void> {
   await sessions.clearActiveTeam(db, teamId);
-  await disownCachedSessions(ctx);
+  await disownCachedSessions(ctx, db);
 }
 
 /** Delete the sessions that have expired (an expired session is refused anyway, cached or not); returns how many. */

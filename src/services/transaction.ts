@@ -1,4 +1,6 @@
+import type { Kysely, Transaction } from "kysely";
 import type { AuthContext } from "../context.ts";
+import type { Database, Db } from "../db/schema.ts";
 
 // Services own transactions. A service that changes rows and records the security event describing the
 // change runs both in one transaction: `work` receives a context whose `db` is the transaction, and every
@@ -8,7 +10,36 @@ import type { AuthContext } from "../context.ts";
 // Inside `work`, use only the given context: on SQLite the database has one connection, and a query on
 // the outer handle would wait for the transaction that waits for it.
 
+const afterCommitHooks = new WeakMap<object, (() => void)[]>();
+
+/**
+ * Run `hook` once the transaction `db` has committed (at once when `db` is no transaction). Hooks of a
+ * transaction opened by `withTransaction` or `inTransaction` run after its commit; a rolled-back one drops them.
+ */
+export function afterCommit(db: Db, hook: () => void): void {
+  if (!db.isTransaction) {
+    hook();
+    return;
+  }
+  afterCommitHooks.get(db)?.push(hook);
+}
+
+/** `db.transaction().execute(work)`, running the after-commit hooks registered on the transaction. */
+export async function inTransaction<T>(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  let hooks: (() => void)[] = [];
+  const result = await db.transaction().execute((trx) => {
+    hooks = [];
+    afterCommitHooks.set(trx, hooks);
+    return work(trx);
+  });
+  for (const hook of hooks) hook();
+  return result;
+}
+
 export function withTransaction<T>(ctx: AuthContext, work: (tx: AuthContext) => Promise<T>): Promise<T> {
   if (ctx.db.isTransaction) return work(ctx);
-  return ctx.db.transaction().execute((trx) => work({ ...ctx, db: trx }));
+  return inTransaction(ctx.db, (trx) => work({ ...ctx, db: trx }));
 }

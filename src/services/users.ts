@@ -164,7 +164,7 @@ export async function updateUser(
   db: Db = ctx.db,
 ): Promise<UserRow | undefined> {
   const updated = await users.updateUser(db, userId, { ...changes, updatedAt: ctx.now() });
-  await disownCachedSessions(ctx);
+  await disownCachedSessions(ctx, db);
   return updated;
 }
 

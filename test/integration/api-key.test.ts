@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Base64Url } from "../../src/crypto/random.ts";
-import { updateUser } from "../../src/db/repositories/users.ts";
 import { createApiKey, deleteApiKey, listApiKeys } from "../../src/services/api-keys.ts";
 import { CLI_SOURCE } from "../../src/services/security-events.ts";
+import { updateUser } from "../../src/services/users.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 
 const DAY = 86_400;
@@ -291,11 +291,11 @@ describeEachDialect("API key management", (dialect) => {
     it("refuses deletion by a banned user", async () => {
       const { agent, user } = await signUp(t);
       const key = (await agent.post("/api-key/create", {})).body;
-      await updateUser(t.ctx.db, user.id, { banned: true, banReason: "abuse" });
+      await updateUser(t.ctx, user.id, { banned: true, banReason: "abuse" });
       const res = await agent.post("/api-key/delete", { keyId: key.id });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ code: "USER_IS_BANNED", message: "User is banned" });
-      await updateUser(t.ctx.db, user.id, { banned: false });
+      await updateUser(t.ctx, user.id, { banned: false });
       expect((await agent.get("/api-key/list")).body).toHaveLength(1);
     });
 

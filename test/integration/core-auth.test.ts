@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/db/driver.ts";
 import { hashSessionToken } from "../../src/services/sessions.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 
@@ -332,7 +333,14 @@ describe("session cookie cache off (the default)", () => {
       setCookies: (await s.agent.get("/get-session")).setCookies,
     }));
     expect(setCookies.some((c) => c.includes("session_data"))).toBe(false);
-    await t.ctx.db.updateTable("user").set({ name: "Changed Elsewhere" }).where("id", "=", user.id).execute();
+    // Another process on the same SQLite file (the CLI, a second daemon): its commit reaches this one's
+    // session reads at once, the copy in memory included (SQLite's data_version moves).
+    const elsewhere = openDatabase(t.ctx.config.databaseURL);
+    try {
+      await elsewhere.db.updateTable("user").set({ name: "Changed Elsewhere" }).where("id", "=", user.id).execute();
+    } finally {
+      await elsewhere.close();
+    }
     expect((await agent.get("/get-session")).body.user.name).toBe("Changed Elsewhere");
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { updateUser } from "../../src/db/repositories/users.ts";
+import { updateUser } from "../../src/services/users.ts";
 import type { AgentResponse } from "../helpers/agent.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 
@@ -115,7 +115,7 @@ describeEachDialect("Forward-auth: GET /forward-auth", (dialect) => {
     const { agent, user } = await signUp(t);
     expect((await agent.get("/forward-auth", { query: { role: "admin" } })).status).toBe(403);
     expect((await agent.get("/forward-auth", { query: { role: "admin" } })).body.code).toBe("ACCESS_DENIED");
-    await updateUser(t.ctx.db, user.id, { role: "editor,support" });
+    await updateUser(t.ctx, user.id, { role: "editor,support" });
     expect((await agent.get("/forward-auth", { query: { role: "admin,support" } })).status).toBe(200);
     const admin = await agent.get("/forward-auth", { query: { role: "support" } });
     expect(userHeaders(admin).role).toBe("editor,support");
@@ -140,7 +140,7 @@ describeEachDialect("Forward-auth: GET /forward-auth", (dialect) => {
   it("refuses a banned user and an expired session", async () => {
     const banned = await signUp(t);
     const key = (await banned.agent.post("/api-key/create", {})).body.key as string;
-    await updateUser(t.ctx.db, banned.user.id, { banned: true, banReason: "abuse" });
+    await updateUser(t.ctx, banned.user.id, { banned: true, banReason: "abuse" });
     expect((await banned.agent.get("/forward-auth")).status).toBe(401);
     expect((await t.agent().get("/forward-auth", { headers: { "x-api-key": key } })).status).toBe(401);
     const expiring = await signUp(t);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { updateUser } from "../../src/services/users.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { type Mailbox, startMailbox, verifyThroughMail } from "../helpers/mailbox.ts";
 import { activeOrganizationId, memberOf, ownerWithOrganization } from "../helpers/organization.ts";
@@ -415,13 +416,9 @@ describe("invitation configuration", () => {
       const one = await signUp(t, { email: "one@example.com" });
       const unverified = await one.agent.post("/organization/accept-invitation", { invitationId: reinvite.body.id });
       expect(unverified.status).toBe(403);
-      await t.ctx.db
-        .updateTable("user")
-        .set({ emailVerified: true })
-        .where("email", "in", ["one@example.com", "two@example.com"])
-        .execute();
+      await updateUser(t.ctx, one.user.id, { emailVerified: true });
       const two = await signUp(t, { email: "two@example.com" });
-      await t.ctx.db.updateTable("user").set({ emailVerified: true }).where("id", "=", two.user.id).execute();
+      await updateUser(t.ctx, two.user.id, { emailVerified: true });
       expect((await one.agent.post("/organization/accept-invitation", { invitationId: reinvite.body.id })).status).toBe(
         200,
       );

@@ -22,7 +22,10 @@ describe.skipIf((await postgresUnavailableReason()) !== null)("prepared statemen
   let t: TestContext;
   beforeAll(async () => {
     // One connection, so every query below shares the session whose prepared statements are inspected.
-    t = await createTestContext({ dialect: "postgres", env: { AUTH_DATABASE_POOL_SIZE: "1" } });
+    t = await createTestContext({
+      dialect: "postgres",
+      env: { AUTH_DATABASE_POOL_SIZE: "1", AUTH_SESSION_MEMORY_CACHE: "off" },
+    });
   });
   afterAll(() => t.close());
 

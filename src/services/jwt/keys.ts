@@ -11,6 +11,7 @@ import { seal, unseal } from "../../crypto/sealed.ts";
 import { deleteExpiredJwks, insertJwk, listPublishedJwks, retireJwks } from "../../db/repositories/jwks.ts";
 import type { JwkRow } from "../../db/schema.ts";
 import type { PublicJWK } from "../../wire/jwks.ts";
+import { inTransaction } from "../transaction.ts";
 
 // The keys that sign authd's JWTs. One key is current (no expiresAt) and signs; `authd keys rotate` (or a
 // change of the configured algorithm) makes a new one current and retires the others, which stay in the
@@ -88,7 +89,7 @@ export async function createSigningKey(ctx: AuthContext): Promise<CreatedKey & {
   const id = generateId();
   const now = ctx.now();
   const sealed = seal(ctx.secret, SEALED_PURPOSE, JSON.stringify(privateJWK));
-  const retired = await ctx.db.transaction().execute(async (trx) => {
+  const retired = await inTransaction(ctx.db, async (trx) => {
     await insertJwk(trx, { id, alg, publicKey: JSON.stringify(publicJWK), privateKey: sealed, createdAt: now });
     const ids = await retireJwks(trx, id, now + retirementMs(ctx));
     await deleteExpiredJwks(trx, now);

@@ -11,6 +11,7 @@ import type { AccountRow, Db, UserRow } from "../../db/schema.ts";
 import { sendVerificationEmail } from "../email-verification.ts";
 import type { EventSource } from "../security-events.ts";
 import { revokeUserSessions } from "../sessions.ts";
+import { inTransaction } from "../transaction.ts";
 import { removeSecondFactor } from "../two-factor/enrollment.ts";
 import { pickAdditionalFields } from "../user-fields.ts";
 import { createUser, findUserByEmail, findUserById, updateUser } from "../users.ts";
@@ -113,7 +114,7 @@ async function claimUnverifiedUser(
   profile: ProviderProfile,
   tokens: OAuthTokens,
 ): Promise<UserRow> {
-  const claimed = await ctx.db.transaction().execute(async (trx) => {
+  const claimed = await inTransaction(ctx.db, async (trx) => {
     await linkAccountToUser(ctx, user.id, providerId, profile.id, tokens, trx);
     await deleteCredentialAccount(trx, user.id);
     if (!profile.emailVerified) return user;

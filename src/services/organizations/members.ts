@@ -13,6 +13,7 @@ import type { MemberRow, Trx } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { splitRoles } from "../access-control.ts";
 import { clearActiveOrganization } from "../sessions.ts";
+import { inTransaction } from "../transaction.ts";
 import { type Actor, recordOrganizationEvent, requireMembership, targetOrganizationId } from "./actor.ts";
 import {
   creatorRole,
@@ -29,7 +30,7 @@ export function withOrganizationLock<T>(
   organizationId: string,
   work: (trx: Trx) => Promise<T>,
 ): Promise<T> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return inTransaction(ctx.db, async (trx) => {
     await orgs.lockOrganization(trx, ctx.database.dialect, organizationId);
     return work(trx);
   });

@@ -8,6 +8,7 @@ import { insertTeam, insertTeamMember, listTeamsOfOrganization } from "../../db/
 import type { MemberRow, OrganizationRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { clearActiveOrganization } from "../sessions.ts";
+import { inTransaction } from "../transaction.ts";
 import {
   type Actor,
   changeActiveSession,
@@ -45,7 +46,7 @@ export async function createOrganization(ctx: AuthContext, actor: Actor, input: 
   const teamsOn = ctx.config.organization.teams.enabled;
   let created: { organization: OrganizationRow; member: MemberRow; teamId: string | null };
   try {
-    created = await ctx.db.transaction().execute(async (trx) => {
+    created = await inTransaction(ctx.db, async (trx) => {
       const organization = await orgs.insertOrganization(trx, {
         id: generateId(),
         name: input.name,
@@ -204,7 +205,7 @@ export async function deleteOrganization(ctx: AuthContext, actor: Actor, organiz
   if (ctx.config.organization.disableOrganizationDeletion) throw new AuthError("NOT_ALLOWED_TO_DELETE_ORGANIZATION");
   const organization = await orgs.findOrganizationById(ctx.db, organizationId);
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     await clearActiveOrganization(ctx, trx, organizationId);
     await orgs.deleteOrganizationCascade(trx, organizationId);
     const deleted = { type: "organization_deleted", outcome: "success" } as const;

@@ -4,6 +4,7 @@ import { findMember } from "../../db/repositories/organizations.ts";
 import * as teams from "../../db/repositories/teams.ts";
 import { AuthError } from "../../errors.ts";
 import { clearActiveTeam } from "../sessions.ts";
+import { inTransaction } from "../transaction.ts";
 import { type Actor, changeActiveSession, requireMembership, targetOrganizationId } from "./actor.ts";
 import { hasOrganizationPermission } from "./permissions.ts";
 import { toTeamMemberWire, toTeamWire } from "./wire.ts";
@@ -84,7 +85,7 @@ export async function removeTeam(
   ) {
     throw new AuthError("UNABLE_TO_REMOVE_LAST_TEAM");
   }
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     await clearActiveTeam(ctx, trx, team.id);
     await teams.deleteTeam(trx, team.id);
   });

@@ -11,6 +11,7 @@ import {
 } from "../../db/repositories/verifications.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
+import { inTransaction } from "../transaction.ts";
 
 // Two-factor codes by mail: 6 digits, kept as an HMAC (never in clear) with the count of wrong tries, in
 // a verification record keyed by the challenge or by the session asking. Conditional writes keep the count
@@ -31,7 +32,7 @@ export async function sendCode(ctx: AuthContext, key: string, user: UserRow): Pr
   const code = generateRandomString(6, "0123456789");
   const now = ctx.now();
   const identifier = `${PREFIX}${key}`;
-  await ctx.db.transaction().execute(async (trx) => {
+  await inTransaction(ctx.db, async (trx) => {
     await deleteVerificationsOfIdentifier(trx, identifier);
     await insertVerification(
       trx,

@@ -4,6 +4,7 @@ import { seal, unseal } from "../../crypto/sealed.ts";
 import { base32Encode } from "../../crypto/totp.ts";
 import * as repository from "../../db/repositories/two-factor.ts";
 import type { Db, TwoFactorRow } from "../../db/schema.ts";
+import { inTransaction } from "../transaction.ts";
 
 // The twoFactor row of a user, readable only through here: the TOTP secret and the backup codes are
 // encrypted at rest with keys derived from the app secret (one per purpose).
@@ -59,7 +60,7 @@ export async function readTwoFactor(
 
 /** Store a new secret and new codes, replacing any earlier row. */
 export async function writeTwoFactor(ctx: AuthContext, userId: string, secret: string, codes: string[]): Promise<void> {
-  await ctx.db.transaction().execute((trx) =>
+  await inTransaction(ctx.db, (trx) =>
     repository.replaceTwoFactor(trx, {
       id: generateId(),
       userId,

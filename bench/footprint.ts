@@ -13,10 +13,10 @@
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { freePort } from "../scripts/free-port.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -32,17 +32,6 @@ const runs = Number(args.runs);
 const requests = Number(args.requests);
 const IDLE_MS = 2000;
 const AFTER_LOAD_MS = 1000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resident set size of a process in MB, from /proc (Linux). */
 function rssMB(pid: number, field = "VmRSS"): number {

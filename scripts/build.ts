@@ -14,9 +14,9 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { freePort } from "./free-port.ts";
 
 const outfileFlag = process.argv.indexOf("--outfile");
 const outfile = outfileFlag > 0 ? process.argv[outfileFlag + 1] : "dist/authd";
@@ -58,17 +58,6 @@ async function compile(bytecodeOrder?: string): Promise<void> {
     for (const log of result.logs) console.error(log);
     process.exit(1);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function exited(child: ChildProcess): Promise<number | null> {

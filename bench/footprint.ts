@@ -2,7 +2,7 @@
 //
 //   bun bench/footprint.ts                      # build dist/authd, 10 runs
 //   bun bench/footprint.ts --no-build --runs 5  # reuse dist/authd
-//   bun bench/footprint.ts --binary /tmp/old/authd --no-baseline
+//   bun bench/footprint.ts --binary /tmp/old/authd --binary dist/authd   # compare builds, alternating
 //
 // Each run starts `authd serve` on a fresh temporary SQLite file twice: the first start applies every
 // migration, the second finds the schema current (the usual restart). Cold start is the wall time from
@@ -25,7 +25,7 @@ const { values: args } = parseArgs({
     requests: { type: "string", default: "1000" },
     "no-build": { type: "boolean", default: false },
     "no-baseline": { type: "boolean", default: false },
-    binary: { type: "string" },
+    binary: { type: "string", multiple: true },
   },
 });
 const runs = Number(args.runs);
@@ -265,8 +265,8 @@ function report(title: string, binary: string, samples: Sample[], daemon: boolea
 }
 
 async function main() {
-  const binary = args.binary ?? join(root, "dist/authd");
-  if (!args.binary && (!args["no-build"] || !existsSync(binary))) {
+  const binaries = args.binary ?? [join(root, "dist/authd")];
+  if (!args.binary && (!args["no-build"] || !existsSync(binaries[0]))) {
     const build = spawnSync(process.execPath, ["scripts/build.ts"], { cwd: root, stdio: "inherit" });
     if (build.status !== 0) throw new Error("build failed");
   }
@@ -275,14 +275,14 @@ async function main() {
     `authd footprint: ${cpus().length} cores (${cpus()[0]?.model.trim()}), Bun ${Bun.version}, load average ${load1}`,
   );
   const baseline = args["no-baseline"] ? null : buildBaseline();
-  const samples: Sample[] = [];
+  const samples: Sample[][] = binaries.map(() => []);
   const bare: Sample[] = [];
-  // Alternate the two binaries so both see the same machine.
+  // Alternate the binaries so all see the same machine.
   for (let i = 0; i < runs; i += 1) {
-    samples.push(await measureAuthd(binary));
+    for (const [n, binary] of binaries.entries()) samples[n].push(await measureAuthd(binary));
     if (baseline) bare.push(await measureBaseline(baseline));
   }
-  report("authd serve", binary, samples, true);
+  for (const [n, binary] of binaries.entries()) report("authd serve", binary, samples[n], true);
   if (baseline) report("bare Bun.serve", baseline, bare, false);
   console.log(
     `\nload average at the end: ${loadavg()

@@ -1,16 +1,16 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { cors } from "hono/cors";
 import type { AuthContext } from "../context.ts";
 import { dependencyError, isConnectionFailure, isRedisFailure } from "../dependencies.ts";
 import { AuthError } from "../errors.ts";
+import { setAnswerHeader } from "./answer-headers.ts";
 import { setAuthTokenHeader } from "./bearer.ts";
 import { mountHomePage } from "./home-page.ts";
+import { corsMiddleware } from "./middleware/cors.ts";
 import { metricsMiddleware } from "./middleware/metrics.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
 import { requestLogMiddleware } from "./middleware/request-log.ts";
 import { mountReference } from "./reference.ts";
-import { corsOrigin } from "./request.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
 
@@ -68,18 +68,9 @@ export function createApp(ctx: AuthContext): Hono {
   // keep one. Every answer gets it (simpler than listing the secret ones); a route may set its own policy.
   app.use(`${base}/*`, async (c, next) => {
     await next();
-    if (!c.res.headers.has("cache-control")) c.header("cache-control", "no-store");
+    if (!c.res.headers.has("cache-control")) setAnswerHeader(c, "cache-control", "no-store");
   });
-  app.use(
-    `${base}/*`,
-    cors({
-      origin: (origin, c) => (origin ? corsOrigin(c, ctx, origin) : null),
-      credentials: true,
-      allowMethods: ["GET", "POST", "OPTIONS"],
-      allowHeaders: ["content-type", "authorization", ...ctx.config.apiKey.headers],
-      maxAge: 600,
-    }),
-  );
+  app.use(`${base}/*`, corsMiddleware(ctx));
   app.use(
     `${base}/*`,
     bodyLimit({

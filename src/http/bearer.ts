@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AuthContext } from "../context.ts";
 import { unsignValue } from "../crypto/hmac.ts";
+import { exposeHeader, setAnswerHeader } from "./answer-headers.ts";
 import { cookieNames } from "./cookies.ts";
 import { isServerCall } from "./request.ts";
 
@@ -33,21 +34,6 @@ export function readBearerSessionToken(c: Context, ctx: AuthContext): string | n
   return unsignValue(ctx.secret, decoded);
 }
 
-/** Add a header name to Access-Control-Expose-Headers, so scripts on trusted origins may read it. */
-export function exposeHeader(c: Context, name: string): void {
-  const current = c.res.headers.get("access-control-expose-headers");
-  if (current === null) {
-    c.header("access-control-expose-headers", name);
-    return;
-  }
-  const names = (current ?? "")
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  if (names.some((entry) => entry.toLowerCase() === name)) return;
-  c.header("access-control-expose-headers", [...names, name].join(", "));
-}
-
 /** The value of the last session_token cookie a response sets, or null when it sets none or clears it. */
 function sessionCookieValue(setCookies: string[], name: string): string | null {
   let value: string | null = null;
@@ -66,7 +52,7 @@ export function setAuthTokenHeader(ctx: AuthContext): MiddlewareHandler {
     await next();
     const value = sessionCookieValue(c.res.headers.getSetCookie(), name);
     if (value === null) return;
-    c.header("set-auth-token", value);
+    setAnswerHeader(c, "set-auth-token", value);
     exposeHeader(c, "set-auth-token");
   };
 }

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AuthContext } from "../../context.ts";
 import { loggableText } from "../../services/security-events.ts";
+import { setAnswerHeader } from "../answer-headers.ts";
 import { clientAddress } from "../client-address.ts";
 
 // The request log: one info line per request, written when the answer is ready. It says what was asked
@@ -48,7 +49,7 @@ export function requestLogMiddleware(ctx: AuthContext): MiddlewareHandler {
     try {
       await next();
     } finally {
-      c.header("x-request-id", requestId);
+      setAnswerHeader(c, "x-request-id", requestId);
       if (ctx.logger.enabled?.("info") !== false)
         ctx.logger.info("request", {
           method: c.req.method,

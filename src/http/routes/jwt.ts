@@ -5,7 +5,7 @@ import { issueUserJWT } from "../../services/jwt/tokens.ts";
 import { toUserWire } from "../../services/users.ts";
 import { JWKSetSchema, TokenSchema } from "../../wire/jwks.ts";
 import type { SessionWithUser } from "../../wire/session.ts";
-import { exposeHeader } from "../bearer.ts";
+import { exposeHeader } from "../answer-headers.ts";
 import { defineRoute } from "../route.ts";
 
 // Better Auth's JWT plugin: a short-lived JWT of the session user for other services, which verify it

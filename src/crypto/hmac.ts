@@ -1,25 +1,24 @@
-import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import { constantTimeEqual } from "./random.ts";
 
-// Every signed cookie is checked on every request: the secret's key object is made once (a process has one
-// or two secrets), which halves the cost of an HMAC against passing the string each time.
-const keys = new Map<string, KeyObject>();
-function keyFor(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) {
-    if (keys.size >= 16) keys.clear();
-    key = createSecretKey(Buffer.from(secret));
-    keys.set(secret, key);
+// Every signed cookie is checked on every request. A keyed hasher is made once per secret (a process has
+// one or two) and copied for each signature: a third of the cost of node:crypto's createHmac with the key.
+const hashers = new Map<string, Bun.CryptoHasher>();
+function hmacSha256(secret: string, value: string): Bun.CryptoHasher {
+  let base = hashers.get(secret);
+  if (!base) {
+    if (hashers.size >= 16) hashers.clear();
+    base = new Bun.CryptoHasher("sha256", secret);
+    hashers.set(secret, base);
   }
-  return key;
+  return base.copy().update(value);
 }
 
 export function hmacSha256Base64(secret: string, value: string): string {
-  return createHmac("sha256", keyFor(secret)).update(value).digest("base64");
+  return hmacSha256(secret, value).digest("base64");
 }
 
 export function hmacSha256Base64Url(secret: string, value: string): string {
-  return createHmac("sha256", keyFor(secret)).update(value).digest("base64url");
+  return hmacSha256(secret, value).digest("base64url");
 }
 
 /** "value.signature" with a 44-character base64 HMAC-SHA256, the signed-cookie format Better Auth writes. */

@@ -9,9 +9,20 @@ import * as z from "zod";
 export const IsoDateSchema = z.string().brand<"IsoDate">();
 export type IsoDate = z.output<typeof IsoDateSchema>;
 
+// The same few instants (a session's and its user's dates) are formatted on every session read: the last
+// few thousand are kept (a Date and toISOString cost more than the rest of mapping a row).
+const recentDates = new Map<number, IsoDate>();
+
 /** Epoch milliseconds as a wire date. */
 export function isoDate(ms: number): IsoDate {
-  return new Date(Number(ms)).toISOString() as IsoDate;
+  const instant = Number(ms);
+  let text = recentDates.get(instant);
+  if (text === undefined) {
+    text = new Date(instant).toISOString() as IsoDate;
+    if (recentDates.size >= 4096) recentDates.clear();
+    recentDates.set(instant, text);
+  }
+  return text;
 }
 
 /** Epoch milliseconds as a wire date; null stays null. */

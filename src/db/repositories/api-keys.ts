@@ -1,4 +1,4 @@
-import type { Updateable } from "kysely";
+import { sql, type Updateable } from "kysely";
 import { compiledOnce } from "../compiled-query.ts";
 import type { ApiKeyRow, ApiKeyTable, Db, NewApiKeyRow, UserRow } from "../schema.ts";
 
@@ -69,7 +69,7 @@ export function updateApiKeyUsageIfUnchanged(
 ): Promise<ApiKeyRow | undefined> {
   let query = db
     .updateTable("apikey")
-    .set(next)
+    .set({ ...next, usageVersion: sql`"usageVersion" + 1` })
     .where("id", "=", keyId)
     .where("requestCount", "=", expected.requestCount);
   query =
@@ -85,6 +85,45 @@ export function updateApiKeyUsageIfUnchanged(
       ? query.where("lastRefillAt", "is", null)
       : query.where("lastRefillAt", "=", expected.lastRefillAt);
   return query.returningAll().executeTakeFirst();
+}
+
+/**
+ * Write-behind of the uses of a key without limits: only `lastRequest` moves, never backwards, and only
+ * while the key still has no limit (a key given one meanwhile is counted by its own path).
+ */
+export async function stampApiKeyLastRequest(
+  db: Db,
+  keyId: string,
+  lastRequest: number,
+  rateLimitsApply: boolean,
+): Promise<void> {
+  let query = db
+    .updateTable("apikey")
+    .set({ lastRequest })
+    .where("id", "=", keyId)
+    .where("remaining", "is", null)
+    .where((eb) => eb.or([eb("lastRequest", "is", null), eb("lastRequest", "<", lastRequest)]));
+  if (rateLimitsApply) query = query.where("rateLimitEnabled", "=", false);
+  await query.execute();
+}
+
+/**
+ * Copy counters kept elsewhere (Redis) into the row, only when they are newer than what the row holds:
+ * two copies racing can never put an older count back. Returns whether the row changed.
+ */
+export async function writeApiKeyUsageIfNewer(
+  db: Db,
+  keyId: string,
+  usage: ApiKeyUsage,
+  version: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("apikey")
+    .set({ ...usage, usageVersion: version })
+    .where("id", "=", keyId)
+    .where("usageVersion", "<", version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function deleteApiKeyById(db: Db, keyId: string): Promise<number> {

@@ -1,0 +1,243 @@
+import type { AuthContext } from "../context.ts";
+import * as apiKeys from "../db/repositories/api-keys.ts";
+import type { ApiKeyRow } from "../db/schema.ts";
+import type { SecondaryStorage } from "./secondary-storage.ts";
+
+// Exact usage counters of keys with limits (`remaining`, a rate window) in Redis, when it is configured.
+//
+// Each use is one Lua script, atomic on the server across every daemon: it seeds the counters from the
+// database row the first time (or when the row is ahead, see below), decides the use exactly as
+// decideUsage does, and writes the counters back, numbering the uses (`seq`) and marking the key dirty.
+// Redis holds the truth, so a daemon killed mid-load loses nothing. Every daemon copies dirty counters into
+// the row once a second (reconcileRedisApiKeyUsage); the row's `usageVersion` takes the copied `seq` and a
+// copy only lands when it is newer, so racing copies never move the row back. Once copied, the counters
+// expire after a day unused, and the row is the truth again.
+//
+// A key's row is read on every use (enabled, expiry, limits, the owner's ban), so edits of those take effect
+// at once; the one counter an edit sets, `remaining`, is written into Redis by applyRemainingEdit.
+
+const PREFIX = "apikey-usage:";
+const DIRTY = `${PREFIX}dirty`;
+/** Copied counters stay this long after their last use (a later use re-reads them from Redis, not the row). */
+const SYNCED_TTL_SECONDS = 86_400;
+/** Dirty keys copied per round trip of a reconcile pass. */
+const RECONCILE_BATCH = 200;
+const MAX_BATCHES_PER_PASS = 50;
+
+const counterKey = (keyId: string) => `${PREFIX}${keyId}`;
+
+// Shared by the scripts: null is "" in the hash; the counters are seeded from ARGV[first..first+4]
+// (remaining, lastRefillAt, requestCount, lastRequest, usageVersion) when absent or behind the row.
+const SEED = `
+local function num(v) if v == nil or v == false or v == '' then return nil end return tonumber(v) end
+local function str(v) if v == nil then return '' end return string.format('%.0f', v) end
+local function seed(h, id, first)
+  local seq = num(redis.call('HGET', h, 'seq'))
+  local version = tonumber(ARGV[first + 4])
+  if seq == nil or version > seq then
+    redis.call('HSET', h, 'id', id, 'remaining', ARGV[first], 'lastRefillAt', ARGV[first + 1],
+      'requestCount', ARGV[first + 2], 'lastRequest', ARGV[first + 3], 'seq', ARGV[first + 4])
+    return version
+  end
+  return seq
+end
+`;
+
+// KEYS: counters, dirty set. ARGV: id, now, remaining, lastRefillAt, requestCount, lastRequest, usageVersion,
+// createdAt, refillAmount, refillInterval (days), rate mode ("window", "stamp" or "none"), window, max.
+// Answers {1, remaining, lastRefillAt, requestCount, lastRequest} for a use, {2} exhausted for good,
+// {3} exhausted until a refill, {4, tryAgainIn} rate limited.
+const USE_SCRIPT = `${SEED}
+local h = KEYS[1]
+local seq = seed(h, ARGV[1], 3)
+local c = redis.call('HMGET', h, 'remaining', 'lastRefillAt', 'requestCount', 'lastRequest')
+local remaining, lastRefillAt, requestCount, lastRequest = num(c[1]), num(c[2]), num(c[3]) or 0, num(c[4])
+local now = tonumber(ARGV[2])
+if remaining ~= nil then
+  local refillAmount = num(ARGV[9])
+  if remaining <= 0 and refillAmount == nil then return {2} end
+  local interval = num(ARGV[10]) or 0
+  if interval > 0 and refillAmount ~= nil and now - (lastRefillAt or tonumber(ARGV[8])) > interval * 86400000 then
+    remaining = refillAmount
+    lastRefillAt = now
+  end
+  if remaining <= 0 then return {3} end
+  remaining = remaining - 1
+end
+local mode = ARGV[11]
+if mode == 'stamp' then
+  lastRequest = now
+elseif mode == 'window' then
+  local window, max = tonumber(ARGV[12]), tonumber(ARGV[13])
+  if lastRequest == nil or now - lastRequest > window then
+    requestCount = 1
+  elseif requestCount >= max then
+    return {4, math.ceil(window - (now - lastRequest))}
+  else
+    requestCount = requestCount + 1
+  end
+  lastRequest = now
+end
+redis.call('HSET', h, 'remaining', str(remaining), 'lastRefillAt', str(lastRefillAt),
+  'requestCount', str(requestCount), 'lastRequest', str(lastRequest), 'seq', seq + 1)
+redis.call('PERSIST', h)
+redis.call('SADD', KEYS[2], h)
+return {1, str(remaining), str(lastRefillAt), str(requestCount), str(lastRequest)}
+`;
+
+// KEYS: counters, dirty set. ARGV: id, the new remaining, then the edited row's counters as for SEED.
+const EDIT_SCRIPT = `${SEED}
+local h = KEYS[1]
+local seq = seed(h, ARGV[1], 3)
+redis.call('HSET', h, 'remaining', ARGV[2], 'seq', seq + 1)
+redis.call('PERSIST', h)
+redis.call('SADD', KEYS[2], h)
+return 1
+`;
+
+// KEYS: dirty set. ARGV: how many. Answers the counters' key, id, remaining, lastRefillAt, requestCount,
+// lastRequest and seq per dirty key.
+const SNAPSHOT_SCRIPT = `
+local out = {}
+for _, h in ipairs(redis.call('SRANDMEMBER', KEYS[1], tonumber(ARGV[1]))) do
+  local c = redis.call('HMGET', h, 'id', 'remaining', 'lastRefillAt', 'requestCount', 'lastRequest', 'seq')
+  if c[1] and c[6] then
+    out[#out + 1] = h
+    for i = 1, 6 do out[#out + 1] = c[i] end
+  else
+    redis.call('SREM', KEYS[1], h)
+  end
+end
+return out
+`;
+
+// KEYS: dirty set. ARGV: prefixed counter key, seq copied, … A key used again since stays dirty.
+const SYNCED_SCRIPT = `
+for i = 1, #ARGV, 2 do
+  if redis.call('HGET', ARGV[i], 'seq') == ARGV[i + 1] then
+    redis.call('SREM', KEYS[1], ARGV[i])
+    redis.call('EXPIRE', ARGV[i], ${SYNCED_TTL_SECONDS})
+  end
+end
+return 1
+`;
+
+// KEYS: counters of each key. Answers remaining, lastRefillAt, requestCount, lastRequest, seq per key.
+const READ_SCRIPT = `
+local out = {}
+for _, h in ipairs(KEYS) do
+  local c = redis.call('HMGET', h, 'remaining', 'lastRefillAt', 'requestCount', 'lastRequest', 'seq')
+  for i = 1, 5 do out[#out + 1] = c[i] or false end
+end
+return out
+`;
+
+const text = (value: number | string | null | undefined): string =>
+  value === null || value === undefined ? "" : String(Number(value));
+const numberOrNull = (value: unknown): number | null =>
+  value === null || value === undefined || value === "" ? null : Number(value);
+
+const seedArguments = (row: ApiKeyRow): string[] => [
+  text(row.remaining),
+  text(row.lastRefillAt),
+  text(row.requestCount),
+  text(row.lastRequest),
+  text(row.usageVersion),
+];
+
+export type RedisUseOutcome =
+  | { kind: "use"; usage: apiKeys.ApiKeyUsage }
+  | { kind: "exhausted"; deleteKey: boolean }
+  | { kind: "rate-limited"; tryAgainIn: number };
+
+/** One use of a key with limits, decided and counted by Redis. `rateMode` as decideUsage reads the row. */
+export async function countUseInRedis(
+  storage: SecondaryStorage,
+  row: ApiKeyRow,
+  now: number,
+  rateMode: "window" | "stamp" | "none",
+): Promise<RedisUseOutcome> {
+  const reply = (await storage.evaluate(
+    USE_SCRIPT,
+    [counterKey(row.id), DIRTY],
+    [
+      row.id,
+      String(now),
+      ...seedArguments(row),
+      text(row.createdAt),
+      text(row.refillAmount),
+      text(row.refillInterval),
+      rateMode,
+      text(row.rateLimitTimeWindow),
+      text(row.rateLimitMax),
+    ],
+  )) as unknown[];
+  const status = Number(reply[0]);
+  if (status === 2) return { kind: "exhausted", deleteKey: true };
+  if (status === 3) return { kind: "exhausted", deleteKey: false };
+  if (status === 4) return { kind: "rate-limited", tryAgainIn: Number(reply[1]) };
+  return {
+    kind: "use",
+    usage: {
+      remaining: numberOrNull(reply[1]),
+      lastRefillAt: numberOrNull(reply[2]),
+      requestCount: Number(reply[3]),
+      lastRequest: numberOrNull(reply[4]),
+    },
+  };
+}
+
+/** After an edit that set `remaining` committed: the counters in Redis take it (the row alone would not). */
+export async function applyRemainingEdit(storage: SecondaryStorage, row: ApiKeyRow): Promise<void> {
+  await storage.evaluate(
+    EDIT_SCRIPT,
+    [counterKey(row.id), DIRTY],
+    [row.id, text(row.remaining), ...seedArguments(row)],
+  );
+}
+
+/** The rows with the counters Redis holds for them, where it holds newer ones than the rows. */
+export async function withRedisUsage<R extends ApiKeyRow>(storage: SecondaryStorage, rows: R[]): Promise<R[]> {
+  if (rows.length === 0) return rows;
+  const reply = (await storage.evaluate(
+    READ_SCRIPT,
+    rows.map((row) => counterKey(row.id)),
+    [],
+  )) as unknown[];
+  return rows.map((row, index) => {
+    const [remaining, lastRefillAt, requestCount, lastRequest, seq] = reply.slice(index * 5, index * 5 + 5);
+    if (seq === null || seq === undefined || Number(seq) <= Number(row.usageVersion)) return row;
+    return {
+      ...row,
+      remaining: numberOrNull(remaining),
+      lastRefillAt: numberOrNull(lastRefillAt),
+      requestCount: Number(requestCount),
+      lastRequest: numberOrNull(lastRequest),
+      usageVersion: Number(seq),
+    };
+  });
+}
+
+/** Copy every dirty key's counters into its row (any daemon copies any key: a killed one's are not lost). */
+export async function reconcileRedisApiKeyUsage(ctx: AuthContext): Promise<void> {
+  const storage = ctx.secondaryStorage;
+  if (!storage) return;
+  // A full batch means more may wait; keys used again during the pass stay dirty for the next one.
+  for (let pass = 0; pass < MAX_BATCHES_PER_PASS; pass++) {
+    const reply = (await storage.evaluate(SNAPSHOT_SCRIPT, [DIRTY], [String(RECONCILE_BATCH)])) as unknown[];
+    const synced: string[] = [];
+    for (let i = 0; i < reply.length; i += 7) {
+      const [hash, id, remaining, lastRefillAt, requestCount, lastRequest, seq] = reply.slice(i, i + 7);
+      const usage = {
+        remaining: numberOrNull(remaining),
+        lastRefillAt: numberOrNull(lastRefillAt),
+        requestCount: Number(requestCount),
+        lastRequest: numberOrNull(lastRequest),
+      };
+      await apiKeys.writeApiKeyUsageIfNewer(ctx.db, String(id), usage, Number(seq));
+      synced.push(String(hash), String(seq));
+    }
+    if (synced.length > 0) await storage.evaluate(SYNCED_SCRIPT, [DIRTY], synced);
+    if (reply.length < RECONCILE_BATCH * 7) return;
+  }
+}

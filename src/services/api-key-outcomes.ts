@@ -24,3 +24,9 @@ export interface ApiKeyUse {
   permissions: Permissions | undefined;
   row: ApiKeyWithOwnerBan;
 }
+
+/** What Redis's script decided for one use of a key with limits. */
+export type RedisUseOutcome =
+  | { kind: "use"; usage: Pick<ApiKeyRow, "requestCount" | "remaining" | "lastRequest" | "lastRefillAt"> }
+  | { kind: "exhausted"; deleteKey: boolean }
+  | { kind: "rate-limited"; tryAgainIn: number };

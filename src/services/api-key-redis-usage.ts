@@ -1,6 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import * as apiKeys from "../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../db/schema.ts";
+import type { RedisUseOutcome } from "./api-key-outcomes.ts";
 import type { SecondaryStorage } from "./secondary-storage.ts";
 
 // Exact usage counters of keys with limits (`remaining`, a rate window) in Redis, when it is configured.
@@ -44,45 +45,57 @@ end
 `;
 
 // KEYS: counters, dirty set. ARGV: id, now, remaining, lastRefillAt, requestCount, lastRequest, usageVersion,
-// createdAt, refillAmount, refillInterval (days), rate mode ("window", "stamp" or "none"), window, max.
-// Answers {1, remaining, lastRefillAt, requestCount, lastRequest} for a use, {2} exhausted for good,
-// {3} exhausted until a refill, {4, tryAgainIn} rate limited.
+// createdAt, refillAmount, refillInterval (days), rate mode ("window", "stamp" or "none"), window, max, and
+// how many uses to decide in turn. Answers five values per use: {1, remaining, lastRefillAt, requestCount,
+// lastRequest} for a use, {2} exhausted for good, {3} exhausted until a refill, {4, tryAgainIn} rate limited.
 const USE_SCRIPT = `${SEED}
 local h = KEYS[1]
 local seq = seed(h, ARGV[1], 3)
 local c = redis.call('HMGET', h, 'remaining', 'lastRefillAt', 'requestCount', 'lastRequest')
 local remaining, lastRefillAt, requestCount, lastRequest = num(c[1]), num(c[2]), num(c[3]) or 0, num(c[4])
-local now = tonumber(ARGV[2])
-if remaining ~= nil then
-  local refillAmount = num(ARGV[9])
-  if remaining <= 0 and refillAmount == nil then return {2} end
-  local interval = num(ARGV[10]) or 0
-  if interval > 0 and refillAmount ~= nil and now - (lastRefillAt or tonumber(ARGV[8])) > interval * 86400000 then
-    remaining = refillAmount
-    lastRefillAt = now
+local now, createdAt = tonumber(ARGV[2]), tonumber(ARGV[8])
+local refillAmount, interval = num(ARGV[9]), num(ARGV[10]) or 0
+local mode, window, max = ARGV[11], num(ARGV[12]), num(ARGV[13])
+local function decide()
+  local left, refilledAt, count, last = remaining, lastRefillAt, requestCount, lastRequest
+  if left ~= nil then
+    if left <= 0 and refillAmount == nil then return {2, '', '', '', ''} end
+    if interval > 0 and refillAmount ~= nil and now - (refilledAt or createdAt) > interval * 86400000 then
+      left = refillAmount
+      refilledAt = now
+    end
+    if left <= 0 then return {3, '', '', '', ''} end
+    left = left - 1
   end
-  if remaining <= 0 then return {3} end
-  remaining = remaining - 1
-end
-local mode = ARGV[11]
-if mode == 'stamp' then
-  lastRequest = now
-elseif mode == 'window' then
-  local window, max = tonumber(ARGV[12]), tonumber(ARGV[13])
-  if lastRequest == nil or now - lastRequest > window then
-    requestCount = 1
-  elseif requestCount >= max then
-    return {4, math.ceil(window - (now - lastRequest))}
-  else
-    requestCount = requestCount + 1
+  if mode == 'stamp' then
+    last = now
+  elseif mode == 'window' then
+    if last == nil or now - last > window then
+      count = 1
+    elseif count >= max then
+      return {4, str(math.ceil(window - (now - last))), '', '', ''}
+    else
+      count = count + 1
+    end
+    last = now
   end
-  lastRequest = now
+  remaining, lastRefillAt, requestCount, lastRequest = left, refilledAt, count, last
+  seq = seq + 1
+  return {1, str(remaining), str(lastRefillAt), str(requestCount), str(lastRequest)}
 end
-redis.call('HSET', h, 'remaining', str(remaining), 'lastRefillAt', str(lastRefillAt),
-  'requestCount', str(requestCount), 'lastRequest', str(lastRequest), 'seq', seq + 1)
-redis.call('PERSIST', h)
-redis.call('SADD', KEYS[2], h)
-return {1, str(remaining), str(lastRefillAt), str(requestCount), str(lastRequest)}
+local out, used = {}, false
+for _ = 1, tonumber(ARGV[14]) do
+  local answer = decide()
+  if answer[1] == 1 then used = true end
+  for i = 1, 5 do out[#out + 1] = answer[i] end
+end
+if used then
+  redis.call('HSET', h, 'remaining', str(remaining), 'lastRefillAt', str(lastRefillAt),
+    'requestCount', str(requestCount), 'lastRequest', str(lastRequest), 'seq', seq)
+  redis.call('PERSIST', h)
+  redis.call('SADD', KEYS[2], h)
+end
+return out
 `;
 
 // KEYS: counters, dirty set. ARGV: id, the new remaining, then the edited row's counters as for SEED.
@@ -145,18 +158,19 @@ const seedArguments = (row: ApiKeyRow): string[] => [
   text(row.usageVersion),
 ];
 
-export type RedisUseOutcome =
-  | { kind: "use"; usage: apiKeys.ApiKeyUsage }
-  | { kind: "exhausted"; deleteKey: boolean }
-  | { kind: "rate-limited"; tryAgainIn: number };
+export type { RedisUseOutcome };
 
-/** One use of a key with limits, decided and counted by Redis. `rateMode` as decideUsage reads the row. */
-export async function countUseInRedis(
+/**
+ * `count` uses of a key with limits, decided in turn and counted by Redis in one script. `rateMode` as
+ * decideUsage reads the row.
+ */
+export async function countUsesInRedis(
   storage: SecondaryStorage,
   row: ApiKeyRow,
   now: number,
   rateMode: "window" | "stamp" | "none",
-): Promise<RedisUseOutcome> {
+  count: number,
+): Promise<RedisUseOutcome[]> {
   const reply = (await storage.evaluate(
     USE_SCRIPT,
     [counterKey(row.id), DIRTY],
@@ -170,21 +184,24 @@ export async function countUseInRedis(
       rateMode,
       text(row.rateLimitTimeWindow),
       text(row.rateLimitMax),
+      String(count),
     ],
   )) as unknown[];
-  const status = Number(reply[0]);
-  if (status === 2) return { kind: "exhausted", deleteKey: true };
-  if (status === 3) return { kind: "exhausted", deleteKey: false };
-  if (status === 4) return { kind: "rate-limited", tryAgainIn: Number(reply[1]) };
-  return {
-    kind: "use",
-    usage: {
-      remaining: numberOrNull(reply[1]),
-      lastRefillAt: numberOrNull(reply[2]),
-      requestCount: Number(reply[3]),
-      lastRequest: numberOrNull(reply[4]),
-    },
-  };
+  return Array.from({ length: count }, (_, index): RedisUseOutcome => {
+    const [status, a, b, c, d] = reply.slice(index * 5, index * 5 + 5);
+    if (Number(status) === 2) return { kind: "exhausted", deleteKey: true };
+    if (Number(status) === 3) return { kind: "exhausted", deleteKey: false };
+    if (Number(status) === 4) return { kind: "rate-limited", tryAgainIn: Number(a) };
+    return {
+      kind: "use",
+      usage: {
+        remaining: numberOrNull(a),
+        lastRefillAt: numberOrNull(b),
+        requestCount: Number(c),
+        lastRequest: numberOrNull(d),
+      },
+    };
+  });
 }
 
 /** After an edit that set `remaining` committed: the counters in Redis take it (the row alone would not). */

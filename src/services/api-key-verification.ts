@@ -4,7 +4,7 @@ import { readJSONObject } from "../db/json-column.ts";
 import * as apiKeys from "../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../db/schema.ts";
 import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification } from "./api-key-outcomes.ts";
-import { countUseInRedis } from "./api-key-redis-usage.ts";
+import { countUsesInRedis } from "./api-key-redis-usage.ts";
 import { recordUnlimitedUse, startApiKeyUsageWriter } from "./api-key-usage.ts";
 import { type ApiKeyPermissions, scheduleExpiredApiKeyCleanup, storedFormOfKey } from "./api-keys.ts";
 import { isBanned } from "./users.ts";
@@ -98,11 +98,11 @@ export async function verifyApiKey(
     if (!row) return { valid: false, reason: "KEY_NOT_FOUND" };
     const mode = rateMode(ctx, row);
     if (row.remaining === null && mode !== "window") return countUnlimitedUse(ctx, row, now);
-    if (ctx.secondaryStorage) return await countWithRedis(ctx, row, now, mode);
+    if (ctx.secondaryStorage) return await countWithRedis(ctx, row, mode);
     // Uses of one key inside this process share one read and one compare-and-set per batch, instead of a
     // storm of retries; the compare-and-set still guards against other processes.
-    return await ctx.local.apiKeyUses.run(storedKey, { permissions, row }, (uses) =>
-      countInBatch(ctx, storedKey, uses),
+    return await ctx.local.apiKeyUses.run(storedKey, { permissions, row }, (uses, last) =>
+      countInBatch(ctx, storedKey, uses, last),
     );
   } finally {
     scheduleExpiredApiKeyCleanup(ctx);
@@ -151,16 +151,23 @@ function countUnlimitedUse(ctx: AuthContext, row: ApiKeyRow, now: number): ApiKe
 async function countWithRedis(
   ctx: AuthContext,
   row: ApiKeyRow,
-  now: number,
   mode: "window" | "stamp" | "none",
 ): Promise<ApiKeyVerification> {
   const storage = ctx.secondaryStorage;
   if (!storage) throw new Error("countWithRedis without Redis");
   startApiKeyUsageWriter(ctx);
-  const outcome = await countUseInRedis(storage, row, now, mode);
+  // Concurrent uses of one key in this process are decided in turn by one script call.
+  const outcome = await ctx.local.apiKeyRedisUses.run(row.id, row, (rows) =>
+    countUsesInRedis(storage, newest(rows), ctx.now(), mode, rows.length),
+  );
   if (outcome.kind === "use") return { valid: true, row: { ...row, ...outcome.usage } };
   if (outcome.kind === "rate-limited") return { valid: false, reason: "RATE_LIMITED", tryAgainIn: outcome.tryAgainIn };
   return refuse(ctx, row, { reason: "USAGE_EXCEEDED", deleteKey: outcome.deleteKey });
+}
+
+/** The row whose counters are the furthest along (usageVersion only grows), the later one on a tie. */
+function newest<R extends ApiKeyRow>(rows: R[]): R {
+  return rows.reduce((best, row) => (Number(row.usageVersion) >= Number(best.usageVersion) ? row : best));
 }
 
 const usageOf = (row: ApiKeyRow): apiKeys.ApiKeyUsage => ({
@@ -173,11 +180,19 @@ const usageOf = (row: ApiKeyRow): apiKeys.ApiKeyUsage => ({
 /**
  * One batch of uses of a key: decided in arrival order on one read of the row, written with one
  * compare-and-set from the counters read to the counters after the last use. Lost to another process's
- * write, the whole batch reads again and decides again.
+ * write, the whole batch reads again and decides again. `last` keeps the row this process wrote last:
+ * when it is further along than the batch's lookups (which may have started before that write), its
+ * counters are the better guess for the compare-and-set.
  */
-async function countInBatch(ctx: AuthContext, storedKey: string, uses: ApiKeyUse[]): Promise<ApiKeyVerification[]> {
-  // The newest lookup of the batch is a fair first guess; the compare-and-set tells if it is stale.
-  let row: apiKeys.ApiKeyWithOwnerBan | undefined = uses[uses.length - 1].row;
+async function countInBatch(
+  ctx: AuthContext,
+  storedKey: string,
+  uses: ApiKeyUse[],
+  last: { value?: ApiKeyRow },
+): Promise<ApiKeyVerification[]> {
+  let row: apiKeys.ApiKeyWithOwnerBan | undefined = newest(uses.map((use) => use.row));
+  if (last.value && row && Number(last.value.usageVersion) > Number(row.usageVersion))
+    row = { ...row, ...usageOf(last.value), usageVersion: last.value.usageVersion };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (attempt > 0) row = await apiKeys.findApiKeyByStoredKey(ctx.db, storedKey);
     const now = ctx.now();
@@ -201,6 +216,7 @@ async function countInBatch(ctx: AuthContext, storedKey: string, uses: ApiKeyUse
     if (used && row && counters) {
       const updated = await apiKeys.updateApiKeyUsageIfUnchanged(ctx.db, row.id, usageOf(row), usageOf(counters));
       if (!updated) continue;
+      last.value = updated;
     }
     if (deleteKey && row) await apiKeys.deleteApiKeyById(ctx.db, row.id);
     return results;

@@ -1,6 +1,7 @@
 import type { PrivateSigningKey, SigningAlgorithm } from "../crypto/jwt.ts";
 import type { ApiKeyWithOwnerBan } from "../db/repositories/api-keys.ts";
-import type { ApiKeyUse, ApiKeyVerification } from "./api-key-outcomes.ts";
+import type { ApiKeyRow } from "../db/schema.ts";
+import type { ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./api-key-outcomes.ts";
 import { LocalSessionCache } from "./local-session-copies.ts";
 
 // Coordination inside one daemon process: per-key queues and gates, and log lines limited per key. Each
@@ -17,11 +18,13 @@ interface Batch<I, O> {
  * starts when it ends; other keys do not wait. A batch never starts before any of its items arrived, so a
  * batched read is never older than a read of one's own would be.
  */
-export class KeyedBatches<I, O> {
+export class KeyedBatches<I, O, M = never> {
   readonly #waiting = new Map<string, Batch<I, O>>();
   readonly #running = new Set<string>();
+  /** What a batch leaves for the next one of its key; forgotten once the key has no batch left. */
+  readonly #memos = new Map<string, { value?: M }>();
 
-  run(key: string, item: I, work: (items: I[]) => Promise<O[]>): Promise<O> {
+  run(key: string, item: I, work: (items: I[], memo: { value?: M }) => Promise<O[]>): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       let batch = this.#waiting.get(key);
       if (!batch) {
@@ -34,12 +37,20 @@ export class KeyedBatches<I, O> {
     });
   }
 
-  #next(key: string, work: (items: I[]) => Promise<O[]>): void {
+  #next(key: string, work: (items: I[], memo: { value?: M }) => Promise<O[]>): void {
     const batch = this.#waiting.get(key);
-    if (!batch) return;
+    if (!batch) {
+      this.#memos.delete(key);
+      return;
+    }
     this.#waiting.delete(key);
     this.#running.add(key);
-    work(batch.items)
+    let memo = this.#memos.get(key);
+    if (!memo) {
+      memo = {};
+      this.#memos.set(key, memo);
+    }
+    work(batch.items, memo)
       .then(
         (results) => {
           for (const [index, settle] of batch.settle.entries()) settle.resolve(results[index]);
@@ -148,7 +159,9 @@ export interface LocalState {
   /** Concurrent lookups of one API key share a read (see api-key-verification.ts). */
   apiKeyReads: KeyedBatches<void, ApiKeyWithOwnerBan | undefined>;
   /** Concurrent uses of one limited API key share a read and a compare-and-set (see api-key-verification.ts). */
-  apiKeyUses: KeyedBatches<ApiKeyUse, ApiKeyVerification>;
+  apiKeyUses: KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>;
+  /** Concurrent uses of one limited API key share one Redis script (see api-key-redis-usage.ts). */
+  apiKeyRedisUses: KeyedBatches<ApiKeyRow, RedisUseOutcome>;
   /** Uses of keys without limits waiting to be written (see api-key-usage.ts). */
   apiKeyUsage: ApiKeyUsageState;
   /** Password attempts on one account, a few at a time (see account-throttle.ts). */
@@ -177,6 +190,7 @@ export function createLocalState(): LocalState {
   return {
     apiKeyReads: new KeyedBatches(),
     apiKeyUses: new KeyedBatches(),
+    apiKeyRedisUses: new KeyedBatches(),
     apiKeyUsage: new ApiKeyUsageState(),
     passwordAttempts: new KeyedGate(),
     logSlots: new LogSlots(),

@@ -7,6 +7,7 @@
 //   bun bench/in-process.ts --db postgres [--redis]
 //   bun bench/in-process.ts --requests 20000 --only get-session
 //   bun bench/in-process.ts --db postgres --only api-key   # --only: scenarios whose name contains it
+//   bun bench/in-process.ts --db postgres --concurrency 16 # keep 16 requests in flight (batching shows)
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +27,7 @@ const { values: args } = parseArgs({
     requests: { type: "string", default: "10000" },
     users: { type: "string", default: "1000" },
     only: { type: "string" },
+    concurrency: { type: "string", default: "1" },
   },
 });
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -116,17 +118,25 @@ const scenarios: [string, () => Promise<Response>][] = [
 ];
 
 const requests = Number(args.requests);
-console.log(`in-process: ${args.db}${args.redis ? " + redis" : ""}, ${requests} requests each, one at a time`);
+const concurrency = Number(args.concurrency);
+console.log(
+  `in-process: ${args.db}${args.redis ? " + redis" : ""}, ${requests} requests each, ${concurrency === 1 ? "one at a time" : `${concurrency} in flight`}`,
+);
 for (const [name, run] of scenarios) {
   if (args.only && !name.includes(args.only)) continue;
   for (let i = 0; i < Math.min(2000, requests); i += 1) await (await run()).arrayBuffer();
   statements = 0;
   const started = performance.now();
-  for (let i = 0; i < requests; i += 1) {
-    const response = await run();
-    if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
-    await response.arrayBuffer();
-  }
+  let sent = 0;
+  const worker = async () => {
+    while (sent < requests) {
+      sent += 1;
+      const response = await run();
+      if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
   const micros = ((performance.now() - started) * 1000) / requests;
   console.log(
     `${name.padEnd(38)} ${micros.toFixed(1).padStart(7)} µs per request   ${(statements / requests).toFixed(2)} statements per request`,

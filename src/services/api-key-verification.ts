@@ -5,6 +5,7 @@ import * as apiKeys from "../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../db/schema.ts";
 import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification } from "./api-key-outcomes.ts";
 import { countUsesInRedis } from "./api-key-redis-usage.ts";
+import { findKeyRow, forgetApiKeyRows, noteKeyCounters } from "./api-key-rows.ts";
 import { recordUnlimitedUse, startApiKeyUsageWriter } from "./api-key-usage.ts";
 import { type ApiKeyPermissions, scheduleExpiredApiKeyCleanup, storedFormOfKey } from "./api-keys.ts";
 import { isBanned } from "./users.ts";
@@ -87,11 +88,7 @@ export async function verifyApiKey(
   if (key.length < ctx.config.apiKey.defaultKeyLength) return { valid: false, reason: "INVALID_API_KEY" };
   const storedKey = storedFormOfKey(ctx, key);
   try {
-    // Concurrent lookups of one key share a read that starts after they all arrived (never an older one).
-    const row = await ctx.local.apiKeyReads.run(storedKey, undefined, async (waiting) => {
-      const found = await apiKeys.findApiKeyByStoredKey(ctx.db, storedKey);
-      return waiting.map(() => found);
-    });
+    const row = await findKeyRow(ctx, storedKey);
     const now = ctx.now();
     const refusal = refusalOf(row, storedKey, permissions, now);
     if (refusal) return refuse(ctx, row, refusal);
@@ -107,6 +104,12 @@ export async function verifyApiKey(
   } finally {
     scheduleExpiredApiKeyCleanup(ctx);
   }
+}
+
+/** An expired or spent key goes on sight. */
+async function deleteKeyRow(ctx: AuthContext, keyId: string): Promise<void> {
+  await apiKeys.deleteApiKeyById(ctx.db, keyId);
+  await forgetApiKeyRows(ctx, ctx.db);
 }
 
 type Refusal = { reason: ApiKeyRefusal; tryAgainIn?: number; deleteKey?: boolean };
@@ -131,7 +134,7 @@ function refusalOf(
 }
 
 async function refuse(ctx: AuthContext, row: ApiKeyRow | undefined, refusal: Refusal): Promise<ApiKeyVerification> {
-  if (refusal.deleteKey && row) await apiKeys.deleteApiKeyById(ctx.db, row.id);
+  if (refusal.deleteKey && row) await deleteKeyRow(ctx, row.id);
   return { valid: false, reason: refusal.reason, tryAgainIn: refusal.tryAgainIn };
 }
 
@@ -194,7 +197,10 @@ async function countInBatch(
   if (last.value && row && Number(last.value.usageVersion) > Number(row.usageVersion))
     row = { ...row, ...usageOf(last.value), usageVersion: last.value.usageVersion };
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    if (attempt > 0) row = await apiKeys.findApiKeyByStoredKey(ctx.db, storedKey);
+    if (attempt > 0) {
+      row = await apiKeys.findApiKeyByStoredKey(ctx.db, storedKey);
+      if (row) noteKeyCounters(ctx, storedKey, row);
+    }
     const now = ctx.now();
     const results: ApiKeyVerification[] = [];
     let counters: ApiKeyRow | undefined = row;
@@ -217,8 +223,9 @@ async function countInBatch(
       const updated = await apiKeys.updateApiKeyUsageIfUnchanged(ctx.db, row.id, usageOf(row), usageOf(counters));
       if (!updated) continue;
       last.value = updated;
+      noteKeyCounters(ctx, storedKey, updated);
     }
-    if (deleteKey && row) await apiKeys.deleteApiKeyById(ctx.db, row.id);
+    if (deleteKey && row) await deleteKeyRow(ctx, row.id);
     return results;
   }
   return uses.map(() => ({ valid: false, reason: "FAILED_TO_UPDATE_API_KEY" }));

@@ -6,6 +6,7 @@ import type { ApiKeyRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import type { ApiKey, CreatedApiKey, Permissions } from "../wire/api-key.ts";
 import { applyRemainingEdit, withRedisUsage } from "./api-key-redis-usage.ts";
+import { forgetApiKeyRows } from "./api-key-rows.ts";
 import { pendingLastRequest } from "./api-key-usage.ts";
 import { toApiKeyWire } from "./api-key-wire.ts";
 import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "./security-events.ts";
@@ -37,9 +38,11 @@ export function storedFormOfKey(ctx: AuthContext, key: string): string {
 // ---- cleanup of expired keys -------------------------------------------------------------------
 
 /** Delete every expired key now; returns how many went. */
-export function deleteAllExpiredApiKeys(ctx: AuthContext): Promise<number> {
+export async function deleteAllExpiredApiKeys(ctx: AuthContext): Promise<number> {
   ctx.local.apiKeySweptAt = ctx.now();
-  return apiKeys.deleteExpiredApiKeys(ctx.db, ctx.now());
+  const deleted = await apiKeys.deleteExpiredApiKeys(ctx.db, ctx.now());
+  if (deleted > 0) await forgetApiKeyRows(ctx, ctx.db);
+  return deleted;
 }
 
 /** After a key operation: sweep expired keys in the background, at most once every 10 seconds. */
@@ -184,6 +187,7 @@ export async function createApiKey(
       permissions: toJSONColumn(input.permissions),
       metadata: toJSONColumn(input.metadata),
     });
+    await forgetApiKeyRows(tx, tx.db);
     const event = { type: "api_key_created", outcome: "success", keyId: inserted.id } as const;
     await recordSecurityEvent(tx, { ...event, userId: inserted.userId, source });
     return inserted;
@@ -229,6 +233,7 @@ export async function deleteApiKey(
 ): Promise<void> {
   await withTransaction(ctx, async (tx) => {
     if ((await apiKeys.deleteApiKeyOfUser(tx.db, userId, keyId)) === 0) throw new AuthError("KEY_NOT_FOUND");
+    await forgetApiKeyRows(tx, tx.db);
     await recordSecurityEvent(tx, { type: "api_key_deleted", outcome: "success", keyId, userId, source });
   });
   scheduleExpiredApiKeyCleanup(ctx);
@@ -286,6 +291,7 @@ export async function updateApiKey(
   const row = await withTransaction(ctx, async (tx) => {
     const updated = await apiKeys.updateApiKeyOfUser(tx.db, userId, keyId, { ...changes, updatedAt: ctx.now() });
     if (!updated) throw new AuthError("KEY_NOT_FOUND");
+    await forgetApiKeyRows(tx, tx.db);
     const event = { type: "api_key_updated", outcome: "success", keyId, fields: Object.keys(changes) } as const;
     await recordSecurityEvent(tx, { ...event, userId, source: options.source ?? CLI_SOURCE });
     return updated;

@@ -154,9 +154,26 @@ export class ApiKeyUsageState {
   close: (() => Promise<void>) | null = null;
 }
 
+/** A key row and what was current when its read started (api-key-rows.ts). */
+export interface ApiKeyRowCopy {
+  row: ApiKeyWithOwnerBan;
+  epoch: number;
+  sessionsEpoch: number;
+  version: number;
+  storedAt: number;
+}
+
+/** API key rows read lately, by stored key; `epoch` moves with every key write in this process. */
+export class ApiKeyRowCache {
+  epoch = 0;
+  readonly copies = new Map<string, ApiKeyRowCopy>();
+}
+
 /** The in-process state of one context. */
 export interface LocalState {
-  /** Concurrent lookups of one API key share a read (see api-key-verification.ts). */
+  /** API key rows read lately, while provably current (see api-key-rows.ts). */
+  apiKeyRows: ApiKeyRowCache;
+  /** Concurrent lookups of one API key share a read (see api-key-rows.ts). */
   apiKeyReads: KeyedBatches<void, ApiKeyWithOwnerBan | undefined>;
   /** Concurrent uses of one limited API key share a read and a compare-and-set (see api-key-verification.ts). */
   apiKeyUses: KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>;
@@ -188,6 +205,7 @@ export interface SigningKeyCache {
 
 export function createLocalState(): LocalState {
   return {
+    apiKeyRows: new ApiKeyRowCache(),
     apiKeyReads: new KeyedBatches(),
     apiKeyUses: new KeyedBatches(),
     apiKeyRedisUses: new KeyedBatches(),

@@ -29,4 +29,6 @@ export interface ApiKeyUse {
 export type RedisUseOutcome =
   | { kind: "use"; usage: Pick<ApiKeyRow, "requestCount" | "remaining" | "lastRequest" | "lastRefillAt"> }
   | { kind: "exhausted"; deleteKey: boolean }
-  | { kind: "rate-limited"; tryAgainIn: number };
+  | { kind: "rate-limited"; tryAgainIn: number }
+  /** The key was deleted meanwhile. */
+  | { kind: "gone" };

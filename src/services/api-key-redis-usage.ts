@@ -28,14 +28,17 @@ const MAX_BATCHES_PER_PASS = 50;
 const counterKey = (keyId: string) => `${PREFIX}${keyId}`;
 
 // Shared by the scripts: null is "" in the hash; the counters are seeded from ARGV[first..first+4]
-// (remaining, lastRefillAt, requestCount, lastRequest, usageVersion) when absent or behind the row.
+// (remaining, lastRefillAt, requestCount, lastRequest, usageVersion) when absent or behind the row, but only
+// from a row read from the database just now (`fresh`): a copy kept in memory may be older than the last
+// time the counters were copied into the row. Answers nil when the counters need such a row.
 const SEED = `
 local function num(v) if v == nil or v == false or v == '' then return nil end return tonumber(v) end
 local function str(v) if v == nil then return '' end return string.format('%.0f', v) end
-local function seed(h, id, first)
+local function seed(h, id, first, fresh)
   local seq = num(redis.call('HGET', h, 'seq'))
   local version = tonumber(ARGV[first + 4])
   if seq == nil or version > seq then
+    if not fresh then return nil end
     redis.call('HSET', h, 'id', id, 'remaining', ARGV[first], 'lastRefillAt', ARGV[first + 1],
       'requestCount', ARGV[first + 2], 'lastRequest', ARGV[first + 3], 'seq', ARGV[first + 4])
     return version
@@ -46,11 +49,13 @@ end
 
 // KEYS: counters, dirty set. ARGV: id, now, remaining, lastRefillAt, requestCount, lastRequest, usageVersion,
 // createdAt, refillAmount, refillInterval (days), rate mode ("window", "stamp" or "none"), window, max, and
-// how many uses to decide in turn. Answers five values per use: {1, remaining, lastRefillAt, requestCount,
+// how many uses to decide in turn, and whether the row is fresh. Answers {0} when it must be, else five
+// values per use: {1, remaining, lastRefillAt, requestCount,
 // lastRequest} for a use, {2} exhausted for good, {3} exhausted until a refill, {4, tryAgainIn} rate limited.
 const USE_SCRIPT = `${SEED}
 local h = KEYS[1]
-local seq = seed(h, ARGV[1], 3)
+local seq = seed(h, ARGV[1], 3, ARGV[15] == '1')
+if seq == nil then return {0} end
 local c = redis.call('HMGET', h, 'remaining', 'lastRefillAt', 'requestCount', 'lastRequest')
 local remaining, lastRefillAt, requestCount, lastRequest = num(c[1]), num(c[2]), num(c[3]) or 0, num(c[4])
 local now, createdAt = tonumber(ARGV[2]), tonumber(ARGV[8])
@@ -101,7 +106,7 @@ return out
 // KEYS: counters, dirty set. ARGV: id, the new remaining, then the edited row's counters as for SEED.
 const EDIT_SCRIPT = `${SEED}
 local h = KEYS[1]
-local seq = seed(h, ARGV[1], 3)
+local seq = seed(h, ARGV[1], 3, true)
 redis.call('HSET', h, 'remaining', ARGV[2], 'seq', seq + 1)
 redis.call('PERSIST', h)
 redis.call('SADD', KEYS[2], h)
@@ -162,7 +167,8 @@ export type { RedisUseOutcome };
 
 /**
  * `count` uses of a key with limits, decided in turn and counted by Redis in one script. `rateMode` as
- * decideUsage reads the row.
+ * decideUsage reads the row. Null when Redis has no counters for the key and `fresh` is false: call again
+ * with the row read from the database just now.
  */
 export async function countUsesInRedis(
   storage: SecondaryStorage,
@@ -170,7 +176,8 @@ export async function countUsesInRedis(
   now: number,
   rateMode: "window" | "stamp" | "none",
   count: number,
-): Promise<RedisUseOutcome[]> {
+  fresh: boolean,
+): Promise<RedisUseOutcome[] | null> {
   const reply = (await storage.evaluate(
     USE_SCRIPT,
     [counterKey(row.id), DIRTY],
@@ -185,8 +192,10 @@ export async function countUsesInRedis(
       text(row.rateLimitTimeWindow),
       text(row.rateLimitMax),
       String(count),
+      fresh ? "1" : "0",
     ],
   )) as unknown[];
+  if (Number(reply[0]) === 0) return null;
   return Array.from({ length: count }, (_, index): RedisUseOutcome => {
     const [status, a, b, c, d] = reply.slice(index * 5, index * 5 + 5);
     if (Number(status) === 2) return { kind: "exhausted", deleteKey: true };

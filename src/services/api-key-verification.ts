@@ -3,7 +3,7 @@ import { constantTimeEqual } from "../crypto/random.ts";
 import { readJSONObject } from "../db/json-column.ts";
 import * as apiKeys from "../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../db/schema.ts";
-import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification } from "./api-key-outcomes.ts";
+import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./api-key-outcomes.ts";
 import { countUsesInRedis } from "./api-key-redis-usage.ts";
 import { findKeyRow, forgetApiKeyRows, noteKeyCounters } from "./api-key-rows.ts";
 import { recordUnlimitedUse, startApiKeyUsageWriter } from "./api-key-usage.ts";
@@ -95,7 +95,7 @@ export async function verifyApiKey(
     if (!row) return { valid: false, reason: "KEY_NOT_FOUND" };
     const mode = rateMode(ctx, row);
     if (row.remaining === null && mode !== "window") return countUnlimitedUse(ctx, row, now);
-    if (ctx.secondaryStorage) return await countWithRedis(ctx, row, mode);
+    if (ctx.secondaryStorage) return await countWithRedis(ctx, row);
     // Uses of one key inside this process share one read and one compare-and-set per batch, instead of a
     // storm of retries; the compare-and-set still guards against other processes.
     return await ctx.local.apiKeyUses.run(storedKey, { permissions, row }, (uses, last) =>
@@ -151,20 +151,25 @@ function countUnlimitedUse(ctx: AuthContext, row: ApiKeyRow, now: number): ApiKe
   return { valid: true, row: { ...row, lastRequest: now } };
 }
 
-async function countWithRedis(
-  ctx: AuthContext,
-  row: ApiKeyRow,
-  mode: "window" | "stamp" | "none",
-): Promise<ApiKeyVerification> {
+async function countWithRedis(ctx: AuthContext, row: ApiKeyRow): Promise<ApiKeyVerification> {
   const storage = ctx.secondaryStorage;
   if (!storage) throw new Error("countWithRedis without Redis");
   startApiKeyUsageWriter(ctx);
   // Concurrent uses of one key in this process are decided in turn by one script call.
-  const outcome = await ctx.local.apiKeyRedisUses.run(row.id, row, (rows) =>
-    countUsesInRedis(storage, newest(rows), ctx.now(), mode, rows.length),
-  );
+  const outcome = await ctx.local.apiKeyRedisUses.run(row.id, row, async (rows) => {
+    const known = newest(rows);
+    const outcomes = await countUsesInRedis(storage, known, ctx.now(), rateMode(ctx, known), rows.length, false);
+    if (outcomes) return outcomes;
+    // Redis has no counters for the key yet (or lost them): they start from the row as the database has it now.
+    const fresh = await apiKeys.findApiKeyByStoredKey(ctx.db, known.key);
+    if (!fresh) return rows.map((): RedisUseOutcome => ({ kind: "gone" }));
+    const seeded = await countUsesInRedis(storage, fresh, ctx.now(), rateMode(ctx, fresh), rows.length, true);
+    if (!seeded) throw new Error("Redis refused to seed API key counters from a fresh row");
+    return seeded;
+  });
   if (outcome.kind === "use") return { valid: true, row: { ...row, ...outcome.usage } };
   if (outcome.kind === "rate-limited") return { valid: false, reason: "RATE_LIMITED", tryAgainIn: outcome.tryAgainIn };
+  if (outcome.kind === "gone") return { valid: false, reason: "KEY_NOT_FOUND" };
   return refuse(ctx, row, { reason: "USAGE_EXCEEDED", deleteKey: outcome.deleteKey });
 }
 

@@ -61,31 +61,52 @@ export type ApiKeyUsage = Pick<ApiKeyRow, "requestCount" | "remaining" | "lastRe
  * caller read, so two concurrent verifications can never both spend the same use (the loser re-reads
  * and decides again). Returns the updated row, or undefined when another writer got there first.
  */
-export function updateApiKeyUsageIfUnchanged(
+export async function updateApiKeyUsageIfUnchanged(
   db: Db,
   keyId: string,
   expected: ApiKeyUsage,
   next: ApiKeyUsage,
 ): Promise<ApiKeyRow | undefined> {
-  let query = db
-    .updateTable("apikey")
-    .set({ ...next, usageVersion: sql`"usageVersion" + 1` })
-    .where("id", "=", keyId)
-    .where("requestCount", "=", expected.requestCount);
-  query =
-    expected.remaining === null
-      ? query.where("remaining", "is", null)
-      : query.where("remaining", "=", expected.remaining);
-  query =
-    expected.lastRequest === null
-      ? query.where("lastRequest", "is", null)
-      : query.where("lastRequest", "=", expected.lastRequest);
-  query =
-    expected.lastRefillAt === null
-      ? query.where("lastRefillAt", "is", null)
-      : query.where("lastRefillAt", "=", expected.lastRefillAt);
-  return query.returningAll().executeTakeFirst();
+  const [row] = await compareAndSetUsage(
+    db,
+    next.requestCount,
+    next.remaining,
+    next.lastRequest,
+    next.lastRefillAt,
+    keyId,
+    expected.requestCount,
+    expected.remaining,
+    expected.lastRequest,
+    expected.lastRefillAt,
+  );
+  return row;
 }
+
+// Compiled once: `is not distinct from` compares nulls as values (SQLite 3.39+ and Postgres), so one
+// statement serves every combination of null counters; `usageVersion` moves on with each write.
+const compareAndSetUsage = compiledOnce(
+  (
+    db: Db,
+    requestCount: number,
+    remaining: number | null,
+    lastRequest: number | null,
+    lastRefillAt: number | null,
+    keyId: string,
+    expectedRequestCount: number,
+    expectedRemaining: number | null,
+    expectedLastRequest: number | null,
+    expectedLastRefillAt: number | null,
+  ) =>
+    db
+      .updateTable("apikey")
+      .set({ requestCount, remaining, lastRequest, lastRefillAt, usageVersion: sql`"usageVersion" + 1` })
+      .where("id", "=", keyId)
+      .where("requestCount", "=", expectedRequestCount)
+      .where("remaining", "is not distinct from", expectedRemaining)
+      .where("lastRequest", "is not distinct from", expectedLastRequest)
+      .where("lastRefillAt", "is not distinct from", expectedLastRefillAt)
+      .returningAll(),
+);
 
 /**
  * Write-behind of the uses of a key without limits: only `lastRequest` moves, never backwards, and only

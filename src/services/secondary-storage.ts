@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 
-// Redis as the secondary storage of sessions and rate-limit counters, through Bun's built-in client.
+// Redis as the secondary storage of sessions, rate-limit counters and the usage counters of API keys with
+// limits (api-key-redis-usage.ts), through Bun's built-in client.
 // Commands fail fast while Redis is away (no offline queue: a request must not hang on a dead Redis, it
 // answers 5xx), and the next command after an outage reconnects, so no daemon restart is needed.
 
@@ -15,7 +16,7 @@ export interface SecondaryStorage {
   /** Add one to a counter (created at 0), returning the new value. */
   increment(key: string): Promise<number>;
   delete(key: string): Promise<void>;
-  /** Run a Lua script atomically on the server (rate-limit counters). */
+  /** Run a Lua script atomically on the server (rate-limit and API-key counters), by digest when it is known. */
   evaluate(script: string, keys: string[], args: string[]): Promise<unknown>;
   /** Whether a round trip succeeds now (readiness). */
   ping(): Promise<boolean>;

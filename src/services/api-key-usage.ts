@@ -19,12 +19,15 @@ export const FLUSH_INTERVAL_MS = 1000;
 export function startApiKeyUsageWriter(ctx: AuthContext): void {
   const state = ctx.local.apiKeyUsage;
   if (state.timer) return;
+  // While the database or Redis is down the writes fail every second: one line a minute says so.
+  const failed = (message: string) => (error: unknown) => {
+    const slot = ctx.local.logSlots.claim("api-key-usage", message, Date.now());
+    if (slot) ctx.logger.error(message, { error, repeated: slot.suppressed });
+  };
   state.timer = setInterval(() => {
-    flushApiKeyUsage(ctx).catch((error: unknown) => ctx.logger.error("writing API key usage failed", { error }));
+    flushApiKeyUsage(ctx).catch(failed("writing API key usage failed; retrying"));
     if (ctx.secondaryStorage)
-      reconcileApiKeyUsage(ctx).catch((error: unknown) =>
-        ctx.logger.error("copying API key usage from Redis failed", { error }),
-      );
+      reconcileApiKeyUsage(ctx).catch(failed("copying API key usage from Redis failed; retrying"));
   }, FLUSH_INTERVAL_MS);
   state.timer.unref?.();
   state.close = () => closeApiKeyUsage(ctx);

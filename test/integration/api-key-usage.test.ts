@@ -232,3 +232,22 @@ describe("API key counters in Redis, once copied", () => {
     }
   });
 });
+
+describe("API key counters while Redis cannot be reached", () => {
+  it("refuses to grant a use of a limited key it cannot count (500), and keeps keys without limits working", async () => {
+    // Given a daemon whose Redis is unreachable (nothing listens on port 1)
+    const t = await createTestContext({ env: { AUTH_REDIS_URL: "redis://127.0.0.1:1" } });
+    try {
+      const userId = (await signUp(t)).user.id;
+      const limited = (await t.server().post("/api-key/create", { userId, remaining: 5 })).body as { key: string };
+      const unlimited = (await t.server().post("/api-key/create", { userId, rateLimitEnabled: false })).body as {
+        key: string;
+      };
+      // When each is verified, then the limited one is a server error and the other is valid
+      expect((await t.server().post("/api-key/verify", { key: limited.key })).status).toBe(500);
+      expect((await t.server().post("/api-key/verify", { key: unlimited.key })).body.valid).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -9,6 +9,8 @@ export interface Logger {
   success(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Whether lines at `level` are written (a caller may skip building a line nobody reads); true if absent. */
+  enabled?(level: LogLevel): boolean;
 }
 
 export interface LoggerOptions {
@@ -54,7 +56,21 @@ export function createLogger(options: LoggerOptions): Logger {
         .join(" ");
       write(`${time} ${level.toUpperCase().padEnd(7)} ${message}${extra ? ` ${extra}` : ""}`);
     };
-  return { debug: log("debug"), info: log("info"), success: log("success"), warn: log("warn"), error: log("error") };
+  return {
+    debug: log("debug"),
+    info: log("info"),
+    success: log("success"),
+    warn: log("warn"),
+    error: log("error"),
+    enabled: (level) => ORDER[level] >= threshold,
+  };
 }
 
-export const silentLogger: Logger = { debug() {}, info() {}, success() {}, warn() {}, error() {} };
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  success() {},
+  warn() {},
+  error() {},
+  enabled: () => false,
+};

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import type { Logger } from "./logger.ts";
 
@@ -83,13 +83,20 @@ export function createMailer(options: MailerOptions): Mailer {
       close() {},
     };
   }
-  const transport = nodemailer.createTransport(smtpTransportOptions(options.smtpURL, options.timeoutMs));
+  const transportOptions = smtpTransportOptions(options.smtpURL, options.timeoutMs);
+  // nodemailer (and the node:net/tls/stream stack it brings) loads with the first mail or verify, not at
+  // start-up: about 10 MB of the daemon's idle memory otherwise (issue 17).
+  let loading: Promise<Transporter> | undefined;
+  const transport = () => {
+    loading ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(transportOptions));
+    return loading;
+  };
   const attempts = Math.max(1, options.attempts ?? 2);
   return {
     async send(mail) {
       for (let attempt = 1; ; attempt++) {
         try {
-          await transport.sendMail({
+          await (await transport()).sendMail({
             from: options.from,
             to: mail.to,
             subject: mail.subject,
@@ -115,8 +122,10 @@ export function createMailer(options: MailerOptions): Mailer {
       }
     },
     async verify() {
-      await transport.verify();
+      await (await transport()).verify();
     },
-    close: () => transport.close(),
+    close: () => {
+      loading?.then((loaded) => loaded.close());
+    },
   };
 }

@@ -2,26 +2,46 @@ import { Command, CommanderError } from "commander";
 import { ConfigError } from "../config/load.ts";
 import { DependencyError, describeFailure, isConnectionFailure } from "../dependencies.ts";
 import { isAuthError } from "../errors.ts";
-import { adminCommand } from "./commands/admin.ts";
-import { apiKeysCommand } from "./commands/api-keys.ts";
-import { auditCommand } from "./commands/audit.ts";
-import { configCommand } from "./commands/config.ts";
-import { createUserCommand } from "./commands/create-user.ts";
-import { healthcheckCommand } from "./commands/healthcheck.ts";
-import { issueApiKeyCommand } from "./commands/issue-api-key.ts";
-import { keysCommand } from "./commands/keys.ts";
-import { migrateCommand } from "./commands/migrate.ts";
-import { orgsCommand } from "./commands/orgs.ts";
-import { revokeSessionsCommand } from "./commands/revoke-sessions.ts";
-import { serveCommand } from "./commands/serve.ts";
-import { sessionsCommand } from "./commands/sessions.ts";
-import { usersCommand } from "./commands/users.ts";
-import { webhooksCommand } from "./commands/webhooks.ts";
 import { applyEnvFile } from "./env-file.ts";
 import { PromptAborted } from "./prompt.ts";
 import { UserError } from "./shared.ts";
 
-export function buildProgram(): Command {
+// Each command's module loads only when that command runs: `serve` never loads the terminal UI, the
+// operator listings or their schemas (start-up time and idle memory of the daemon, issue 17). Help and
+// anything not naming a known command load them all, so listings and suggestions stay complete.
+// The order here is the order `authd --help` lists them in.
+const commandModules: [name: string, load: () => Promise<Command>][] = [
+  ["serve", async () => (await import("./commands/serve.ts")).serveCommand],
+  ["migrate", async () => (await import("./commands/migrate.ts")).migrateCommand],
+  ["healthcheck", async () => (await import("./commands/healthcheck.ts")).healthcheckCommand],
+  ["create-user", async () => (await import("./commands/create-user.ts")).createUserCommand],
+  ["issue-api-key", async () => (await import("./commands/issue-api-key.ts")).issueApiKeyCommand],
+  ["revoke-sessions", async () => (await import("./commands/revoke-sessions.ts")).revokeSessionsCommand],
+  ["users", async () => (await import("./commands/users.ts")).usersCommand],
+  ["sessions", async () => (await import("./commands/sessions.ts")).sessionsCommand],
+  ["api-keys", async () => (await import("./commands/api-keys.ts")).apiKeysCommand],
+  ["orgs", async () => (await import("./commands/orgs.ts")).orgsCommand],
+  ["keys", async () => (await import("./commands/keys.ts")).keysCommand],
+  ["config", async () => (await import("./commands/config.ts")).configCommand],
+  ["admin", async () => (await import("./commands/admin.ts")).adminCommand],
+  ["audit", async () => (await import("./commands/audit.ts")).auditCommand],
+  ["webhooks", async () => (await import("./commands/webhooks.ts")).webhooksCommand],
+];
+
+/**
+ * The command argv names, when nothing but --env-file comes before it. Anything else first (-h, an unknown
+ * option) may make commander print the root's help, which must list every command.
+ */
+function namedCommand(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i += 1) {
+    if (argv[i] === "--env-file") i += 1;
+    else if (!argv[i].startsWith("--env-file=")) return argv[i].startsWith("-") ? undefined : argv[i];
+  }
+  return undefined;
+}
+
+/** The commander program: with `argv`, only the command it names is loaded (all of them when it names none). */
+export async function buildProgram(argv?: string[]): Promise<Command> {
   const program = new Command("authd")
     .description(
       "Self-hosted auth daemon: email/password, usernames, social sign-in, organizations, admin and API keys over Better Auth's wire protocol",
@@ -34,21 +54,10 @@ export function buildProgram(): Command {
     })
     .showHelpAfterError()
     .enablePositionalOptions();
-  program.addCommand(serveCommand);
-  program.addCommand(migrateCommand);
-  program.addCommand(healthcheckCommand);
-  program.addCommand(createUserCommand);
-  program.addCommand(issueApiKeyCommand);
-  program.addCommand(revokeSessionsCommand);
-  program.addCommand(usersCommand);
-  program.addCommand(sessionsCommand);
-  program.addCommand(apiKeysCommand);
-  program.addCommand(orgsCommand);
-  program.addCommand(keysCommand);
-  program.addCommand(configCommand);
-  program.addCommand(adminCommand);
-  program.addCommand(auditCommand);
-  program.addCommand(webhooksCommand);
+  const name = argv ? namedCommand(argv) : undefined;
+  const named = commandModules.filter(([candidate]) => candidate === name);
+  const modules = named.length > 0 ? named : commandModules;
+  for (const command of await Promise.all(modules.map(([, load]) => load()))) program.addCommand(command);
   overrideExits(program);
   return program;
 }
@@ -66,7 +75,7 @@ function overrideExits(command: Command, parents = ""): void {
 
 /** Run the CLI; returns the exit code. User-fixable failures are one line on stderr, never a stack. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv, { from: "user" });
     return 0;

@@ -2,7 +2,6 @@ import { Database as BunDatabase } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
-import pg from "pg";
 import { DependencyError, dependencyError } from "../dependencies.ts";
 import { type ChangeSignal, postgresChangeSignal, sqliteChangeSignal } from "./change-signal.ts";
 import { createStatementNamer, preparePooledClient } from "./prepared-statements.ts";
@@ -40,8 +39,16 @@ export interface OpenDatabaseOptions {
   create?: boolean;
 }
 
-// Postgres bigint (int8) holds epoch milliseconds, well inside Number's exact range.
-pg.types.setTypeParser(20, (value: string) => Number(value));
+/**
+ * pg, loaded when a Postgres database is first opened: a daemon on SQLite never loads it (start-up time and
+ * idle memory, issue 17). A synchronous require keeps openDatabase synchronous; the bundle evaluates pg here.
+ */
+function loadPg(): typeof import("pg") {
+  const pg = require("pg") as typeof import("pg");
+  // Postgres bigint (int8) holds epoch milliseconds, well inside Number's exact range.
+  pg.types.setTypeParser(20, (value: string) => Number(value));
+  return pg;
+}
 
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (url.startsWith("sqlite://")) return openSqlite(url, options.create ?? true);
@@ -84,6 +91,7 @@ function openSqlite(url: string, create: boolean): DatabaseHandle {
 
 /** `?schema=NAME` on a Postgres URL puts authd's tables in that schema (tests use one schema each). */
 function openPostgres(url: string, poolSize: number): DatabaseHandle {
+  const pg = loadPg();
   const parsed = new URL(url);
   const schema = parsed.searchParams.get("schema");
   parsed.searchParams.delete("schema");

@@ -45,12 +45,19 @@ export async function migrateToLatest(
   onProgress?: (name: string) => void,
   schema?: string,
 ): Promise<string[]> {
+  // The usual start: the table lists exactly the migrations this release knows. One read instead of Kysely's
+  // catalog introspection, lock table and lock (start-up time, issue 17). Anything else (a pending migration,
+  // one this release does not know) goes through the migrator, which applies or refuses as before.
+  // A failing read falls through too, so failures are reported as they always were.
+  const applied = await appliedMigrations(db, schema).catch(() => null);
+  const known = Object.keys(migrations);
+  if (applied?.length === known.length && known.every((name) => applied.includes(name))) return [];
   const migrator = createMigrator(db, schema);
   let { error, results } = await migrator.migrateToLatest();
   for (let attempt = 1; attempt < 4 && error && isCatalogRace(error, results); attempt++)
     ({ error, results } = await migrator.migrateToLatest());
-  const applied = (results ?? []).filter((r: MigrationResult) => r.status === "Success").map((r) => r.migrationName);
-  for (const name of applied) onProgress?.(name);
+  const done = (results ?? []).filter((r: MigrationResult) => r.status === "Success").map((r) => r.migrationName);
+  for (const name of done) onProgress?.(name);
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName;
     throw new MigrationError(
@@ -59,7 +66,7 @@ export async function migrateToLatest(
       { cause: error },
     );
   }
-  return applied;
+  return done;
 }
 
 export async function migrationStatus(db: Kysely<Database>, schema?: string): Promise<MigrationStatus> {

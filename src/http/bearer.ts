@@ -36,6 +36,10 @@ export function readBearerSessionToken(c: Context, ctx: AuthContext): string | n
 /** Add a header name to Access-Control-Expose-Headers, so scripts on trusted origins may read it. */
 export function exposeHeader(c: Context, name: string): void {
   const current = c.res.headers.get("access-control-expose-headers");
+  if (current === null) {
+    c.header("access-control-expose-headers", name);
+    return;
+  }
   const names = (current ?? "")
     .split(",")
     .map((entry) => entry.trim())

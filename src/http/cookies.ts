@@ -25,13 +25,20 @@ export function isSecureContext(ctx: AuthContext): boolean {
   return mode === "on" || (mode === "auto" && ctx.baseURL.startsWith("https://"));
 }
 
+// Asked for on every request; they depend only on the configuration and the base URL.
+const namesByContext = new WeakMap<AuthContext["config"], { baseURL: string; names: CookieNames }>();
+
 export function cookieNames(ctx: AuthContext): CookieNames {
+  const known = namesByContext.get(ctx.config);
+  if (known && known.baseURL === ctx.baseURL) return known.names;
   const prefix = `${isSecureContext(ctx) ? "__Secure-" : ""}${ctx.config.cookies.prefix}`;
-  return {
+  const names = Object.freeze({
     sessionToken: `${prefix}.session_token`,
     sessionData: `${prefix}.session_data`,
     dontRemember: `${prefix}.dont_remember`,
-  };
+  });
+  namesByContext.set(ctx.config, { baseURL: ctx.baseURL, names });
+  return names;
 }
 
 function cookieOptions(ctx: AuthContext, maxAge?: number) {

@@ -38,7 +38,8 @@ export const labels = (pairs: Record<string, string | number>) =>
 
 /** One context's metrics (see AuthContext.metrics). */
 export function createMetrics(sources: MetricsSources): Metrics {
-  const requests = new Map<string, number>();
+  // Keyed by a plain join of the label values; the escaped label set is built once per key, not per request.
+  const requests = new Map<string, { labels: string; count: number }>();
   const durations = new Map<string, Histogram>();
   const signIns = new Map<SignInOutcome, number>();
   const webhookAttempts = new Map<WebhookAttemptResult, number>();
@@ -59,17 +60,19 @@ export function createMetrics(sources: MetricsSources): Metrics {
 
   return {
     observeRequest(route, method, status, seconds) {
-      const key = labels({ route, method, status });
-      requests.set(key, (requests.get(key) ?? 0) + 1);
+      const key = `${route}\n${method}\n${status}`;
+      const counter = requests.get(key);
+      if (counter) counter.count += 1;
+      else requests.set(key, { labels: labels({ route, method, status }), count: 1 });
       let histogram = durations.get(route);
       if (!histogram) {
         histogram = { counts: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 };
         durations.set(route, histogram);
       }
       // Cumulative buckets: each bound counts every observation at or below it.
-      DURATION_BUCKETS.forEach((bound, index) => {
-        if (seconds <= bound) histogram.counts[index] += 1;
-      });
+      for (let index = 0; index < DURATION_BUCKETS.length; index += 1) {
+        if (seconds <= DURATION_BUCKETS[index]) histogram.counts[index] += 1;
+      }
       histogram.sum += seconds;
       histogram.count += 1;
     },
@@ -88,7 +91,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
         "# HELP authd_http_requests_total HTTP requests by route, method and status.",
         "# TYPE authd_http_requests_total counter",
       );
-      for (const [key, value] of requests) lines.push(`authd_http_requests_total${key} ${value}`);
+      for (const { labels: set, count } of requests.values()) lines.push(`authd_http_requests_total${set} ${count}`);
       lines.push(
         "# HELP authd_http_request_duration_seconds Time to answer, by route.",
         "# TYPE authd_http_request_duration_seconds histogram",

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/driver.ts";
 import { hashSessionToken } from "../../src/services/sessions.ts";
+import { heardOfChanges } from "../helpers/changes.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 
 describeEachDialect("email + password accounts and sessions", (dialect) => {
@@ -334,13 +335,14 @@ describe("session cookie cache off (the default)", () => {
     }));
     expect(setCookies.some((c) => c.includes("session_data"))).toBe(false);
     // Another process on the same SQLite file (the CLI, a second daemon): its commit reaches this one's
-    // session reads at once, the copy in memory included (SQLite's data_version moves).
+    // session reads within a millisecond, the copy in memory included (SQLite's data_version moves).
     const elsewhere = openDatabase(t.ctx.config.databaseURL);
     try {
       await elsewhere.db.updateTable("user").set({ name: "Changed Elsewhere" }).where("id", "=", user.id).execute();
     } finally {
       await elsewhere.close();
     }
+    await heardOfChanges(t.ctx);
     expect((await agent.get("/get-session")).body.user.name).toBe("Changed Elsewhere");
   });
 });

@@ -13,6 +13,7 @@ import {
 } from "../../src/services/sessions.ts";
 import { updateUser } from "../../src/services/users.ts";
 import { Agent } from "../helpers/agent.ts";
+import { heardOfChanges } from "../helpers/changes.ts";
 import {
   createTestContext,
   DIALECTS,
@@ -108,12 +109,16 @@ for (const dialect of DIALECTS as Dialect[]) {
           "Before",
         );
         expect((await agent.post("/update-user", { name: "After" })).status).toBe(200);
+        // On Postgres the other daemon's memory learns of the change when its notification arrives, just
+        // after the commit (docs/security.md, In-process copies).
+        await heardOfChanges(other.ctx);
         expect((await elsewhere.get("/get-session", { query: { disableCookieCache: true } })).body.user.name).toBe(
           "After",
         );
         // A session changed through the sessions service (here: called directly) shows at once on the other daemon too.
         const current = (await findSession(t.ctx, token!))!.session;
         await updateSession(t.ctx, current, { activeOrganizationId: "org-x" });
+        await heardOfChanges(other.ctx);
         expect((await findSession(other.ctx, token!))?.session.activeOrganizationId).toBe("org-x");
       });
 
@@ -134,6 +139,7 @@ for (const dialect of DIALECTS as Dialect[]) {
         expect((await findSession(other.ctx, token))?.session.token).toBe(token);
         expect(await t.ctx.secondaryStorage!.get(`session:${hashSessionToken(token)}`)).not.toBeNull();
         expect(await revokeSession(t.ctx, token, signOutEvent(CLI_SOURCE))).toBe(true);
+        await heardOfChanges(other.ctx);
         expect(await findSession(other.ctx, token)).toBeNull();
         expect(await t.ctx.secondaryStorage!.get(`session:${hashSessionToken(token)}`)).toBe("revoked");
       });

@@ -4,6 +4,7 @@ import { type AuthContext, createContext } from "../../src/context.ts";
 import { createApp } from "../../src/http/app.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { Agent } from "../helpers/agent.ts";
+import { followingChanges, heardOfChanges } from "../helpers/changes.ts";
 import {
   createTestContext,
   DIALECTS,
@@ -43,25 +44,6 @@ function sameBrowserOn(daemon: Daemon, from: Agent): Agent {
   return agent;
 }
 
-/**
- * Until the daemon has heard of every change committed so far. On SQLite it checks data_version on every
- * read. On Postgres a change reaches the other daemons' memory when its notification is delivered, just
- * after commit (the documented bound): a barrier notification sent now arrives after it, since each
- * listener receives notifications in commit order.
- */
-async function heardOfChanges(ctx: AuthContext): Promise<void> {
-  if (ctx.database.dialect !== "postgres") return;
-  const seen = ctx.database.changes.version();
-  if (seen === null) return;
-  await ctx.database.changes.announce(ctx.db);
-  for (let i = 0; i < 200; i += 1) {
-    const now = ctx.database.changes.version();
-    if (now === null || now > seen) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error("the change notification never arrived");
-}
-
 /** The daemons of the suite running now (the describes of this file run one after another). */
 let daemons: AuthContext[] = [];
 
@@ -70,13 +52,6 @@ const live = async (agent: Agent, query: Record<string, unknown> = {}) => {
   for (const ctx of daemons) await heardOfChanges(ctx);
   return (await agent.get("/get-session", { query: { disableCookieCache: true, ...query } })).body;
 };
-
-/** Until the daemon follows other processes' changes (on Postgres its listener connects on first use). */
-async function followingChanges(ctx: AuthContext): Promise<void> {
-  for (let i = 0; i < 200 && ctx.database.changes.version() === null; i += 1)
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  expect(ctx.database.changes.version()).not.toBeNull();
-}
 
 for (const dialect of DIALECTS as Dialect[])
   for (const storage of ["memory", "redis"] as const)

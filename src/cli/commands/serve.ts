@@ -64,6 +64,9 @@ export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
     base: ctx.apiURL,
     database: ctx.database.dialect,
   });
+  // The compiled binary starts with the JIT reluctant (scripts/build.ts: jitPolicy), so run-once start-up
+  // code is not compiled; from here on, hot request paths compile as usual.
+  Bun.unsafe.setJITPolicy(1);
   const passkeyProblem = ctx.config.passkey.enabled ? relyingPartyProblem(ctx) : null;
   if (passkeyProblem) ctx.logger.warn(passkeyProblem);
   const stop = (signal: string) => {

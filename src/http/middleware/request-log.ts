@@ -49,15 +49,16 @@ export function requestLogMiddleware(ctx: AuthContext): MiddlewareHandler {
       await next();
     } finally {
       c.header("x-request-id", requestId);
-      ctx.logger.info("request", {
-        method: c.req.method,
-        path: loggedPath(c),
-        status: c.res.status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-        client: clientAddress(c, ctx),
-        requestId,
-        userId: c.get("userId"),
-      });
+      if (ctx.logger.enabled?.("info") !== false)
+        ctx.logger.info("request", {
+          method: c.req.method,
+          path: loggedPath(c),
+          status: c.res.status,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          client: clientAddress(c, ctx),
+          requestId,
+          userId: c.get("userId"),
+        });
     }
   };
 }

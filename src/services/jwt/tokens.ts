@@ -9,9 +9,8 @@ import { currentSigningKey } from "./keys.ts";
 
 function userClaims(ctx: AuthContext, user: UserWire): Record<string, unknown> {
   const fields = ctx.config.jwt.userFields;
-  const entries = Object.entries(user);
-  if (!fields) return Object.fromEntries(entries);
-  return Object.fromEntries(entries.filter(([name]) => fields.includes(name)));
+  if (!fields) return { ...user };
+  return Object.fromEntries(Object.entries(user).filter(([name]) => fields.includes(name)));
 }
 
 // get-session sends a JWT on every call, and signing costs about as much as the rest of a cached

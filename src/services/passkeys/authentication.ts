@@ -1,8 +1,7 @@
-import {
-  type AuthenticationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
   generateAuthenticationOptions,
-  type PublicKeyCredentialRequestOptionsJSON,
-  verifyAuthenticationResponse,
+  PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/server";
 import type { AuthContext } from "../../context.ts";
 import { advancePasskeyCounter, findPasskeyByCredentialId } from "../../db/repositories/passkeys.ts";
@@ -13,6 +12,7 @@ import { findUserById } from "../users.ts";
 import { consumeChallenge, issueChallenge } from "./challenges.ts";
 import { listPasskeyRows, storedTransports } from "./passkeys.ts";
 import { relyingParty } from "./relying-party.ts";
+import { loadWebAuthn } from "./webauthn.ts";
 
 // Signing in with a passkey: request options (with a challenge bound to the browser), then the
 // assertion, checked by @simplewebauthn/server against the stored public key and counter. The caller
@@ -36,7 +36,8 @@ export async function authenticationOptions(
     rows.length > 0
       ? rows.map((row) => ({ id: row.credentialID, transports: storedTransports(row) as Transport[] | undefined }))
       : undefined;
-  const options = await generateAuthenticationOptions({
+  const webAuthn = await loadWebAuthn();
+  const options = await webAuthn.generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials,
     userVerification: ctx.config.passkey.userVerification,
@@ -83,7 +84,8 @@ export async function verifyAuthentication(
   const storedCounter = Number(passkey.counter);
   let newCounter: number;
   try {
-    const verification = await verifyAuthenticationResponse({
+    const webAuthn = await loadWebAuthn();
+    const verification = await webAuthn.verifyAuthenticationResponse({
       response: response as unknown as AuthenticationResponseJSON,
       expectedChallenge: challenge.expectedChallenge,
       expectedOrigin: rp.origins,

@@ -1,7 +1,6 @@
-import {
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  RegistrationResponseJSON,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import type { AuthContext } from "../../context.ts";
@@ -16,6 +15,7 @@ import { type EventSource, recordSecurityEvent } from "../security-events.ts";
 import { consumeChallenge, issueChallenge } from "./challenges.ts";
 import { listPasskeyRows, storedTransports, toPasskeyWire } from "./passkeys.ts";
 import { relyingParty } from "./relying-party.ts";
+import { loadWebAuthn } from "./webauthn.ts";
 
 // Adding a passkey to a signed-in user: the creation options (with a challenge bound to the browser),
 // then the authenticator's answer, checked by @simplewebauthn/server (attestation, challenge, origin,
@@ -45,7 +45,8 @@ export async function registrationOptions(
   const config = ctx.config.passkey;
   const existing = await listPasskeyRows(ctx, user.id);
   const authenticatorAttachment = attachment ?? config.authenticatorAttachment;
-  const options = await generateRegistrationOptions({
+  const webAuthn = await loadWebAuthn();
+  const options = await webAuthn.generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userID: userHandle(ctx, user.id),
@@ -95,9 +96,10 @@ export async function verifyRegistration(
   const challenge = await consumeChallenge(ctx, handle, "registration");
   if (challenge.userId !== user.id) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY");
   const rp = relyingParty(ctx);
+  const webAuthn = await loadWebAuthn();
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await webAuthn.verifyRegistrationResponse({
       response: input.response as RegistrationResponseJSON,
       expectedChallenge: challenge.expectedChallenge,
       expectedOrigin: rp.origins,

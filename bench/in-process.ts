@@ -6,6 +6,8 @@
 //   bun bench/in-process.ts                       # SQLite in a temporary file
 //   bun bench/in-process.ts --db postgres [--redis]
 //   bun bench/in-process.ts --requests 20000 --only get-session
+//   bun bench/in-process.ts --db postgres --only api-key   # --only: scenarios whose name contains it
+//   bun bench/in-process.ts --db postgres --concurrency 16 # keep 16 requests in flight (batching shows)
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,6 +27,7 @@ const { values: args } = parseArgs({
     requests: { type: "string", default: "10000" },
     users: { type: "string", default: "1000" },
     only: { type: "string" },
+    concurrency: { type: "string", default: "1" },
   },
 });
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -86,42 +89,57 @@ const cookie = signIn.headers
   .map((line) => line.split(";")[0])
   .join("; ");
 const userId = ((await signIn.json()) as { user: { id: string } }).user.id;
-const created = await call("/api-key/create", {
-  method: "POST",
-  headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}` },
-  body: JSON.stringify({ userId, rateLimitEnabled: false }),
-});
-const key = ((await created.json()) as { key: string }).key;
+const createKey = async (fields: Record<string, unknown>): Promise<string> => {
+  const created = await call("/api-key/create", {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}` },
+    body: JSON.stringify({ userId, ...fields }),
+  });
+  return ((await created.json()) as { key: string }).key;
+};
+// One key without limits (its stamp is written behind), one with `remaining` and one with a rate window
+// (each use counted exactly: a compare-and-set, or Redis's script with --redis), never exhausted here.
+const key = await createKey({ rateLimitEnabled: false });
+const remainingKey = await createKey({ rateLimitEnabled: false, remaining: 1_000_000_000 });
+const windowKey = await createKey({ rateLimitMax: 1_000_000_000, rateLimitTimeWindow: 86_400_000 });
+const verify = (presented: string) => () =>
+  call("/api-key/verify", {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}` },
+    body: JSON.stringify({ key: presented }),
+  });
 
 const scenarios: [string, () => Promise<Response>][] = [
   ["get-session (cookie cache)", () => call("/get-session", { headers: { cookie } })],
   ["get-session (cookie cache off)", () => call("/get-session?disableCookieCache=true", { headers: { cookie } })],
-  [
-    "POST /api-key/verify",
-    () =>
-      call("/api-key/verify", {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}` },
-        body: JSON.stringify({ key }),
-      }),
-  ],
+  ["POST /api-key/verify", verify(key)],
+  ["POST /api-key/verify (remaining)", verify(remainingKey)],
+  ["POST /api-key/verify (rate window)", verify(windowKey)],
 ];
 
 const requests = Number(args.requests);
-console.log(`in-process: ${args.db}${args.redis ? " + redis" : ""}, ${requests} requests each, one at a time`);
+const concurrency = Number(args.concurrency);
+console.log(
+  `in-process: ${args.db}${args.redis ? " + redis" : ""}, ${requests} requests each, ${concurrency === 1 ? "one at a time" : `${concurrency} in flight`}`,
+);
 for (const [name, run] of scenarios) {
-  if (args.only && !name.startsWith(args.only)) continue;
+  if (args.only && !name.includes(args.only)) continue;
   for (let i = 0; i < Math.min(2000, requests); i += 1) await (await run()).arrayBuffer();
   statements = 0;
   const started = performance.now();
-  for (let i = 0; i < requests; i += 1) {
-    const response = await run();
-    if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
-    await response.arrayBuffer();
-  }
+  let sent = 0;
+  const worker = async () => {
+    while (sent < requests) {
+      sent += 1;
+      const response = await run();
+      if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
   const micros = ((performance.now() - started) * 1000) / requests;
   console.log(
-    `${name.padEnd(34)} ${micros.toFixed(1).padStart(7)} µs per request   ${(statements / requests).toFixed(2)} statements per request`,
+    `${name.padEnd(38)} ${micros.toFixed(1).padStart(7)} µs per request   ${(statements / requests).toFixed(2)} statements per request`,
   );
 }
 await ctx.close();

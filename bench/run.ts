@@ -259,12 +259,19 @@ async function main() {
     if (!signIn.ok) throw new Error(`bench sign-in failed: ${signIn.status}`);
     const cookie = cookiesOf(signIn);
     const userId = ((await signIn.json()) as { user: { id: string } }).user.id;
-    const keyResponse = await fetch(`${api}/api-key/create`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}` },
-      body: JSON.stringify({ userId, rateLimitEnabled: false }),
-    });
-    const key = ((await keyResponse.json()) as { key: string }).key;
+    const createKey = async (fields: Record<string, unknown>): Promise<string> => {
+      const keyResponse = await fetch(`${api}/api-key/create`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${SERVER_TOKEN}` },
+        body: JSON.stringify({ userId, ...fields }),
+      });
+      return ((await keyResponse.json()) as { key: string }).key;
+    };
+    // A key without limits (stamp written behind), and keys whose every use is counted exactly: with
+    // `remaining`, and with a rate window (large enough never to refuse during the run).
+    const key = await createKey({ rateLimitEnabled: false });
+    const remainingKey = await createKey({ rateLimitEnabled: false, remaining: 1_000_000_000 });
+    const windowKey = await createKey({ rateLimitMax: 1_000_000_000, rateLimitTimeWindow: 86_400_000 });
     for (let i = 0; i < 5; i += 1)
       await fetch(`${api}/api-key/create`, {
         method: "POST",
@@ -290,13 +297,15 @@ async function main() {
       );
     }
     if (wanted("api-key")) {
-      results.push(
-        await againstCeiling(ceiling.url, "POST /api-key/verify", `${api}/api-key/verify`, {
+      const verifyKey = (name: string, presented: string) =>
+        againstCeiling(ceiling.url, name, `${api}/api-key/verify`, {
           method: "POST",
           headers: { authorization: `Bearer ${SERVER_TOKEN}` },
-          body: { key },
-        }),
-      );
+          body: { key: presented },
+        });
+      results.push(await verifyKey("POST /api-key/verify", key));
+      results.push(await verifyKey("POST /api-key/verify (remaining)", remainingKey));
+      results.push(await verifyKey("POST /api-key/verify (rate window)", windowKey));
       results.push(await autocannon("GET /api-key/list", `${api}/api-key/list`, { headers: { cookie } }));
     }
     if (wanted("sign-in")) {

@@ -5,6 +5,7 @@ import * as createPasskeyTable from "./20261123170000_create_passkey_table.ts";
 import * as addJwksRotation from "./20261123171000_add_jwks_rotation.ts";
 import * as addTwoFactor from "./20261123172000_add_two_factor.ts";
 import * as createAuditTables from "./20261123173000_create_audit_tables.ts";
+import * as addApiKeyUsageVersion from "./20261127070000_add_api_key_usage_version.ts";
 
 // Listed statically so `bun build --compile` embeds every migration in the binary. Add new ones in order.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "20261123171000_add_jwks_rotation": addJwksRotation,
   "20261123172000_add_two_factor": addTwoFactor,
   "20261123173000_create_audit_tables": createAuditTables,
+  "20261127070000_add_api_key_usage_version": addApiKeyUsageVersion,
 };

@@ -179,6 +179,7 @@ export async function createContext(config: Config, options: CreateContextOption
       poolMax: database.dialect === "postgres" ? config.databasePoolSize : 1,
     });
 
+    const local = createLocalState();
     return {
       config,
       baseURL,
@@ -196,13 +197,17 @@ export async function createContext(config: Config, options: CreateContextOption
       organizationRoles: createOrganizationRoles(config),
       providerCache: createProviderCache(),
       isTrustedProxy: createAddressMatcher(config.trustedProxies),
-      local: createLocalState(),
+      local,
       now: options.now ?? Date.now,
       sendMail: (mail) => background(smtp.send(mail)),
       background,
       settle,
       async close() {
         await settle();
+        // Uses counted in memory or in Redis reach the database before it closes.
+        await local.apiKeyUsage
+          .close?.()
+          .catch((error: unknown) => logger.error("writing API key usage on close failed", { error }));
         smtp.close();
         await secondaryStorage?.close();
         await database.close();

@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import type { AuthContext } from "./context.ts";
 import { createApp, metricsResponse } from "./http/app.ts";
 import type { ServerEnv } from "./http/client-address.ts";
+import { startApiKeyUsageWriter } from "./services/api-key-usage.ts";
 import { startAuditWorker } from "./services/webhook-worker.ts";
 
 // The only module that starts HTTP servers: the main listener, and the metrics listener when
@@ -73,6 +74,8 @@ export function startServer(ctx: AuthContext, options: { port?: number; host?: s
     throw error;
   }
   const worker = startAuditWorker(ctx);
+  // Copies the Redis counters of API keys from the start, a killed daemon's included (see api-key-usage.ts).
+  startApiKeyUsageWriter(ctx);
   let stopping: Promise<void> | undefined;
   const shutdown = () => {
     stopping ??= (async () => {

@@ -65,6 +65,7 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_MAGIC_LINK", "magicLink.enabled", "on-off"),
   binding("AUTH_EMAIL_OTP", "emailOTP.enabled", "on-off"),
   binding("AUTH_API_KEY_METADATA", "apiKey.enableMetadata", "on-off"),
+  binding("AUTH_API_KEY_MEMORY_CACHE", "apiKey.memoryCache", "on-off"),
   binding("AUTH_PASSKEY", "passkey.enabled", "on-off"),
   binding("AUTH_PASSKEY_RP_ID", "passkey.rpID"),
   binding("AUTH_PASSKEY_ORIGIN", "passkey.origin", "list"),

@@ -414,6 +414,11 @@ export const ConfigSchema = z
         enableMetadata: onOff.default(false).describe("accept metadata on keys"),
         disableKeyHashing: onOff.default(false),
         disableSessionForAPIKeys: onOff.default(false).describe("do not turn an API key header into a session"),
+        memoryCache: onOff
+          .default(true)
+          .describe(
+            "keep API key rows read lately in the daemon's memory while provably current, as for sessions (every change of a key or user drops them, in every daemon); turn off behind a Postgres proxy that drops notifications",
+          ),
         startingCharactersLength: z.number().int().min(0).default(6),
         rateLimit: z
           .object({

@@ -152,6 +152,8 @@ export interface ApiKeyTable {
   updatedAt: number;
   permissions: string | null;
   metadata: string | null;
+  /** How far the usage counters have been written (see migrations/20261127070000_add_api_key_usage_version.ts). */
+  usageVersion: Generated<number>;
 }
 
 export interface JwksTable {

@@ -2,8 +2,12 @@ import type { AuthContext } from "../context.ts";
 import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../crypto/random.ts";
 import { toJSONColumn } from "../db/json-column.ts";
 import * as apiKeys from "../db/repositories/api-keys.ts";
+import type { ApiKeyRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import type { ApiKey, CreatedApiKey, Permissions } from "../wire/api-key.ts";
+import { applyRemainingEdit, withRedisUsage } from "./api-key-redis-usage.ts";
+import { forgetApiKeyRows } from "./api-key-rows.ts";
+import { pendingLastRequest } from "./api-key-usage.ts";
 import { toApiKeyWire } from "./api-key-wire.ts";
 import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "./security-events.ts";
 import { withTransaction } from "./transaction.ts";
@@ -34,9 +38,11 @@ export function storedFormOfKey(ctx: AuthContext, key: string): string {
 // ---- cleanup of expired keys -------------------------------------------------------------------
 
 /** Delete every expired key now; returns how many went. */
-export function deleteAllExpiredApiKeys(ctx: AuthContext): Promise<number> {
+export async function deleteAllExpiredApiKeys(ctx: AuthContext): Promise<number> {
   ctx.local.apiKeySweptAt = ctx.now();
-  return apiKeys.deleteExpiredApiKeys(ctx.db, ctx.now());
+  const deleted = await apiKeys.deleteExpiredApiKeys(ctx.db, ctx.now());
+  if (deleted > 0) await forgetApiKeyRows(ctx, ctx.db);
+  return deleted;
 }
 
 /** After a key operation: sweep expired keys in the background, at most once every 10 seconds. */
@@ -181,6 +187,7 @@ export async function createApiKey(
       permissions: toJSONColumn(input.permissions),
       metadata: toJSONColumn(input.metadata),
     });
+    await forgetApiKeyRows(tx, tx.db);
     const event = { type: "api_key_created", outcome: "success", keyId: inserted.id } as const;
     await recordSecurityEvent(tx, { ...event, userId: inserted.userId, source });
     return inserted;
@@ -189,9 +196,21 @@ export async function createApiKey(
   return { ...toApiKeyWire(row), key };
 }
 
+/**
+ * Rows with the uses not yet in them: the counters Redis holds for keys with limits, and this process's
+ * waiting `lastRequest` stamps of keys without (another daemon's stamps show within a second).
+ */
+async function withCurrentUsage(ctx: AuthContext, rows: ApiKeyRow[]): Promise<ApiKeyRow[]> {
+  const current = ctx.secondaryStorage ? await withRedisUsage(ctx.secondaryStorage, rows) : rows;
+  return current.map((row) => {
+    const stamp = pendingLastRequest(ctx, row.id);
+    return stamp !== undefined && stamp > Number(row.lastRequest ?? 0) ? { ...row, lastRequest: stamp } : row;
+  });
+}
+
 /** The user's keys, without secrets. */
 export async function listApiKeys(ctx: AuthContext, userId: string): Promise<ApiKeyWire[]> {
-  const rows = await apiKeys.listApiKeysByUserId(ctx.db, userId);
+  const rows = await withCurrentUsage(ctx, await apiKeys.listApiKeysByUserId(ctx.db, userId));
   scheduleExpiredApiKeyCleanup(ctx);
   return rows.map(toApiKeyWire);
 }
@@ -201,7 +220,8 @@ export async function getApiKey(ctx: AuthContext, userId: string, keyId: string)
   const row = await apiKeys.findApiKeyOfUser(ctx.db, userId, keyId);
   if (!row) throw new AuthError("KEY_NOT_FOUND");
   scheduleExpiredApiKeyCleanup(ctx);
-  return toApiKeyWire(row);
+  const [current] = await withCurrentUsage(ctx, [row]);
+  return toApiKeyWire(current);
 }
 
 /** Delete one of the user's keys; throws KEY_NOT_FOUND when the user has no such key. */
@@ -213,6 +233,7 @@ export async function deleteApiKey(
 ): Promise<void> {
   await withTransaction(ctx, async (tx) => {
     if ((await apiKeys.deleteApiKeyOfUser(tx.db, userId, keyId)) === 0) throw new AuthError("KEY_NOT_FOUND");
+    await forgetApiKeyRows(tx, tx.db);
     await recordSecurityEvent(tx, { type: "api_key_deleted", outcome: "success", keyId, userId, source });
   });
   scheduleExpiredApiKeyCleanup(ctx);
@@ -270,10 +291,14 @@ export async function updateApiKey(
   const row = await withTransaction(ctx, async (tx) => {
     const updated = await apiKeys.updateApiKeyOfUser(tx.db, userId, keyId, { ...changes, updatedAt: ctx.now() });
     if (!updated) throw new AuthError("KEY_NOT_FOUND");
+    await forgetApiKeyRows(tx, tx.db);
     const event = { type: "api_key_updated", outcome: "success", keyId, fields: Object.keys(changes) } as const;
     await recordSecurityEvent(tx, { ...event, userId, source: options.source ?? CLI_SOURCE });
     return updated;
   });
+  // With Redis the counters live there: a new `remaining` must reach them before the answer says it is set.
+  if (changes.remaining !== undefined && ctx.secondaryStorage) await applyRemainingEdit(ctx.secondaryStorage, row);
   scheduleExpiredApiKeyCleanup(ctx);
-  return toApiKeyWire(row);
+  const [current] = await withCurrentUsage(ctx, [row]);
+  return toApiKeyWire(current);
 }

@@ -1,24 +1,68 @@
 import type { PrivateSigningKey, SigningAlgorithm } from "../crypto/jwt.ts";
+import type { ApiKeyWithOwnerBan } from "../db/repositories/api-keys.ts";
+import type { ApiKeyRow } from "../db/schema.ts";
+import type { ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./api-key-outcomes.ts";
 import { LocalSessionCache } from "./local-session-copies.ts";
 
 // Coordination inside one daemon process: per-key queues and gates, and log lines limited per key. Each
 // context holds its own (see createContext), so two contexts in one process (tests, a second daemon)
 // never share a queue or a count.
 
-/** Work on one key runs one piece at a time, in arrival order; other keys do not wait. */
-export class KeyedQueue {
-  readonly #tails = new Map<string, Promise<unknown>>();
+interface Batch<I, O> {
+  items: I[];
+  settle: { resolve(value: O): void; reject(error: unknown): void }[];
+}
 
-  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    const current = previous.then(work, work);
-    const settled = current.catch(() => {});
-    this.#tails.set(key, settled);
-    try {
-      return await current;
-    } finally {
-      if (this.#tails.get(key) === settled) this.#tails.delete(key);
+/**
+ * Work on one key in batches: while a batch of a key runs, later arrivals gather into the next one, which
+ * starts when it ends; other keys do not wait. A batch never starts before any of its items arrived, so a
+ * batched read is never older than a read of one's own would be.
+ */
+export class KeyedBatches<I, O, M = never> {
+  readonly #waiting = new Map<string, Batch<I, O>>();
+  readonly #running = new Set<string>();
+  /** What a batch leaves for the next one of its key; forgotten once the key has no batch left. */
+  readonly #memos = new Map<string, { value?: M }>();
+
+  run(key: string, item: I, work: (items: I[], memo: { value?: M }) => Promise<O[]>): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      let batch = this.#waiting.get(key);
+      if (!batch) {
+        batch = { items: [], settle: [] };
+        this.#waiting.set(key, batch);
+      }
+      batch.items.push(item);
+      batch.settle.push({ resolve, reject });
+      if (!this.#running.has(key)) this.#next(key, work);
+    });
+  }
+
+  #next(key: string, work: (items: I[], memo: { value?: M }) => Promise<O[]>): void {
+    const batch = this.#waiting.get(key);
+    if (!batch) {
+      this.#memos.delete(key);
+      return;
     }
+    this.#waiting.delete(key);
+    this.#running.add(key);
+    let memo = this.#memos.get(key);
+    if (!memo) {
+      memo = {};
+      this.#memos.set(key, memo);
+    }
+    work(batch.items, memo)
+      .then(
+        (results) => {
+          for (const [index, settle] of batch.settle.entries()) settle.resolve(results[index]);
+        },
+        (error: unknown) => {
+          for (const settle of batch.settle) settle.reject(error);
+        },
+      )
+      .finally(() => {
+        this.#running.delete(key);
+        this.#next(key, work);
+      });
   }
 }
 
@@ -99,10 +143,44 @@ export class LogSlots {
   }
 }
 
+/** Uses of API keys not in the database yet, and the writer that puts them there (api-key-usage.ts). */
+export class ApiKeyUsageState {
+  /** Key id → the latest `lastRequest` of its uses not written yet. */
+  pending = new Map<string, number>();
+  flushing: Promise<void> | null = null;
+  reconciling: Promise<void> | null = null;
+  timer: ReturnType<typeof setInterval> | null = null;
+  /** Stop the writer and write what waits; set when the writer starts (the context's close calls it). */
+  close: (() => Promise<void>) | null = null;
+}
+
+/** A key row and what was current when its read started (api-key-rows.ts). */
+export interface ApiKeyRowCopy {
+  row: ApiKeyWithOwnerBan;
+  epoch: number;
+  sessionsEpoch: number;
+  version: number;
+  storedAt: number;
+}
+
+/** API key rows read lately, by stored key; `epoch` moves with every key write in this process. */
+export class ApiKeyRowCache {
+  epoch = 0;
+  readonly copies = new Map<string, ApiKeyRowCopy>();
+}
+
 /** The in-process state of one context. */
 export interface LocalState {
-  /** Uses of one API key take turns (see api-key-verification.ts). */
-  apiKeyUses: KeyedQueue;
+  /** API key rows read lately, while provably current (see api-key-rows.ts). */
+  apiKeyRows: ApiKeyRowCache;
+  /** Concurrent lookups of one API key share a read (see api-key-rows.ts). */
+  apiKeyReads: KeyedBatches<void, ApiKeyWithOwnerBan | undefined>;
+  /** Concurrent uses of one limited API key share a read and a compare-and-set (see api-key-verification.ts). */
+  apiKeyUses: KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>;
+  /** Concurrent uses of one limited API key share one Redis script (see api-key-redis-usage.ts). */
+  apiKeyRedisUses: KeyedBatches<ApiKeyRow, RedisUseOutcome>;
+  /** Uses of keys without limits waiting to be written (see api-key-usage.ts). */
+  apiKeyUsage: ApiKeyUsageState;
   /** Password attempts on one account, a few at a time (see account-throttle.ts). */
   passwordAttempts: KeyedGate;
   logSlots: LogSlots;
@@ -127,7 +205,11 @@ export interface SigningKeyCache {
 
 export function createLocalState(): LocalState {
   return {
-    apiKeyUses: new KeyedQueue(),
+    apiKeyRows: new ApiKeyRowCache(),
+    apiKeyReads: new KeyedBatches(),
+    apiKeyUses: new KeyedBatches(),
+    apiKeyRedisUses: new KeyedBatches(),
+    apiKeyUsage: new ApiKeyUsageState(),
     passwordAttempts: new KeyedGate(),
     logSlots: new LogSlots(),
     apiKeySweptAt: null,

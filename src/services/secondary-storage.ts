@@ -1,4 +1,7 @@
-// Redis as the secondary storage of sessions and rate-limit counters, through Bun's built-in client.
+import { createHash } from "node:crypto";
+
+// Redis as the secondary storage of sessions, rate-limit counters and the usage counters of API keys with
+// limits (api-key-redis-usage.ts), through Bun's built-in client.
 // Commands fail fast while Redis is away (no offline queue: a request must not hang on a dead Redis, it
 // answers 5xx), and the next command after an outage reconnects, so no daemon restart is needed.
 
@@ -13,13 +16,24 @@ export interface SecondaryStorage {
   /** Add one to a counter (created at 0), returning the new value. */
   increment(key: string): Promise<number>;
   delete(key: string): Promise<void>;
-  /** Run a Lua script atomically on the server (rate-limit counters). */
+  /** Run a Lua script atomically on the server (rate-limit and API-key counters), by digest when it is known. */
   evaluate(script: string, keys: string[], args: string[]): Promise<unknown>;
   /** Whether a round trip succeeds now (readiness). */
   ping(): Promise<boolean>;
   /** One round trip that rejects with the reason when it fails (serve's start-up check). */
   check(): Promise<void>;
   close(): Promise<void>;
+}
+
+const digests = new Map<string, string>();
+
+function scriptDigest(script: string): string {
+  let digest = digests.get(script);
+  if (!digest) {
+    digest = createHash("sha1").update(script).digest("hex");
+    digests.set(script, digest);
+  }
+  return digest;
 }
 
 export interface RedisStorageOptions {
@@ -82,7 +96,16 @@ export function createRedisStorage(url: string, options: RedisStorageOptions = {
       await (await ready()).del(key(name));
     },
     async evaluate(script, keys, args) {
-      return (await ready()).send("EVAL", [script, String(keys.length), ...keys.map(key), ...args]);
+      const redis = await ready();
+      const rest = [String(keys.length), ...keys.map(key), ...args];
+      // The script's SHA-1 spares sending its text on every call; a server that does not know it yet
+      // (first use, a restart, SCRIPT FLUSH) answers NOSCRIPT and gets the text once.
+      try {
+        return await redis.send("EVALSHA", [scriptDigest(script), ...rest]);
+      } catch (error) {
+        if (!(error instanceof Error) || !error.message.includes("NOSCRIPT")) throw error;
+        return redis.send("EVAL", [script, ...rest]);
+      }
     },
     async ping() {
       try {

@@ -2,25 +2,35 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../src/context.ts";
 import { createApp } from "../../src/http/app.ts";
 import { silentLogger } from "../../src/logger.ts";
+import { flushApiKeyUsage, reconcileApiKeyUsage } from "../../src/services/api-key-usage.ts";
 import { Agent } from "../helpers/agent.ts";
 import {
   createTestContext,
+  type Dialect,
   describeEachDialect,
   SERVER_TOKEN,
   signUp,
   TEST_ORIGIN,
   type TestContext,
 } from "../helpers/context.ts";
+import { redisEnv, redisSkipped } from "../helpers/redis.ts";
 
 const DAY_MS = 86_400_000;
 const NOT_FOUND = { code: "KEY_NOT_FOUND", message: "API Key not found" };
 
-describeEachDialect("API key verification", (dialect) => {
+// The same behaviour whichever way uses are counted: the row's compare-and-set, or Redis's counters.
+describeEachDialect("API key verification", (dialect) => verificationSuite(dialect, false));
+describeEachDialect("API key verification with Redis counters", (dialect) => {
+  if (redisSkipped) it.skip("needs Redis", () => {});
+  else verificationSuite(dialect, true);
+});
+
+function verificationSuite(dialect: Dialect, redis: boolean): void {
   let t: TestContext;
   let userId: string;
   let owner: Awaited<ReturnType<typeof signUp>>;
   beforeAll(async () => {
-    t = await createTestContext({ dialect });
+    t = await createTestContext({ dialect, env: redis ? redisEnv() : {} });
     owner = await signUp(t);
     userId = owner.user.id;
   });
@@ -33,7 +43,12 @@ describeEachDialect("API key verification", (dialect) => {
   };
   const verify = async (key: string, permissions?: Record<string, unknown>) =>
     (await t.server().post("/api-key/verify", { key, permissions })).body;
-  const storedRow = (id: string) => t.ctx.db.selectFrom("apikey").selectAll().where("id", "=", id).executeTakeFirst();
+  /** The row once every counted use has reached it (written behind, or copied from Redis). */
+  const storedRow = async (id: string) => {
+    await flushApiKeyUsage(t.ctx);
+    await reconcileApiKeyUsage(t.ctx);
+    return t.ctx.db.selectFrom("apikey").selectAll().where("id", "=", id).executeTakeFirst();
+  };
 
   it("answers a valid key with the record (no secret), counting the request and stamping lastRequest", async () => {
     const key = await serverKey({ name: "svc" });
@@ -281,4 +296,4 @@ describeEachDialect("API key verification", (dialect) => {
       }
     });
   });
-});
+}

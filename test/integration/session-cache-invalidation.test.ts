@@ -181,6 +181,9 @@ for (const dialect of DIALECTS as Dialect[])
           const withKey = () => keyHolder.get("/get-session", { headers: { "x-api-key": key } });
           expect((await withKey()).body.user.id).toBe(user.id);
           expect((await t.server().post("/admin/ban-user", { userId: user.id })).status).toBe(200);
+          // The other daemon keeps the key's row in memory too (api-key-rows.ts): the ban reaches it with the
+          // change notification, as for sessions.
+          for (const ctx of daemons) await heardOfChanges(ctx);
           expect((await withKey()).status).toBe(401);
         });
 

@@ -1,4 +1,4 @@
-import type { Updateable } from "kysely";
+import { sql, type Updateable } from "kysely";
 import { compiledOnce } from "../compiled-query.ts";
 import type { ApiKeyRow, ApiKeyTable, Db, NewApiKeyRow, UserRow } from "../schema.ts";
 
@@ -61,30 +61,90 @@ export type ApiKeyUsage = Pick<ApiKeyRow, "requestCount" | "remaining" | "lastRe
  * caller read, so two concurrent verifications can never both spend the same use (the loser re-reads
  * and decides again). Returns the updated row, or undefined when another writer got there first.
  */
-export function updateApiKeyUsageIfUnchanged(
+export async function updateApiKeyUsageIfUnchanged(
   db: Db,
   keyId: string,
   expected: ApiKeyUsage,
   next: ApiKeyUsage,
 ): Promise<ApiKeyRow | undefined> {
+  const [row] = await compareAndSetUsage(
+    db,
+    next.requestCount,
+    next.remaining,
+    next.lastRequest,
+    next.lastRefillAt,
+    keyId,
+    expected.requestCount,
+    expected.remaining,
+    expected.lastRequest,
+    expected.lastRefillAt,
+  );
+  return row;
+}
+
+// Compiled once: `is not distinct from` compares nulls as values (SQLite 3.39+ and Postgres), so one
+// statement serves every combination of null counters; `usageVersion` moves on with each write.
+const compareAndSetUsage = compiledOnce(
+  (
+    db: Db,
+    requestCount: number,
+    remaining: number | null,
+    lastRequest: number | null,
+    lastRefillAt: number | null,
+    keyId: string,
+    expectedRequestCount: number,
+    expectedRemaining: number | null,
+    expectedLastRequest: number | null,
+    expectedLastRefillAt: number | null,
+  ) =>
+    db
+      .updateTable("apikey")
+      .set({ requestCount, remaining, lastRequest, lastRefillAt, usageVersion: sql`"usageVersion" + 1` })
+      .where("id", "=", keyId)
+      .where("requestCount", "=", expectedRequestCount)
+      .where("remaining", "is not distinct from", expectedRemaining)
+      .where("lastRequest", "is not distinct from", expectedLastRequest)
+      .where("lastRefillAt", "is not distinct from", expectedLastRefillAt)
+      .returningAll(),
+);
+
+/**
+ * Write-behind of the uses of a key without limits: only `lastRequest` moves, never backwards, and only
+ * while the key still has no limit (a key given one meanwhile is counted by its own path).
+ */
+export async function stampApiKeyLastRequest(
+  db: Db,
+  keyId: string,
+  lastRequest: number,
+  rateLimitsApply: boolean,
+): Promise<void> {
   let query = db
     .updateTable("apikey")
-    .set(next)
+    .set({ lastRequest })
     .where("id", "=", keyId)
-    .where("requestCount", "=", expected.requestCount);
-  query =
-    expected.remaining === null
-      ? query.where("remaining", "is", null)
-      : query.where("remaining", "=", expected.remaining);
-  query =
-    expected.lastRequest === null
-      ? query.where("lastRequest", "is", null)
-      : query.where("lastRequest", "=", expected.lastRequest);
-  query =
-    expected.lastRefillAt === null
-      ? query.where("lastRefillAt", "is", null)
-      : query.where("lastRefillAt", "=", expected.lastRefillAt);
-  return query.returningAll().executeTakeFirst();
+    .where("remaining", "is", null)
+    .where((eb) => eb.or([eb("lastRequest", "is", null), eb("lastRequest", "<", lastRequest)]));
+  if (rateLimitsApply) query = query.where("rateLimitEnabled", "=", false);
+  await query.execute();
+}
+
+/**
+ * Copy counters kept elsewhere (Redis) into the row, only when they are newer than what the row holds:
+ * two copies racing can never put an older count back. Returns whether the row changed.
+ */
+export async function writeApiKeyUsageIfNewer(
+  db: Db,
+  keyId: string,
+  usage: ApiKeyUsage,
+  version: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("apikey")
+    .set({ ...usage, usageVersion: version })
+    .where("id", "=", keyId)
+    .where("usageVersion", "<", version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function deleteApiKeyById(db: Db, keyId: string): Promise<number> {

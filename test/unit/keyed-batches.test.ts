@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { KeyedBatches } from "../../src/services/in-process.ts";
+
+// Batches of work per key (API-key lookups and uses): later arrivals gather while a batch runs, and no batch
+// starts before all of its items arrived.
+
+/** A promise and the function that settles it. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+describe("KeyedBatches", () => {
+  it("gathers the items that arrive while a batch of their key runs into the next batch, in order", async () => {
+    // Given a first item whose batch is held open
+    const batches: string[][] = [];
+    const gate = deferred();
+    const queue = new KeyedBatches<string, string>();
+    const work = async (items: string[]) => {
+      batches.push([...items]);
+      if (batches.length === 1) await gate.promise;
+      return items.map((item) => item.toUpperCase());
+    };
+    const first = queue.run("k", "a", work);
+    // When three more arrive meanwhile, then they wait, and run as one batch once the first ends
+    const later = ["b", "c", "d"].map((item) => queue.run("k", item, work));
+    await Promise.resolve();
+    expect(batches).toEqual([["a"]]);
+    gate.resolve();
+    expect(await Promise.all([first, ...later])).toEqual(["A", "B", "C", "D"]);
+    expect(batches).toEqual([["a"], ["b", "c", "d"]]);
+  });
+
+  it("never makes another key wait, and hands a batch's failure to each of its items only", async () => {
+    const gate = deferred();
+    const queue = new KeyedBatches<string, string>();
+    const held = queue.run("slow", "x", async (items) => {
+      await gate.promise;
+      return items;
+    });
+    expect(await queue.run("other", "y", async (items) => items)).toBe("y");
+    const failing = queue.run("bad", "z", async () => {
+      throw new Error("boom");
+    });
+    await expect(failing).rejects.toThrow("boom");
+    expect(await queue.run("bad", "again", async (items) => items)).toBe("again");
+    gate.resolve();
+    expect(await held).toBe("x");
+  });
+
+  it("keeps a memo between a key's batches and forgets it once the key is idle", async () => {
+    const queue = new KeyedBatches<number, number, number>();
+    const gate = deferred();
+    const seen: (number | undefined)[] = [];
+    const work = async (items: number[], memo: { value?: number }) => {
+      seen.push(memo.value);
+      memo.value = items[items.length - 1];
+      if (seen.length === 1) await gate.promise;
+      return items;
+    };
+    const first = queue.run("k", 1, work);
+    const second = queue.run("k", 2, work);
+    gate.resolve();
+    await Promise.all([first, second]);
+    await queue.run("k", 3, work);
+    expect(seen).toEqual([undefined, 1, undefined]);
+  });
+});

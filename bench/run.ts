@@ -11,7 +11,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { scrypt } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -281,7 +281,7 @@ async function main() {
     const signInBody = { email: seedEmail(2), password: SEED_PASSWORD };
 
     console.log(
-      `\nauthd bench: ${args.db}${args.redis ? " + redis" : ""}, ${users} users (seeded in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${duration} s each, ${cpus().length} cores (${cpus()[0]?.model.trim()})\n`,
+      `\nauthd bench: ${args.db}${args.redis ? " + redis" : ""}, ${users} users (seeded in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${duration} s each, ${cpus().length} cores (${cpus()[0]?.model.trim()}), Bun ${Bun.version}, load average ${loadavg()[0].toFixed(2)} at ${new Date().toISOString().slice(0, 16)}Z\n`,
     );
     if (wanted("get-session")) {
       results.push(
@@ -342,6 +342,7 @@ async function main() {
     }
     console.log("");
     for (const figures of results) console.log(format(figures));
+    console.log(`\nload average at the end: ${loadavg()[0].toFixed(2)} (other work on the machine shares its cores)`);
   } finally {
     daemon.stop();
     ceiling.stop();

@@ -3,7 +3,6 @@ import { bodyLimit } from "hono/body-limit";
 import type { AuthContext } from "../context.ts";
 import { dependencyError, isConnectionFailure, isRedisFailure } from "../dependencies.ts";
 import { AuthError } from "../errors.ts";
-import { setAnswerHeader } from "./answer-headers.ts";
 import { setAuthTokenHeader } from "./bearer.ts";
 import { mountHomePage } from "./home-page.ts";
 import { corsMiddleware } from "./middleware/cors.ts";
@@ -14,7 +13,7 @@ import { mountReference } from "./reference.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
 
-// Middleware order: errors → request log → metrics → no-store → CORS → body limit → rate limit →
+// Middleware order: errors → request log → metrics → CORS and no-store → body limit → rate limit →
 // set-auth-token → routes. Unknown and disabled paths 404.
 
 function errorResponse(error: AuthError): Response {
@@ -64,12 +63,6 @@ export function createApp(ctx: AuthContext): Hono {
     if (!ctx.config.metrics.address) app.get("/metrics", async () => metricsResponse(ctx));
   }
 
-  // Answers here carry session tokens, API keys and provider tokens: no browser, proxy or CDN cache may
-  // keep one. Every answer gets it (simpler than listing the secret ones); a route may set its own policy.
-  app.use(`${base}/*`, async (c, next) => {
-    await next();
-    if (!c.res.headers.has("cache-control")) setAnswerHeader(c, "cache-control", "no-store");
-  });
   app.use(`${base}/*`, corsMiddleware(ctx));
   const limitBody = bodyLimit({
     maxSize: ctx.config.bodyLimitBytes,

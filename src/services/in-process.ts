@@ -2,7 +2,7 @@ import type { PrivateSigningKey, SigningAlgorithm } from "../crypto/jwt.ts";
 import type { ApiKeyWithOwnerBan } from "../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../db/schema.ts";
 import type { ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./api-key-outcomes.ts";
-import { LocalSessionCache } from "./local-session-copies.ts";
+import { LocalSessionCache, ProvenCopies } from "./local-session-copies.ts";
 
 // Coordination inside one daemon process: per-key queues and gates, and log lines limited per key. Each
 // context holds its own (see createContext), so two contexts in one process (tests, a second daemon)
@@ -154,25 +154,10 @@ export class ApiKeyUsageState {
   close: (() => Promise<void>) | null = null;
 }
 
-/** A key row and what was current when its read started (api-key-rows.ts). */
-export interface ApiKeyRowCopy {
-  row: ApiKeyWithOwnerBan;
-  epoch: number;
-  sessionsEpoch: number;
-  version: number;
-  storedAt: number;
-}
-
-/** API key rows read lately, by stored key; `epoch` moves with every key write in this process. */
-export class ApiKeyRowCache {
-  epoch = 0;
-  readonly copies = new Map<string, ApiKeyRowCopy>();
-}
-
 /** The in-process state of one context. */
 export interface LocalState {
   /** API key rows read lately, while provably current (see api-key-rows.ts). */
-  apiKeyRows: ApiKeyRowCache;
+  apiKeyRows: ProvenCopies<ApiKeyWithOwnerBan>;
   /** Concurrent lookups of one API key share a read (see api-key-rows.ts). */
   apiKeyReads: KeyedBatches<void, ApiKeyWithOwnerBan | undefined>;
   /** Concurrent uses of one limited API key share a read and a compare-and-set (see api-key-verification.ts). */
@@ -205,7 +190,7 @@ export interface SigningKeyCache {
 
 export function createLocalState(): LocalState {
   return {
-    apiKeyRows: new ApiKeyRowCache(),
+    apiKeyRows: new ProvenCopies(),
     apiKeyReads: new KeyedBatches(),
     apiKeyUses: new KeyedBatches(),
     apiKeyRedisUses: new KeyedBatches(),

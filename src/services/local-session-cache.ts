@@ -1,6 +1,6 @@
 import type { AuthContext } from "../context.ts";
 import type { Db } from "../db/schema.ts";
-import type { CachedPair, ReadStamp } from "./local-session-copies.ts";
+import type { CachedPair, ProvenCopies, ReadStamp } from "./local-session-copies.ts";
 import { afterCommit } from "./transaction.ts";
 
 // Sessions this process has read lately, kept in its memory so that a session read (every authenticated
@@ -35,9 +35,21 @@ export function storeLocalSession(ctx: AuthContext, tokenHash: string, found: Ca
 }
 
 /** After a write of users or sessions through `db` (the database, or the transaction that made it). */
-export async function invalidateLocalSessions(ctx: AuthContext, db: Db): Promise<void> {
-  const cache = ctx.local.sessions;
-  cache.invalidate();
-  afterCommit(db, () => cache.invalidate());
+export function invalidateLocalSessions(ctx: AuthContext, db: Db): Promise<void> {
+  // Key rows carry their owner's ban (api-key-rows.ts): a user write drops them too.
+  return forgetCopies(ctx, db, ctx.local.sessions, ctx.local.apiKeyRows);
+}
+
+/**
+ * After a write through `db` of rows `copies` keeps: drop them at once (read-your-writes here) and again
+ * when the writer's transaction commits (a read between the two saw the old row), and tell every other
+ * process (on Postgres a NOTIFY through `db`, delivered at commit).
+ */
+export async function forgetCopies(ctx: AuthContext, db: Db, ...stores: ProvenCopies<unknown>[]): Promise<void> {
+  const forget = () => {
+    for (const copies of stores) copies.invalidate();
+  };
+  forget();
+  afterCommit(db, forget);
   await ctx.database.changes.announce(db);
 }

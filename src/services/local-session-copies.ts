@@ -1,20 +1,9 @@
 import type { SessionRow, UserRow } from "../db/schema.ts";
 
-// The store behind local-session-cache.ts (which says when a copy may be served); kept apart so that the
-// per-process state (in-process.ts) can hold one without importing the request context.
+// The stores behind local-session-cache.ts and api-key-rows.ts (which say when a copy may be served); kept
+// apart so that the per-process state (in-process.ts) can hold them without importing the request context.
 
 const MAX_ENTRIES = 10_000;
-
-export interface CachedPair {
-  session: SessionRow;
-  user: UserRow;
-}
-
-interface Entry extends CachedPair {
-  epoch: number;
-  version: number;
-  storedAt: number;
-}
 
 /** When a read started: the copy it makes is good only while both are unchanged. */
 export interface ReadStamp {
@@ -22,8 +11,16 @@ export interface ReadStamp {
   version: number;
 }
 
-export class LocalSessionCache {
-  readonly #entries = new Map<string, Entry>();
+interface Entry<T> {
+  value: T;
+  epoch: number;
+  version: number;
+  storedAt: number;
+}
+
+/** Copies of rows, each served only under the stamp its read started with and for at most maxAge. */
+export class ProvenCopies<T> {
+  readonly #entries = new Map<string, Entry<T>>();
   #epoch = 0;
 
   get epoch(): number {
@@ -40,29 +37,46 @@ export class LocalSessionCache {
     this.#entries.clear();
   }
 
-  get(tokenHash: string, current: ReadStamp, now: number, maxAgeMs: number): CachedPair | undefined {
-    const entry = this.#entries.get(tokenHash);
+  get(key: string, current: ReadStamp, now: number, maxAgeMs: number): T | undefined {
+    const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (entry.epoch !== current.epoch || entry.version !== current.version || now - entry.storedAt >= maxAgeMs) {
-      this.#entries.delete(tokenHash);
+      this.#entries.delete(key);
       return undefined;
     }
-    return entry;
+    return entry.value;
   }
 
-  set(tokenHash: string, found: CachedPair, stamp: ReadStamp, now: number): void {
+  set(key: string, value: T, stamp: ReadStamp, now: number): void {
     if (stamp.epoch !== this.#epoch) return;
-    if (this.#entries.size >= MAX_ENTRIES && !this.#entries.has(tokenHash)) {
+    if (this.#entries.size >= MAX_ENTRIES && !this.#entries.has(key)) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
+    this.#entries.set(key, { value, epoch: stamp.epoch, version: stamp.version, storedAt: now });
+  }
+
+  /** Replace a copy's value under its stamp (this process's own write moved part of it); undefined keeps it. */
+  revise(key: string, change: (value: T) => T | undefined): void {
+    const entry = this.#entries.get(key);
+    const revised = entry && change(entry.value);
+    if (entry && revised) entry.value = revised;
+  }
+}
+
+export interface CachedPair {
+  session: SessionRow;
+  user: UserRow;
+}
+
+export class LocalSessionCache extends ProvenCopies<CachedPair> {
+  override set(tokenHash: string, found: CachedPair, stamp: ReadStamp, now: number): void {
     // Frozen: a caller changing the copy it was handed would otherwise change what later reads see.
-    this.#entries.set(tokenHash, {
-      session: Object.freeze({ ...found.session }),
-      user: Object.freeze({ ...found.user }),
-      epoch: stamp.epoch,
-      version: stamp.version,
-      storedAt: now,
-    });
+    super.set(
+      tokenHash,
+      { session: Object.freeze({ ...found.session }), user: Object.freeze({ ...found.user }) },
+      stamp,
+      now,
+    );
   }
 }

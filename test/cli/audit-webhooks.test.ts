@@ -116,6 +116,20 @@ describeEachDialect("authd audit and authd webhooks", (dialect) => {
     }
   });
 
+  it("webhooks add refuses an unknown event type with the known ones (exit 2) and registers nothing", async () => {
+    const refused = await runCli(["webhooks", "add", receiver.url, "--events", "sign_up,bogus_type"], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    const lines = refused.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^authd: --events: unknown event type bogus_type; known types: sign_up, sign_in, /);
+    expect(lines[0]).toContain("user_banned");
+    expect(lines[0]).toContain("(or * for all)");
+    expect((await runCli(["webhooks", "list", "--json"], { env })).json()).toEqual([]);
+    const logOnly = await runCli(["webhooks", "add", receiver.url, "--events", "origin_refused"], { env });
+    expect(logOnly.code).toBe(2);
+  });
+
   it("webhooks add refuses a loopback URL unless AUTH_WEBHOOK_ALLOWED_PRIVATE allows it", async () => {
     const refused = await runCli(["webhooks", "add", receiver.url, "--events", "*"], {
       env: { AUTH_DATABASE_URL: t.ctx.config.databaseURL },

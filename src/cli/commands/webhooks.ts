@@ -26,6 +26,9 @@ const add = createCommand("add", "register an endpoint; prints its signing secre
     const events = parseTypeList(flags.events) ?? [];
     await withContext(flags, async (ctx) => {
       const endpoint = await addWebhookEndpoint(ctx, { url, events }).catch((error: unknown) => {
+        // A type that does not exist is a flag value that cannot be read: bad usage, as for any flag.
+        if (isAuthError(error) && error.key === "WEBHOOK_EVENT_UNKNOWN")
+          throw new UserError(`--events: ${error.message}`, 2);
         if (isAuthError(error)) throw new UserError(error.message);
         throw error;
       });

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { Config } from "../config/schema.ts";
 import type { AuthContext } from "../context.ts";
 import { generateId } from "../crypto/random.ts";
 import * as webhooks from "../db/repositories/webhooks.ts";
@@ -43,6 +44,14 @@ export function unknownEventTypes(events: string[]): string[] {
 /** One line for the operator: what is unknown and every type there is. */
 export function describeUnknownTypes(unknown: string[]): string {
   return `unknown event type${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; known types: ${AUDITED_EVENT_TYPES.join(", ")} (or * for all)`;
+}
+
+/** One line per endpoint in the config file that names an unknown event type (a configuration problem). */
+export function configuredEndpointProblems(config: Config): string[] {
+  return config.webhooks.endpoints.flatMap((endpoint, index) => {
+    const unknown = unknownEventTypes(endpoint.events);
+    return unknown.length > 0 ? [`webhooks.endpoints.${index}.events: ${describeUnknownTypes(unknown)}`] : [];
+  });
 }
 
 /** A new signing secret: 32 random bytes, in the Standard Webhooks form. */

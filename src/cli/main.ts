@@ -89,12 +89,13 @@ export async function main(argv: string[]): Promise<number> {
     return commandExitCode();
   } catch (error) {
     if (error instanceof CommanderError) {
+      // Help asked for is success; help shown because no command was named (`authd webhooks`) is bad usage.
       if (
         error.code === "commander.helpDisplayed" ||
         error.code === "commander.version" ||
         error.code === "commander.help"
       )
-        return 0;
+        return error.exitCode === 0 ? 0 : 2;
       return 2;
     }
     if (error instanceof ConfigError) {

@@ -273,6 +273,7 @@ const entries = {
   FAILED_TO_UPDATE_API_KEY: { message: "Failed to update API key", status: 500 },
   WEBHOOK_DESTINATION_REFUSED: { message: "Webhook destination refused", status: 400 },
   WEBHOOK_EVENTS_REQUIRED: { message: "At least one event type is required", status: 400 },
+  WEBHOOK_EVENT_UNKNOWN: { message: "Unknown webhook event type", status: 400 },
   INVALID_PREFIX_FORMAT: {
     message: "Invalid prefix format, must be alphanumeric and contain only underscores and hyphens.",
     status: 400,

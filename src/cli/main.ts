@@ -73,20 +73,29 @@ function overrideExits(command: Command, parents = ""): void {
   for (const sub of command.commands) overrideExits(sub, `${path} `);
 }
 
+/** The code a command left in process.exitCode (0 when none): 1 or 2 as the contract says, never lost. */
+function commandExitCode(): number {
+  const code = Number(process.exitCode ?? 0);
+  return Number.isInteger(code) ? code : 1;
+}
+
 /** Run the CLI; returns the exit code. User-fixable failures are one line on stderr, never a stack. */
 export async function main(argv: string[]): Promise<number> {
   const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv, { from: "user" });
-    return 0;
+    // A command that finished its output and then failed (e.g. `webhooks test` printing the answer it got)
+    // may say so through process.exitCode; bin/authd.ts exits with what this returns, so it must carry it.
+    return commandExitCode();
   } catch (error) {
     if (error instanceof CommanderError) {
+      // Help asked for is success; help shown because no command was named (`authd webhooks`) is bad usage.
       if (
         error.code === "commander.helpDisplayed" ||
         error.code === "commander.version" ||
         error.code === "commander.help"
       )
-        return 0;
+        return error.exitCode === 0 ? 0 : 2;
       return 2;
     }
     if (error instanceof ConfigError) {

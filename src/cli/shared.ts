@@ -6,6 +6,7 @@ import { unknownVariables } from "../config/unknown-env.ts";
 import { type AuthContext, type CreateContextOptions, createContext } from "../context.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { findUserIdByIdOrEmail } from "../services/directory.ts";
+import { configuredEndpointProblems } from "../services/webhooks.ts";
 
 // What every command shares: the --config flag, configuration loading, the context, and exit codes
 // (0 success, 1 a failure the user can fix, 2 bad usage or configuration).
@@ -32,7 +33,17 @@ export function loadCommandConfig(
 ): Config {
   const env = process.env as Record<string, string | undefined>;
   const overrides = defaults.logLevel && !env.AUTH_LOG_LEVEL ? { logLevel: defaults.logLevel } : undefined;
-  return loadConfig({ env, file: options.config, flags, overrides });
+  try {
+    const config = loadConfig({ env, file: options.config, flags, overrides });
+    const problems = configuredEndpointProblems(config);
+    if (problems.length > 0) throw new ConfigError(problems);
+    return config;
+  } catch (error) {
+    // A refused configuration names the unknown variables too: a misspelt name is often why a value is
+    // missing or wrong, and hiding it until the other problems are fixed sends the operator round twice.
+    if (error instanceof ConfigError) throw new ConfigError([...error.problems, ...unknownVariables(env)]);
+    throw error;
+  }
 }
 
 export interface CommandContextOptions extends CreateContextOptions {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type * as z from "zod";
 import { isAddressOrRange } from "../ip-address.ts";
+import { withoutRefusedValues } from "./refused-values.ts";
 import { type Config, ConfigSchema } from "./schema.ts";
 
 // Configuration layers, later wins: schema defaults, the JSON config file, AUTH_* environment
@@ -219,12 +220,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   const result = ConfigSchema.safeParse(tree);
   if (!result.success) problems.push(...result.error.issues.map((issue) => describeIssue(issue, sources)));
+  const checkable = result.success ? result.data : withoutRefusedValues(tree, result.error.issues);
+  if (checkable) problems.push(...crossFieldProblems(checkable));
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
-
-  const config = result.data;
-  const crossProblems = crossFieldProblems(config);
-  if (crossProblems.length > 0) throw new ConfigError(crossProblems);
-  return config;
+  return result.data;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, sources: Map<string, string>): string {

@@ -3,7 +3,7 @@ import { generateId } from "../crypto/random.ts";
 import { insertAuditEvent } from "../db/repositories/audit-events.ts";
 import { withoutControlCharacters } from "./control-characters.ts";
 import type { LogSlot } from "./in-process.ts";
-import type { Detail } from "./security-event-types.ts";
+import type { Detail, LogOnlyType } from "./security-event-types.ts";
 
 // Security events: one structured info line per security-relevant action, written through the context's
 // logger, and one row in the audit log (the outbox webhooks are delivered from). The row is written
@@ -33,7 +33,7 @@ export const CLI_SOURCE: EventSource = { actorType: "cli", actorId: null, ip: nu
 export type SecurityEvent = Detail & { userId: string | null; source: EventSource; organizationId?: string | null };
 
 /** Types written to the log only: an outsider can cause them at will, and they change nothing. */
-const LOG_ONLY = new Set<string>(["origin_refused"]);
+const LOG_ONLY = new Set<string>(["origin_refused"] satisfies LogOnlyType[]);
 
 const MAX_TEXT = 256;
 

@@ -12,8 +12,10 @@ import { endpointWants } from "./webhooks.ts";
 // Webhook delivery from the outbox. Each pass (1) turns events not yet fanned out into one pending
 // delivery per endpoint that wants them, in one transaction, idempotently (a unique (event, endpoint)
 // pair); (2) claims due deliveries one by one with a conditional UPDATE that takes a lease, so of several
-// daemons exactly one sends each attempt; (3) sends, signed per Standard Webhooks, and records the
-// result: delivered, or retried with exponential backoff until the retry window closes. A daemon that
+// daemons exactly one sends each attempt; (3) sends, signed per Standard Webhooks, without the pass
+// waiting for the answer (an endpoint whose attempts are still out is skipped by later passes, the others
+// are not held up by it), and records the result: delivered, or retried with exponential backoff until
+// the retry window closes. A daemon that
 // stops mid-attempt leaves its lease to expire and another (or it, restarted) retries: at least once.
 
 const FAN_OUT_BATCH = 200;
@@ -104,13 +106,22 @@ export function backoffMs(ctx: AuthContext, attempts: number): number {
   return Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(30, Math.max(0, attempts - 1)));
 }
 
-async function attemptDelivery(ctx: AuthContext, owner: string, delivery: WebhookDeliveryRow): Promise<void> {
+/** Told each attempt's result with its endpoint (the worker's failure log, webhook-health.ts). */
+export type AttemptObserver = (endpoint: Pick<WebhookEndpointRow, "id" | "url">, result: AttemptResult) => void;
+
+async function attemptDelivery(
+  ctx: AuthContext,
+  owner: string,
+  delivery: WebhookDeliveryRow,
+  observe?: AttemptObserver,
+): Promise<void> {
   const [endpoint, event] = await Promise.all([
     webhooks.findEndpoint(ctx.db, delivery.endpointId),
     webhooks.findDeliveryEvent(ctx.db, delivery.eventId),
   ]);
   if (!endpoint || !event) return;
   const result = await sendWebhook(ctx, endpoint, event.id, webhookPayload(event));
+  observe?.(endpoint, result);
   const now = ctx.now();
   const windowClosed = now - Number(delivery.createdAt) >= ctx.config.webhooks.retryWindowMs;
   ctx.metrics.countWebhookAttempt(result.ok ? "delivered" : windowClosed ? "failed" : "retry");
@@ -123,17 +134,36 @@ async function attemptDelivery(ctx: AuthContext, owner: string, delivery: Webhoo
   });
 }
 
-/** Claim and send the deliveries due now; returns how many this daemon sent. */
-export async function deliverDue(ctx: AuthContext, owner: string): Promise<number> {
+export interface StartedDelivery {
+  endpointId: string;
+  /** Settles when the attempt's result is recorded. */
+  done: Promise<void>;
+}
+
+/**
+ * Claim the deliveries due now, except those to the endpoints in `busy`, and start sending them without
+ * waiting for the answers: a receiver that hangs until the timeout then holds up only its own endpoint
+ * (the caller keeps it in `busy` until its attempts settle), never the deliveries to the others.
+ */
+export async function startDueDeliveries(
+  ctx: AuthContext,
+  owner: string,
+  busy: ReadonlySet<string> = new Set(),
+  observe?: AttemptObserver,
+): Promise<StartedDelivery[]> {
   const now = ctx.now();
-  const ids = await webhooks.listDueDeliveryIds(ctx.db, now, DELIVERY_BATCH);
-  const claimed: WebhookDeliveryRow[] = [];
+  const ids = await webhooks.listDueDeliveryIds(ctx.db, now, DELIVERY_BATCH, [...busy]);
+  const started: StartedDelivery[] = [];
   for (const id of ids) {
     const row = await webhooks.claimDelivery(ctx.db, id, owner, now, now + ctx.config.webhooks.leaseMs);
-    if (row) claimed.push(row);
+    if (!row) continue;
+    // Caught here, at once: an attempt may fail (the database went away) before anyone awaits it.
+    const done = attemptDelivery(ctx, owner, row, observe).catch((error: unknown) =>
+      ctx.logger.error("webhook delivery attempt failed", { error, endpointId: row.endpointId, deliveryId: row.id }),
+    );
+    started.push({ endpointId: row.endpointId, done });
   }
-  await Promise.all(claimed.map((delivery) => attemptDelivery(ctx, owner, delivery)));
-  return claimed.length;
+  return started;
 }
 
 /** `authd webhooks test`: a signed webhook.test message sent now, outside the outbox; null without the endpoint. */

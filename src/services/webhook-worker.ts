@@ -3,12 +3,16 @@ import { generateId } from "../crypto/random.ts";
 import { countDeliveriesByEndpoint } from "../db/repositories/webhooks.ts";
 import { pruneAuditLog } from "./audit-log.ts";
 import { labels } from "./metrics.ts";
-import { deliverDue, fanOutEvents } from "./webhook-delivery.ts";
+import { fanOutEvents, type StartedDelivery, startDueDeliveries } from "./webhook-delivery.ts";
+import { createDeliveryHealthLog } from "./webhook-health.ts";
 import { syncConfiguredEndpoints } from "./webhooks.ts";
 
 // The daemon's background worker for the audit log: webhook delivery every webhooks.pollIntervalMs, and
-// pruning every audit.pruneIntervalMs. Nothing here runs on the request path. Stopping waits for the pass
-// in flight; a delivery cut short is retried once its lease runs out.
+// pruning every audit.pruneIntervalMs. Nothing here runs on the request path. A pass does not wait for
+// the deliveries it starts: each endpoint's attempts run on their own, and an endpoint with attempts still
+// out is skipped until they settle, so a receiver that never answers delays only itself (and gets one
+// batch of attempts at a time). Stopping waits for the pass and the attempts in flight; a delivery cut
+// short is retried once its lease runs out.
 
 export interface AuditWorker {
   stop(): Promise<void>;
@@ -37,6 +41,21 @@ export function startAuditWorker(ctx: AuthContext): AuditWorker {
   let lastPrune = 0;
   let synced = false;
   ctx.metrics.addSource(deliveryGauges(ctx));
+  const observe = createDeliveryHealthLog(ctx);
+  /** Attempts in flight per endpoint; an endpoint listed here gets no new attempt. */
+  const inFlight = new Map<string, number>();
+  const sending = new Set<Promise<void>>();
+
+  const track = ({ endpointId, done }: StartedDelivery) => {
+    inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
+    const settled = done.finally(() => {
+      const left = (inFlight.get(endpointId) ?? 1) - 1;
+      if (left > 0) inFlight.set(endpointId, left);
+      else inFlight.delete(endpointId);
+      sending.delete(settled);
+    });
+    sending.add(settled);
+  };
 
   const pass = async () => {
     if (!synced) {
@@ -50,7 +69,7 @@ export function startAuditWorker(ctx: AuthContext): AuditWorker {
     }
     if (!ctx.config.webhooks.enabled) return;
     while ((await fanOutEvents(ctx)) > 0 && !stopped) {}
-    await deliverDue(ctx, owner);
+    for (const started of await startDueDeliveries(ctx, owner, new Set(inFlight.keys()), observe)) track(started);
   };
 
   const schedule = () => {
@@ -68,6 +87,7 @@ export function startAuditWorker(ctx: AuthContext): AuditWorker {
       stopped = true;
       clearTimeout(timer);
       await running;
+      await Promise.all(sending);
     },
   };
 }

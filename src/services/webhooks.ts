@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import type { Config } from "../config/schema.ts";
 import type { AuthContext } from "../context.ts";
 import { generateId } from "../crypto/random.ts";
 import * as webhooks from "../db/repositories/webhooks.ts";
 import type { WebhookEndpointRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { AUDITED_EVENT_TYPES } from "./security-event-types.ts";
 import { refuseDestination } from "./webhook-destination.ts";
 
 // Webhook endpoints (authd webhooks add/list/remove, and the config file) and their delivery status.
@@ -33,6 +35,25 @@ export function endpointWants(row: Pick<WebhookEndpointRow, "events">, type: str
   return events.includes("*") || events.includes(type);
 }
 
+/** The names an endpoint may not ask for: a misspelt type would otherwise register and never fire. */
+export function unknownEventTypes(events: string[]): string[] {
+  const known = new Set<string>(AUDITED_EVENT_TYPES);
+  return events.filter((type) => type !== "*" && !known.has(type));
+}
+
+/** One line for the operator: what is unknown and every type there is. */
+export function describeUnknownTypes(unknown: string[]): string {
+  return `unknown event type${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; known types: ${AUDITED_EVENT_TYPES.join(", ")} (or * for all)`;
+}
+
+/** One line per endpoint in the config file that names an unknown event type (a configuration problem). */
+export function configuredEndpointProblems(config: Config): string[] {
+  return config.webhooks.endpoints.flatMap((endpoint, index) => {
+    const unknown = unknownEventTypes(endpoint.events);
+    return unknown.length > 0 ? [`webhooks.endpoints.${index}.events: ${describeUnknownTypes(unknown)}`] : [];
+  });
+}
+
 /** A new signing secret: 32 random bytes, in the Standard Webhooks form. */
 function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
@@ -43,9 +64,11 @@ export async function addWebhookEndpoint(
   ctx: AuthContext,
   input: { url: string; events: string[] },
 ): Promise<{ id: string; url: string; events: string[]; secret: string }> {
+  if (input.events.length === 0) throw new AuthError("WEBHOOK_EVENTS_REQUIRED");
+  const unknown = unknownEventTypes(input.events);
+  if (unknown.length > 0) throw new AuthError("WEBHOOK_EVENT_UNKNOWN", { message: describeUnknownTypes(unknown) });
   const refusal = await refuseDestination(ctx, input.url);
   if (refusal) throw new AuthError("WEBHOOK_DESTINATION_REFUSED", { message: `webhook URL refused: ${refusal}` });
-  if (input.events.length === 0) throw new AuthError("WEBHOOK_EVENTS_REQUIRED");
   const row = {
     id: `wh_${generateId()}`,
     url: input.url,

@@ -89,6 +89,47 @@ describeEachDialect("authd audit and authd webhooks", (dialect) => {
     expect((await runCli(["webhooks", "remove", endpoint.id], { env })).code).toBe(1);
   });
 
+  it("webhooks test exits 1 with one line when the receiver answers non-2xx or cannot be reached", async () => {
+    const failing = await startReceiver(() => "fail");
+    const refusing = await startReceiver();
+    await refusing.close();
+    try {
+      const add = async (url: string) =>
+        (await runCli(["webhooks", "add", url, "--events", "*", "--json"], { env })).json<{ id: string }>().id;
+      const [failingId, refusingId] = [await add(failing.url), await add(refusing.url)];
+
+      const answered500 = await runCli(["webhooks", "test", failingId, "--json"], { env });
+      expect(answered500.code).toBe(1);
+      expect(answered500.json()).toMatchObject({ ok: false, status: 500, error: "HTTP 500" });
+      expect(answered500.stderr).toBe(`authd: webhook test to ${failing.url} failed: HTTP 500\n`);
+      expect(failing.received).toHaveLength(1);
+
+      const refused = await runCli(["webhooks", "test", refusingId], { env });
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe("");
+      expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+      expect(refused.stderr).toMatch(new RegExp(`^authd: webhook test to ${refusing.url} failed: \\w+`));
+
+      for (const id of [failingId, refusingId]) await runCli(["webhooks", "remove", id], { env });
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it("webhooks add refuses an unknown event type with the known ones (exit 2) and registers nothing", async () => {
+    const refused = await runCli(["webhooks", "add", receiver.url, "--events", "sign_up,bogus_type"], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    const lines = refused.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^authd: --events: unknown event type bogus_type; known types: sign_up, sign_in, /);
+    expect(lines[0]).toContain("user_banned");
+    expect(lines[0]).toContain("(or * for all)");
+    expect((await runCli(["webhooks", "list", "--json"], { env })).json()).toEqual([]);
+    const logOnly = await runCli(["webhooks", "add", receiver.url, "--events", "origin_refused"], { env });
+    expect(logOnly.code).toBe(2);
+  });
+
   it("webhooks add refuses a loopback URL unless AUTH_WEBHOOK_ALLOWED_PRIVATE allows it", async () => {
     const refused = await runCli(["webhooks", "add", receiver.url, "--events", "*"], {
       env: { AUTH_DATABASE_URL: t.ctx.config.databaseURL },

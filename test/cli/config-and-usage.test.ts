@@ -56,6 +56,16 @@ describe("authd config check, migrate status and usage errors", () => {
     expect((await runCli(["users", "list", "--limit", "many"], { env })).code).toBe(2);
   });
 
+  it("a missing command is bad usage (exit 2, help on stderr); asking for help is not (exit 0)", async () => {
+    for (const args of [[], ["webhooks"], ["users"]]) {
+      const result = await runCli(args, { env });
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr).toContain("Usage: authd");
+    }
+    for (const args of [["--help"], ["help"], ["webhooks", "--help"], ["help", "webhooks"], ["--version"]])
+      expect((await runCli(args, { env })).code, args.join(" ")).toBe(0);
+  });
+
   it("a database that cannot be opened is one line and exit 1", async () => {
     const result = await runCli(["users", "list"], { env: { AUTH_DATABASE_URL: "sqlite:///dev/null/x/auth.db" } });
     expect(result.code, result.stderr).toBe(1);

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./run.ts";
 
@@ -53,5 +56,48 @@ describe("authd config check", () => {
       env: { AUTH_DATABASE_URL: "sqlite://:memory:", AUTH_SERVR_TOKEN: "x" },
     });
     expect(result.stderr).toContain("AUTH_SERVR_TOKEN: unknown variable, ignored (did you mean AUTH_SERVER_TOKEN?)");
+  });
+
+  it("reports every problem at once, one line each: a typo beside a refused value and a check across fields", async () => {
+    const result = await runCli(["config", "check"], {
+      env: {
+        AUTH_PORT: "eighty",
+        AUTH_LOG_LEVEL: "loud",
+        AUTH_DATABASE_URL: "mysql://db/authd",
+        AUTH_TRUSTED_ORIGIN: "https://app.example",
+      },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "AUTH_PORT: expected an integer between 1 and 65535",
+      expect.stringMatching(/^AUTH_LOG_LEVEL: /),
+      "AUTH_DATABASE_URL: expected sqlite://PATH, sqlite://:memory: or postgres://…",
+      "AUTH_TRUSTED_ORIGIN: unknown variable, ignored (did you mean AUTH_TRUSTED_ORIGINS?)",
+    ]);
+  });
+
+  it("serve refuses to start with the same lines, the typo included (exit 2)", async () => {
+    const result = await runCli(["serve"], {
+      env: { ...env, AUTH_PORT: "eighty", AUTH_SERVR_TOKEN: "x" },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "AUTH_PORT: expected an integer between 1 and 65535",
+      "AUTH_SERVR_TOKEN: unknown variable, ignored (did you mean AUTH_SERVER_TOKEN?)",
+    ]);
+  });
+
+  it("refuses a config-file webhook endpoint asking for an unknown event type", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "authd-config-")), "authd.json");
+    const secret = `whsec_${Buffer.alloc(32, 1).toString("base64")}`;
+    const endpoints = [{ id: "crm", url: "https://crm.example.com/hooks", events: ["sign_up", "signup"], secret }];
+    writeFileSync(file, JSON.stringify({ webhooks: { endpoints } }));
+    const result = await runCli(["config", "check", "--config", file], { env: { ...env, AUTH_TRUSTED_ORIGIN: "x" } });
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^webhooks\.endpoints\.0\.events: unknown event type signup; known types: sign_up, /);
+    expect(lines[1]).toBe("AUTH_TRUSTED_ORIGIN: unknown variable, ignored (did you mean AUTH_TRUSTED_ORIGINS?)");
   });
 });

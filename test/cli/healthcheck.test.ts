@@ -62,6 +62,39 @@ describe("authd healthcheck (the container health check)", () => {
     }
   });
 
+  it("--url takes the daemon's address or its API base and checks readiness there", async () => {
+    for (const url of [daemon.url, `${daemon.url}/`, `${daemon.url}/api/auth`, `${daemon.url}/api/auth/ready`]) {
+      const result = await authdAsync(["healthcheck", "--url", url]);
+      expect(result.code, `${url}: ${result.stderr}`).toBe(0);
+    }
+    const nothing = `http://127.0.0.1:${await freePort()}`;
+    const unreachable = await authdAsync(["healthcheck", "--url", nothing, "--timeout", "1000"]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(new RegExp(`^authd: unhealthy: ${nothing}/api/auth/ready: `));
+  });
+
+  it("--url with a bare address is unhealthy when / answers but the daemon is not ready", async () => {
+    // Like a daemon whose database is down: / and /ok answer 200, only /ready tells the truth.
+    const server = createServer((request, response) => {
+      if (request.url === "/" || request.url === "/api/auth/ok") return response.writeHead(200).end("ok");
+      response.writeHead(503, { "content-type": "application/json" });
+      response.end(JSON.stringify({ code: "SERVICE_UNAVAILABLE", details: { ready: false, database: false } }));
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    try {
+      for (const url of [`http://127.0.0.1:${port}`, `http://127.0.0.1:${port}/api/auth/`]) {
+        const result = await authdAsync(["healthcheck", "--url", url]);
+        expect(result.code, url).toBe(1);
+        expect(result.stderr).toBe(
+          `authd: unhealthy: http://127.0.0.1:${port}/api/auth/ready answered 503 (database down)\n`,
+        );
+      }
+    } finally {
+      server.close();
+    }
+  });
+
   it("exits 2 on a bad flag value", () => {
     expect(authd(["healthcheck", "--timeout", "soon"]).status).toBe(2);
   });

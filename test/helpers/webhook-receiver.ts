@@ -20,6 +20,8 @@ export interface Receiver {
   received: ReceivedWebhook[];
   /** Distinct webhook-ids received. */
   ids(): Set<string>;
+  /** Requests answered "hang" whose connection the sender has not closed yet (it is still waiting). */
+  waiting(): number;
   close(): Promise<void>;
 }
 
@@ -40,8 +42,10 @@ export async function startReceiver(answer: (hook: ReceivedWebhook) => Answer = 
       };
       received.push(hook);
       const reply = answer(hook);
-      if (reply === "hang") hanging.add(response);
-      else if (reply === "ok") response.writeHead(204).end();
+      if (reply === "hang") {
+        hanging.add(response);
+        response.on("close", () => hanging.delete(response));
+      } else if (reply === "ok") response.writeHead(204).end();
       else if (reply === "fail") response.writeHead(500).end("boom");
       else response.writeHead(302, { location: reply.redirect }).end();
     });
@@ -52,6 +56,7 @@ export async function startReceiver(answer: (hook: ReceivedWebhook) => Answer = 
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     ids: () => new Set(received.map((r) => r.id)),
+    waiting: () => hanging.size,
     async close() {
       for (const response of hanging) response.destroy();
       server.closeAllConnections();

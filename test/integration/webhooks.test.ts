@@ -4,6 +4,7 @@ import { addWebhookEndpoint } from "../../src/services/webhooks.ts";
 import { auditRows } from "../helpers/audit.ts";
 import { describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { peerRequest, type RunningAuthd, startAuthd } from "../helpers/live-server.ts";
+import { captureLog } from "../helpers/security-log.ts";
 import { type Answer, type ReceivedWebhook, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 // Issue 21: webhooks delivered from the outbox by the daemon's worker to a receiver started here, on
@@ -33,8 +34,17 @@ describeEachDialect("webhooks: delivery from the outbox", (dialect) => {
     await receiver?.close();
   });
 
-  async function daemon(databaseURL?: string, webhooks: Record<string, unknown> = {}) {
-    const running = await startAuthd({ dialect, databaseURL, config: { webhooks: { ...FAST, ...webhooks } } });
+  async function daemon(
+    databaseURL?: string,
+    webhooks: Record<string, unknown> = {},
+    options: Parameters<typeof startAuthd>[0] = {},
+  ) {
+    const running = await startAuthd({
+      dialect,
+      databaseURL,
+      config: { webhooks: { ...FAST, ...webhooks } },
+      ...options,
+    });
     daemons.push(running);
     return running;
   }
@@ -175,5 +185,84 @@ describeEachDialect("webhooks: delivery from the outbox", (dialect) => {
     await signUp(live.t);
     await vi.waitFor(() => expect(receiver?.received.length).toBe(1), WAIT);
     expectSigned(receiver.received, secret);
+  });
+
+  it("a receiver that never answers holds up only its own endpoint: another gets its events meanwhile", async () => {
+    const hung = await startReceiver(() => "hang");
+    receiver = await startReceiver();
+    try {
+      // A long timeout: the hung request stays open while the other endpoint's deliveries go on.
+      const live = await daemon(undefined, { timeoutMs: 20_000 });
+      await endpoint(live.t, hung.url, ["sign_up"]);
+      await endpoint(live.t, receiver.url, ["sign_up"]);
+      await signUp(live.t);
+      await vi.waitFor(() => expect(hung.waiting()).toBe(1), WAIT);
+      await signUp(live.t);
+      await vi.waitFor(() => expect(receiver?.ids().size).toBe(2), WAIT);
+      // The second event reached the healthy endpoint while the first request to the hung one is still open.
+      expect(hung.waiting()).toBe(1);
+      expect(hung.received).toHaveLength(1);
+    } finally {
+      // Closed first: the daemon's stop waits for the attempt in flight.
+      await hung.close();
+    }
+  });
+
+  it("logs a failing endpoint once a minute with the reason, and once when it recovers", async () => {
+    let answer: Answer = "fail";
+    receiver = await startReceiver(() => answer);
+    const gone = await startReceiver();
+    await gone.close();
+    const log = captureLog();
+    // The test's clock: the minute between warnings passes when the test says so.
+    const live = await daemon(undefined, {}, { realTime: false, logger: log.logger });
+    const failing = await endpoint(live.t, receiver.url, ["sign_up"]);
+    const refused = await endpoint(live.t, `${gone.url}?token=not-for-logs`, ["sign_up"]);
+    const lines = (message: string, endpointId: string) =>
+      log.lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => entry.message === message && entry.endpointId === endpointId);
+    /** Wait until every delivery has made `attempts` attempts and is not held, then let the backoff pass. */
+    const attempted = async (attempts: number, advance: number) => {
+      await vi.waitFor(async () => {
+        const rows = await deliveries(live.t);
+        expect(rows.map((row) => [row.attempts, row.leaseOwner])).toEqual([
+          [attempts, null],
+          [attempts, null],
+        ]);
+      }, WAIT);
+      live.t.clock.advance(advance);
+    };
+
+    await signUp(live.t);
+    for (let attempts = 1; attempts <= 3; attempts += 1) await attempted(attempts, FAST.retryMaxMs);
+    expect(lines("webhook delivery failing", failing.id)).toEqual([
+      expect.objectContaining({ level: "warn", url: receiver.url, reason: "HTTP 500", status: 500, failedAttempts: 1 }),
+    ]);
+    const [refusal] = lines("webhook delivery failing", refused.id);
+    expect(lines("webhook delivery failing", refused.id)).toHaveLength(1);
+    expect(refusal).toMatchObject({ level: "warn", url: `${gone.url}?…`, failedAttempts: 1 });
+    expect(refusal.reason).toEqual(expect.any(String));
+    expect(refusal.status).toBeUndefined();
+
+    live.t.clock.advance(60_000);
+    await attempted(4, FAST.retryMaxMs);
+    expect(lines("webhook delivery failing", failing.id)).toHaveLength(2);
+    expect(lines("webhook delivery failing", failing.id)[1]).toMatchObject({
+      failedAttempts: 4,
+      unloggedSinceLastWarning: 2,
+    });
+
+    answer = "ok";
+    await vi.waitFor(
+      async () => expect((await deliveries(live.t)).map((row) => row.status)).toContain("delivered"),
+      WAIT,
+    );
+    expect(lines("webhook endpoint recovered", failing.id)).toEqual([
+      expect.objectContaining({ level: "info", url: receiver.url, status: 204, failedAttempts: 4 }),
+    ]);
+    expect(lines("webhook endpoint recovered", refused.id)).toEqual([]);
+    expect(lines("webhook delivery failing", failing.id)).toHaveLength(2);
+    expect(log.lines.join("\n")).not.toContain("not-for-logs");
   });
 });

@@ -3,7 +3,12 @@ import * as z from "zod";
 import { isAuthError } from "../../errors.ts";
 import { parseTypeList } from "../../services/audit-log.ts";
 import { sendTestWebhook } from "../../services/webhook-delivery.ts";
-import { addWebhookEndpoint, listWebhookEndpoints, removeWebhookEndpoint } from "../../services/webhooks.ts";
+import {
+  addWebhookEndpoint,
+  findWebhookEndpoint,
+  listWebhookEndpoints,
+  removeWebhookEndpoint,
+} from "../../services/webhooks.ts";
 import { formatTable, writeLines } from "../format.ts";
 import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
 
@@ -21,6 +26,9 @@ const add = createCommand("add", "register an endpoint; prints its signing secre
     const events = parseTypeList(flags.events) ?? [];
     await withContext(flags, async (ctx) => {
       const endpoint = await addWebhookEndpoint(ctx, { url, events }).catch((error: unknown) => {
+        // A type that does not exist is a flag value that cannot be read: bad usage, as for any flag.
+        if (isAuthError(error) && error.key === "WEBHOOK_EVENT_UNKNOWN")
+          throw new UserError(`--events: ${error.message}`, 2);
         if (isAuthError(error)) throw new UserError(error.message);
         throw error;
       });
@@ -76,14 +84,15 @@ const test = createCommand("test", "send a signed webhook.test event to an endpo
   .action(async (id: string, raw) => {
     const flags = parseFlags(Flags, raw);
     await withContext(flags, async (ctx) => {
-      const result = await sendTestWebhook(ctx, id);
-      if (!result) throw new UserError(`no webhook endpoint with id ${id}`);
+      const endpoint = await findWebhookEndpoint(ctx, id);
+      const result = endpoint ? await sendTestWebhook(ctx, endpoint.id) : null;
+      if (!endpoint || !result) throw new UserError(`no webhook endpoint with id ${id}`);
       if (flags.json) printJSON(result);
-      else
-        writeLines(
-          result.ok ? `delivered (HTTP ${result.status})` : `failed: ${result.error ?? `HTTP ${result.status}`}`,
-        );
-      if (!result.ok) process.exitCode = 1;
+      // A test that did not get a 2xx is a failure the operator fixes (exit 1): scripts and deploy checks
+      // rely on the code, not on reading the answer.
+      if (!result.ok)
+        throw new UserError(`webhook test to ${endpoint.url} failed: ${result.error ?? `HTTP ${result.status}`}`);
+      if (!flags.json) writeLines(`delivered (HTTP ${result.status})`);
     });
   });
 

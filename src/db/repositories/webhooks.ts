@@ -50,14 +50,20 @@ export async function insertDeliveries(
     .execute();
 }
 
-/** Ids of deliveries due now and not held by a live lease. */
-export async function listDueDeliveryIds(db: Db, now: number, limit: number): Promise<string[]> {
+/** Ids of deliveries due now and not held by a live lease, leaving out those to the endpoints named. */
+export async function listDueDeliveryIds(
+  db: Db,
+  now: number,
+  limit: number,
+  exceptEndpointIds: readonly string[] = [],
+): Promise<string[]> {
   const rows = await db
     .selectFrom("webhookDelivery")
     .select("id")
     .where("status", "=", "pending")
     .where("nextAttemptAt", "<=", now)
     .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", now)]))
+    .$if(exceptEndpointIds.length > 0, (query) => query.where("endpointId", "not in", exceptEndpointIds))
     .orderBy("nextAttemptAt", "asc")
     .limit(limit)
     .execute();

@@ -112,7 +112,9 @@ function claimUnverifiedUser(
   const { providerId, profile, tokens } = input;
   return withTransaction(ctx, async (tx) => {
     const linked = await linkAccountToUser(tx, user.id, providerId, profile.id, tokens, tx.db);
-    if (profile.emailVerified) await markEmailVerified(tx, user.id);
+    // Another proof verified the address meanwhile (and claimed the account): this is a plain link now.
+    if (profile.emailVerified && !(await markEmailVerified(tx, user.id)))
+      return (await findUserById(tx, user.id)) ?? user;
     const proof = { method: "provider", provider: providerId, keepAccountId: linked.id, source: input.source } as const;
     return claimAccount(tx, user, proof);
   });

@@ -242,6 +242,29 @@ function claimSuite(dialect: Dialect, redis: boolean): void {
     });
   }
 
+  it("the sign-up's own verify-email link claims nothing: its password, key and passkey stay", async () => {
+    // Given a user who signs up, makes a key and a passkey, and then confirms the address as asked
+    const email = "confirms.own.signup@example.com";
+    const link = await mailed(
+      email,
+      () => t.agent().post("/sign-up/email", { name: "Legit", email, password: OWNER_PASSWORD }),
+      (seen) => mailedLink(mailbox, email, "verify", seen),
+    );
+    const user = await signedIn(email);
+    const userId = (await user.get("/get-session")).body.user.id as string;
+    const key = (await user.post("/api-key/create", {})).body.key as string;
+    const authenticator = new SoftAuthenticator();
+    expect((await registerPasskey(user, authenticator)).verified.status).toBe(200);
+    expect((await t.agent().get(`${link.pathname.replace("/api/auth", "")}${link.search}`)).status).toBe(302);
+
+    // Then everything is still theirs, and nothing was claimed
+    expect((await user.get("/get-session", LIVE)).body.user).toMatchObject({ id: userId, emailVerified: true });
+    expect((await t.agent().get("/get-session", apiKeyHeader(key))).body.user.id).toBe(userId);
+    expect((await passkeySignIn(t.agent(), authenticator)).verified.status).toBe(200);
+    expect((await t.agent().post("/sign-in/email", { email, password: OWNER_PASSWORD })).status).toBe(200);
+    expect((await eventsOfType(t.ctx, "account_claimed")).filter((row) => row.subjectId === userId)).toEqual([]);
+  });
+
   it("a second proof claims nothing: the owner's own credentials stay", async () => {
     const email = "proven.twice@example.com";
     const held = await squat(email);

@@ -1,12 +1,14 @@
 import type { AuthContext } from "../context.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { proveMailbox } from "./account-claim.ts";
 import { claimSignInMail, clearPasswordAttempts, throttleCodeCheck } from "./account-throttle.ts";
 import { createCode, type OtpType, redeemCode } from "./email-otp-codes.ts";
 import { type MailboxOwner, ownerOfProvenMailbox } from "./passwordless.ts";
 import { storePasswordHash } from "./passwords.ts";
 import type { EventSource } from "./security-events.ts";
 import { revokeUserSessions } from "./sessions.ts";
+import { withTransaction } from "./transaction.ts";
 import { assertPasswordLength, findUserByEmail, markEmailVerified } from "./users.ts";
 
 // Email one-time codes: sign in (and sign up), verify an address, reset a password. Codes are stored and
@@ -77,7 +79,10 @@ export async function proveSignInCode(
   source: EventSource,
 ): Promise<MailboxOwner> {
   await redeemCodeThrottled(ctx, email, "sign-in", code, source);
-  const owner = await ownerOfProvenMailbox(ctx, email, null, !ctx.config.emailOTP.disableSignUp);
+  const owner = await ownerOfProvenMailbox(ctx, email, null, !ctx.config.emailOTP.disableSignUp, {
+    method: "email-otp",
+    source,
+  });
   if (!owner) throw new AuthError("USER_NOT_FOUND");
   return owner;
 }
@@ -113,11 +118,15 @@ export async function resetPasswordWithCode(
   await redeemCodeThrottled(ctx, email, "forget-password", code, source);
   const user = await findUserByEmail(ctx, email);
   if (!user) throw new AuthError("USER_NOT_FOUND");
-  await storePasswordHash(ctx, ctx.db, user.id, passwordHash);
-  await markEmailVerified(ctx, user.id);
+  // The code proves the mailbox: a never-verified account is claimed before the new password is stored.
+  const claimed = await withTransaction(ctx, async (tx) => {
+    const { verifiedNow } = await proveMailbox(tx, user, { method: "reset-code", source });
+    await storePasswordHash(tx, tx.db, user.id, passwordHash);
+    return verifiedNow;
+  });
   // The owner proved control of the mailbox: an account held by the per-account throttle opens again.
   await clearPasswordAttempts(ctx, user);
-  const revokedSessions = ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
-  if (revokedSessions) await revokeUserSessions(ctx, user.id);
-  return { user, revokedSessions };
+  const revokeSessions = ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
+  if (revokeSessions) await revokeUserSessions(ctx, user.id);
+  return { user, revokedSessions: claimed || revokeSessions };
 }

@@ -9,6 +9,7 @@ import {
 } from "../db/repositories/verifications.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { proveMailbox } from "./account-claim.ts";
 import { clearPasswordAttempts } from "./account-throttle.ts";
 import { storePasswordHash } from "./passwords.ts";
 import { type EventSource, recordSecurityEvent } from "./security-events.ts";
@@ -89,10 +90,12 @@ export async function resetPassword(
     if (!row || Number(row.expiresAt) <= ctx.now()) return null;
     const owner = await findUserById(trx, row.value);
     if (!owner) return null;
+    // The link proves the mailbox: a never-verified account is claimed before the new password is stored.
+    const { verifiedNow } = await proveMailbox(tx, owner, { method: "reset-link", source });
     await storePasswordHash(ctx, trx, row.value, passwordHash);
     // Every other outstanding reset link of this user dies with this one.
     await deleteVerificationsOfValue(trx, RESET_PREFIX, row.value);
-    const revokedSessions = ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
+    const revokedSessions = verifiedNow || ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
     const actor = { ...source, actorType: "user", actorId: owner.id } as const;
     await recordSecurityEvent(tx, {
       type: "password_reset",

@@ -1,11 +1,9 @@
 import type { AuthContext } from "../context.ts";
-import { deleteCredentialAccount } from "../db/repositories/accounts.ts";
 import type { UserRow } from "../db/schema.ts";
 import { isAuthError } from "../errors.ts";
+import { type MailboxProof, proveMailbox } from "./account-claim.ts";
 import { clearPasswordAttempts } from "./account-throttle.ts";
-import { revokeUserSessions } from "./sessions.ts";
-import { removeSecondFactor } from "./two-factor/enrollment.ts";
-import { createUser, findUserByEmail, markEmailVerified } from "./users.ts";
+import { createUser, findUserByEmail } from "./users.ts";
 
 // What magic links and email codes share: once someone has shown they read a mailbox (followed the link,
 // typed the code), the user of that address is theirs, and is created when sign-up through the mailbox is
@@ -22,39 +20,23 @@ export interface MailboxOwner {
 }
 
 /**
- * The first proof of a mailbox whose account was never verified: whoever signed up with that address (and
- * set its password) never showed they read it, and may be an attacker waiting for the owner (pre-registration
- * takeover). As with a provider identity linked into such an account (docs/security.md), the password goes,
- * a second factor set up by that someone goes, and every session of the account is revoked; the owner signs
- * in with the proof and may set a password and a second factor of their own.
- */
-async function claimUnprovenAccount(ctx: AuthContext, user: UserRow): Promise<UserRow> {
-  const passwords = await deleteCredentialAccount(ctx.db, user.id);
-  const withoutFactor = user.twoFactorEnabled ? ((await removeSecondFactor(ctx, user.id)) ?? user) : user;
-  const revoked = await revokeUserSessions(ctx, user.id);
-  if (passwords || revoked || user.twoFactorEnabled)
-    ctx.logger.info("mailbox proven for a never-verified account: password, second factor and sessions removed", {
-      userId: user.id,
-      revoked,
-    });
-  return withoutFactor;
-}
-
-/**
  * The user of a mailbox its reader has just proven: found by email in any case, else created (address
- * verified, `name` or "", no password) unless `allowSignUp` is false, in which case null. Proving the mailbox
- * also clears the account's password-attempt count, as a password reset does.
+ * verified, `name` or "", no password) unless `allowSignUp` is false, in which case null. The first proof of
+ * a never-verified address claims the account: whoever signed up with it never showed they read it, and
+ * may be waiting for the owner (pre-registration), so everything made on it before goes (account-claim.ts).
+ * Proving the mailbox also clears the account's password-attempt count, as a password reset does.
  */
 export async function ownerOfProvenMailbox(
   ctx: AuthContext,
   email: string,
   name: string | null | undefined,
   allowSignUp: boolean,
+  /** How the mailbox was proven (magic-link, email-otp), and from where. */
+  proof: MailboxProof,
 ): Promise<MailboxOwner | null> {
   const existing = await findUserByEmail(ctx, email);
   if (existing) {
-    const verifiedNow = !existing.emailVerified && (await markEmailVerified(ctx, existing.id));
-    const owned = verifiedNow ? await claimUnprovenAccount(ctx, existing) : existing;
+    const { user: owned, verifiedNow } = await proveMailbox(ctx, existing, proof);
     await clearPasswordAttempts(ctx, owned);
     return { user: { ...owned, emailVerified: true }, isNewUser: false, verifiedNow };
   }

@@ -76,8 +76,13 @@ export type OrganizationDetail =
   | Done<"invitation_rejected", { invitationId: string }>
   | Done<"invitation_canceled", { invitationId: string }>;
 
+/** How the first proof of a never-verified mailbox came (account-claim.ts). */
+export type MailboxProofMethod = "magic-link" | "email-otp" | "provider" | "reset-link" | "reset-code";
+
 export type AccountDetail =
   | Done<"sign_out">
+  /** Everything made on the account before its address was first proven, removed: a count per credential kind. */
+  | Done<"account_claimed", { method: MailboxProofMethod; provider?: string; removed: Record<string, number> }>
   | Done<"user_created">
   | Done<"user_updated", { fields: string[] }>
   | Done<"user_deleted">

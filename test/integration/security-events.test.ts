@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { updateUser } from "../../src/services/users.ts";
 import type { Agent } from "../helpers/agent.ts";
 import { expectAuditMatchesLog } from "../helpers/audit.ts";
 import { describeEachDialect, type TestContext } from "../helpers/context.ts";
@@ -152,6 +153,8 @@ describeEachDialect("security log: accounts", (dialect) => {
       }),
     );
 
+    // Verified first: a reset link that is the address's first proof also claims the account (account_claimed).
+    await updateUser(t.ctx, user.id, { emailVerified: true });
     const seen = mailCount(mailbox, email);
     await client().post("/request-password-reset", { email, redirectTo: "/reset" });
     await t.ctx.settle();

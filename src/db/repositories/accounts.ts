@@ -83,3 +83,11 @@ export async function deleteCredentialAccount(db: Db, userId: string): Promise<n
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Remove a user's provider accounts (with their tokens) but the one whose row id is `keepId`; how many went. */
+export async function deleteProviderAccounts(db: Db, userId: string, keepId: string | null): Promise<number> {
+  let query = db.deleteFrom("account").where("userId", "=", userId).where("providerId", "!=", CREDENTIAL_PROVIDER_ID);
+  if (keepId !== null) query = query.where("id", "!=", keepId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -157,6 +157,12 @@ export async function deleteApiKeyOfUser(db: Db, userId: string, keyId: string):
   return Number(result.numDeletedRows);
 }
 
+/** Delete every key of a user; returns how many went. */
+export async function deleteApiKeysByUserId(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("apikey").where("userId", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function deleteExpiredApiKeys(db: Db, now: number): Promise<number> {
   const result = await db
     .deleteFrom("apikey")

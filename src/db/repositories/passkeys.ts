@@ -42,6 +42,12 @@ export function deletePasskeyOfUser(db: Db, userId: string, passkeyId: string): 
     .executeTakeFirst();
 }
 
+/** Delete every passkey of a user; returns how many went. */
+export async function deletePasskeysByUserId(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("passkey").where("userId", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /**
  * Move a passkey's signature counter from the value the assertion was checked against to the new one,
  * in one conditional statement: of two assertions checked against the same stored value, only one moves it.

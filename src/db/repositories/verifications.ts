@@ -33,13 +33,14 @@ export async function consumeVerification(db: Db, identifier: string): Promise<V
   return rows[0];
 }
 
-/** Delete the records of one kind (identifier prefix) that hold `value` (a user's other reset links). */
-export async function deleteVerificationsOfValue(db: Db, identifierPrefix: string, value: string): Promise<void> {
-  await db
+/** Delete the records of one kind (identifier prefix) that hold `value` (a user's other reset links); how many went. */
+export async function deleteVerificationsOfValue(db: Db, identifierPrefix: string, value: string): Promise<number> {
+  const result = await db
     .deleteFrom("verification")
     .where("identifier", "like", `${identifierPrefix}%`)
     .where("value", "=", value)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /**

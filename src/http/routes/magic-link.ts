@@ -9,7 +9,7 @@ import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { recordMailboxProof, recordSignInFailure } from "../security-log.ts";
+import { recordMailboxProof, recordSignInFailure, requestSource } from "../security-log.ts";
 import { signInUser } from "../sign-in.ts";
 
 const tags = ["Magic link"];
@@ -76,7 +76,10 @@ export const verifyMagicLinkRoute = defineRoute({
       await recordSignInFailure(c, ctx, attempt, "invalid_token");
       return refuse(c, errorURL, link.failure);
     }
-    const owner = await ownerOfProvenMailbox(ctx, link.email, link.name, !ctx.config.magicLink.disableSignUp);
+    const owner = await ownerOfProvenMailbox(ctx, link.email, link.name, !ctx.config.magicLink.disableSignUp, {
+      method: "magic-link",
+      source: requestSource(c, ctx),
+    });
     if (!owner) {
       await recordSignInFailure(c, ctx, attempt, "signup_disabled");
       return refuse(c, errorURL, "new_user_signup_disabled");

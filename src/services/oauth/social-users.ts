@@ -1,20 +1,18 @@
 import type { AuthContext } from "../../context.ts";
 import { generateId } from "../../crypto/random.ts";
 import {
-  deleteCredentialAccount,
   findAccountByProvider,
   insertAccount,
   listAccountsByUserId,
   updateAccount,
 } from "../../db/repositories/accounts.ts";
 import type { AccountRow, Db, UserRow } from "../../db/schema.ts";
+import { claimAccount } from "../account-claim.ts";
 import { sendVerificationEmail } from "../email-verification.ts";
 import type { EventSource } from "../security-events.ts";
-import { revokeUserSessions } from "../sessions.ts";
-import { inTransaction } from "../transaction.ts";
-import { removeSecondFactor } from "../two-factor/enrollment.ts";
+import { withTransaction } from "../transaction.ts";
 import { pickAdditionalFields } from "../user-fields.ts";
-import { createUser, findUserByEmail, findUserById, updateUser } from "../users.ts";
+import { createUser, findUserByEmail, findUserById, markEmailVerified } from "../users.ts";
 import type { OAuthTokens, ProviderProfile } from "./types.ts";
 
 // Who a provider profile is in authd: the user already linked to it, an existing user it may be
@@ -101,37 +99,25 @@ export async function linkAccountToUser(
 
 /**
  * Link a provider identity into a user whose email was never verified. Nobody proved they own that
- * address, so whoever signed up with it (and set its password) may be an attacker waiting for the real
- * owner: the password account is removed, every session is revoked, and the provider's word (when it
- * says the email is verified) makes the email verified. Account, password and flag change in one
- * transaction; sessions are revoked after it commits: a password check starting later fails, and a
- * session made with the old password before the revocation goes with it.
+ * address, so whoever signed up with it may be an attacker waiting for the real owner: in one transaction
+ * the provider account is linked, the address is verified when the provider says so, and the account is
+ * claimed (account-claim.ts): every credential made on it before goes, this link alone stays. This also
+ * runs for a trusted provider that does not vouch for the address: the operator took its word for the link.
  */
-async function claimUnverifiedUser(
+function claimUnverifiedUser(
   ctx: AuthContext,
   user: UserRow,
-  providerId: string,
-  profile: ProviderProfile,
-  tokens: OAuthTokens,
+  input: Pick<SocialSignInInput, "providerId" | "profile" | "tokens" | "source">,
 ): Promise<UserRow> {
-  const claimed = await inTransaction(ctx.db, async (trx) => {
-    await linkAccountToUser(ctx, user.id, providerId, profile.id, tokens, trx);
-    await deleteCredentialAccount(trx, user.id);
-    if (!profile.emailVerified) return user;
-    return (await updateUser(ctx, user.id, { emailVerified: true }, trx)) ?? user;
+  const { providerId, profile, tokens } = input;
+  return withTransaction(ctx, async (tx) => {
+    const linked = await linkAccountToUser(tx, user.id, providerId, profile.id, tokens, tx.db);
+    // Another proof verified the address meanwhile (and claimed the account): this is a plain link now.
+    if (profile.emailVerified && !(await markEmailVerified(tx, user.id)))
+      return (await findUserById(tx, user.id)) ?? user;
+    const proof = { method: "provider", provider: providerId, keepAccountId: linked.id, source: input.source } as const;
+    return claimAccount(tx, user, proof);
   });
-  // A second factor set up on the account before anyone proved the address goes too (it may be the attacker's).
-  const owned = claimed.twoFactorEnabled ? ((await removeSecondFactor(ctx, user.id)) ?? claimed) : claimed;
-  const revoked = await revokeUserSessions(ctx, user.id);
-  ctx.logger.info(
-    "social identity linked into an unverified account: password and second factor removed, sessions revoked",
-    {
-      userId: user.id,
-      providerId,
-      revoked,
-    },
-  );
-  return owned;
 }
 
 export async function storeTokens(ctx: AuthContext, account: AccountRow, tokens: OAuthTokens): Promise<AccountRow> {
@@ -174,7 +160,7 @@ export async function resolveSocialUser(ctx: AuthContext, input: SocialSignInInp
     let user = existing;
     try {
       if (existing.emailVerified) await linkAccountToUser(ctx, existing.id, providerId, profile.id, tokens);
-      else user = await claimUnverifiedUser(ctx, existing, providerId, profile, tokens);
+      else user = await claimUnverifiedUser(ctx, existing, input);
     } catch (error) {
       ctx.logger.error("unable to link a social account", { providerId, error });
       return { ok: false, error: "unable_to_link_account" };

@@ -46,7 +46,7 @@ export async function redeemTrustedDevice(
   return record?.value === userId;
 }
 
-/** Forget every browser the user trusted (disable, reset, password change). */
-export async function revokeTrustedDevices(ctx: AuthContext, userId: string, db: Db = ctx.db): Promise<void> {
-  await deleteVerificationsOfValue(db, PREFIX, userId);
+/** Forget every browser the user trusted (disable, reset, password change); returns how many. */
+export function revokeTrustedDevices(ctx: AuthContext, userId: string, db: Db = ctx.db): Promise<number> {
+  return deleteVerificationsOfValue(db, PREFIX, userId);
 }

@@ -170,6 +170,7 @@ const AUDITED: Record<AuditedType, true> = {
   password_reset: true,
   email_change_requested: true,
   email_changed: true,
+  account_claimed: true,
   email_verified: true,
   two_factor_enabled: true,
   two_factor_disabled: true,

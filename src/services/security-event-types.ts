@@ -59,6 +59,13 @@ export type FactorDetail =
       factor: TwoFactorMethod;
       reason: "invalid_code" | "replayed" | "expired" | "too_many_attempts";
     }
+  | {
+      /** Failed second-factor attempts in a row locked the account's second factor for `lockedFor` seconds. */
+      type: "two_factor_locked";
+      outcome: "failure";
+      failures: number;
+      lockedFor: number;
+    }
   | Done<"backup_codes_generated">
   | Done<"passkey_added", { passkeyId: string }>
   | Done<"passkey_removed", { passkeyId: string }>

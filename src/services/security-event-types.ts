@@ -154,3 +154,52 @@ export type Detail =
       /** The setting that would let the origin in. */
       setting: "AUTH_TRUSTED_ORIGINS";
     } & LogSlot);
+
+/** The name of a security event type. */
+export type SecurityEventType = Detail["type"];
+
+// Every type once, at run time (tests go through each): the type check refuses a type missing here.
+const EVENT_TYPES = {
+  sign_up: true,
+  sign_in: true,
+  sign_out: true,
+  account_throttled: true,
+  session_revoked: true,
+  password_changed: true,
+  password_reset: true,
+  email_change_requested: true,
+  email_changed: true,
+  email_verified: true,
+  two_factor_enabled: true,
+  two_factor_disabled: true,
+  two_factor_challenged: true,
+  two_factor_verification: true,
+  two_factor_locked: true,
+  backup_codes_generated: true,
+  passkey_added: true,
+  passkey_removed: true,
+  passkey_counter_rollback: true,
+  user_created: true,
+  user_updated: true,
+  user_deleted: true,
+  user_banned: true,
+  user_unbanned: true,
+  role_changed: true,
+  impersonation_started: true,
+  impersonation_stopped: true,
+  api_key_created: true,
+  api_key_deleted: true,
+  api_key_updated: true,
+  organization_created: true,
+  organization_deleted: true,
+  member_added: true,
+  member_removed: true,
+  member_role_changed: true,
+  invitation_sent: true,
+  invitation_accepted: true,
+  invitation_rejected: true,
+  invitation_canceled: true,
+  origin_refused: true,
+} satisfies Record<SecurityEventType, true>;
+
+export const SECURITY_EVENT_TYPES = Object.keys(EVENT_TYPES) as SecurityEventType[];

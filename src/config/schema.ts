@@ -356,6 +356,24 @@ export const ConfigSchema = z
           .describe("TOTP steps (30 s) accepted either side of now, for clock drift"),
         otpExpiresIn: seconds(180, "lifetime of a code sent by mail"),
         otpMaxAttempts: z.number().int().min(1).default(5).describe("wrong tries before a mailed code is void"),
+        maxFailures: z
+          .number()
+          .int()
+          .min(1)
+          .max(100)
+          .default(20)
+          .describe(
+            "failed second-factor attempts in a row for one account (TOTP, backup and mailed codes, across challenges) before its second factor is locked; at most 100 (NIST SP 800-63B §5.2.2)",
+          ),
+        lockout: z
+          .number()
+          .int()
+          .min(1)
+          .max(86_400)
+          .default(900)
+          .describe(
+            "seconds of the first cool-down of a locked second factor; each further lock before a success doubles it, up to 24 hours",
+          ),
         challengeExpiresIn: seconds(180, "time between the password and the second factor (two_factor cookie)"),
         trustDeviceMaxAge: seconds(2_592_000, "how long a trusted browser skips the second factor"),
         backupCodeCount: z.number().int().min(1).max(50).default(10).describe("backup codes per user"),

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
+import type { EventSource } from "../services/security-events.ts";
 import { readChallenge } from "../services/two-factor/challenge.ts";
 import { trustDevice } from "../services/two-factor/trusted-devices.ts";
 import type { VerificationContext, VerificationResult } from "../services/two-factor/verification.ts";
@@ -14,7 +15,7 @@ import {
   setSignedCookie,
   twoFactorCookieNames,
 } from "./cookies.ts";
-import { recordSignIn } from "./security-log.ts";
+import { recordSignIn, requestSource } from "./security-log.ts";
 import type { ResolvedSession } from "./session.ts";
 import { sessionOptionsOf } from "./sign-in.ts";
 
@@ -30,6 +31,11 @@ export async function verificationContext(
   if (session) return { kind: "session", user: session.user, session: session.session };
   const challengeId = readSignedCookie(c, ctx, twoFactorCookieNames(ctx).challenge);
   return { kind: "challenge", challenge: await readChallenge(ctx, challengeId) };
+}
+
+/** Who verifies: the signed-in user in the session context; nobody known yet in a challenge. */
+export function verificationSource(c: Context, ctx: AuthContext, session: ResolvedSession | null): EventSource {
+  return session ? requestSource(c, ctx, "user", session.user.id) : requestSource(c, ctx);
 }
 
 /** The new session of a challenge completed here lasts as the sign-in asked (rememberMe false: the browser session). */

@@ -9,6 +9,7 @@ import type { MailboxProofMethod } from "./security-event-types.ts";
 import { type EventSource, recordSecurityEvent } from "./security-events.ts";
 import { revokeUserSessions } from "./sessions.ts";
 import { withTransaction } from "./transaction.ts";
+import { clearSecondFactorFailures } from "./two-factor/lockout.ts";
 import { revokeTrustedDevices } from "./two-factor/trusted-devices.ts";
 import { findUserById, markEmailVerified, updateUser } from "./users.ts";
 
@@ -60,6 +61,8 @@ const CREDENTIAL_KINDS: readonly CredentialKind[] = [
     name: "secondFactor",
     remove: async (tx, user) => {
       const removed = await deleteTwoFactor(tx.db, user.id);
+      // The squatter's wrong guesses must not lock the owner's own factor later.
+      await clearSecondFactorFailures(tx, user.id, tx.db);
       if (user.twoFactorEnabled) await updateUser(tx, user.id, { twoFactorEnabled: false });
       return removed || user.twoFactorEnabled ? 1 : 0;
     },

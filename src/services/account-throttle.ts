@@ -149,8 +149,13 @@ export async function throttleCodeCheck<T>(
  * callers answer the same either way (the mail is simply not sent).
  */
 export async function claimSignInMail(ctx: AuthContext, email: string): Promise<boolean> {
+  return (await consumeSignInMail(ctx, email)).allowed;
+}
+
+/** claimSignInMail with the decision (how long until the budget opens again), for callers that may refuse. */
+export async function consumeSignInMail(ctx: AuthContext, email: string): Promise<RateLimitDecision> {
   const options = ctx.config.accountThrottle;
-  if (!options.enabled) return true;
+  if (!options.enabled) return { allowed: true, retryAfter: 0 };
   const key = throttleKey(ctx, { mailedTo: email });
-  return (await ctx.rateLimitStore.consume(key, options.window, options.maxFailures, ctx.now())).allowed;
+  return ctx.rateLimitStore.consume(key, options.window, options.maxFailures, ctx.now());
 }

@@ -16,6 +16,7 @@ import { setPassword } from "./passwords.ts";
 import { type EventSource, recordSecurityEvent } from "./security-events.ts";
 import { revokeAllSessions, revokeSessionByHandle, revokeSessionById, revokeUserSessions } from "./sessions.ts";
 import { withTransaction } from "./transaction.ts";
+import { clearSecondFactorFailures } from "./two-factor/lockout.ts";
 import { deleteUser, findUserById, updateUser } from "./users.ts";
 
 // The admin capability: who may act on users and sessions, and the actions themselves. Routes check the
@@ -165,8 +166,10 @@ export async function setUserPassword(
     userId,
     source,
   });
-  // A new password set by an operator also unlocks an account held by the per-account throttle.
+  // A new password set by an operator also unlocks an account held by the per-account throttle, and lifts
+  // a lock on its second factor: whoever filled that count knew the old password, and it no longer works.
   await clearPasswordAttempts(ctx, user);
+  await clearSecondFactorFailures(ctx, userId);
 }
 
 /** Which sessions an administrator or operator ends: one (by handle or token, or by id), a user's, or everyone's. */

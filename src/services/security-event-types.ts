@@ -59,6 +59,13 @@ export type FactorDetail =
       factor: TwoFactorMethod;
       reason: "invalid_code" | "replayed" | "expired" | "too_many_attempts";
     }
+  | {
+      /** Failed second-factor attempts in a row locked the account's second factor for `lockedFor` seconds. */
+      type: "two_factor_locked";
+      outcome: "failure";
+      failures: number;
+      lockedFor: number;
+    }
   | Done<"backup_codes_generated">
   | Done<"passkey_added", { passkeyId: string }>
   | Done<"passkey_removed", { passkeyId: string }>
@@ -153,14 +160,18 @@ export type Detail =
       setting: "AUTH_TRUSTED_ORIGINS";
     } & LogSlot);
 
+/** The name of a security event type. */
+export type SecurityEventType = Detail["type"];
+
 /** The types that are log lines only: any web page can cause them and they change nothing. */
 export type LogOnlyType = "origin_refused";
 
 /** A type the audit log stores and webhooks deliver. */
-export type AuditedType = Exclude<Detail["type"], LogOnlyType>;
+export type AuditedType = Exclude<SecurityEventType, LogOnlyType>;
 
-// A record, not a list: the compiler refuses it while a type above is missing here or one here is unknown.
-const AUDITED: Record<AuditedType, true> = {
+// Every type once, at run time (tests go through each), in the order docs/events.md lists them. A record,
+// not a list: the compiler refuses it while a type above is missing here or one here is unknown.
+const EVENT_TYPES: Record<SecurityEventType, true> = {
   sign_up: true,
   sign_in: true,
   sign_out: true,
@@ -176,6 +187,7 @@ const AUDITED: Record<AuditedType, true> = {
   two_factor_disabled: true,
   two_factor_challenged: true,
   two_factor_verification: true,
+  two_factor_locked: true,
   backup_codes_generated: true,
   passkey_added: true,
   passkey_removed: true,
@@ -200,7 +212,12 @@ const AUDITED: Record<AuditedType, true> = {
   invitation_accepted: true,
   invitation_rejected: true,
   invitation_canceled: true,
+  origin_refused: true,
 };
 
+export const SECURITY_EVENT_TYPES = Object.keys(EVENT_TYPES) as SecurityEventType[];
+
+const LOG_ONLY_TYPES: ReadonlySet<SecurityEventType> = new Set<LogOnlyType>(["origin_refused"]);
+
 /** Every type the audit log can hold, in the order docs/events.md lists them. */
-export const AUDITED_EVENT_TYPES = Object.keys(AUDITED) as AuditedType[];
+export const AUDITED_EVENT_TYPES = SECURITY_EVENT_TYPES.filter((type) => !LOG_ONLY_TYPES.has(type)) as AuditedType[];

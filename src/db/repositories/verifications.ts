@@ -123,3 +123,42 @@ export async function deleteExpiredVerifications(db: Db, identifierPrefix: strin
     .execute();
   return rows.length;
 }
+
+/**
+ * Insert a record under a fixed id (one record per subject, e.g. per user) unless one is there already;
+ * true when this call inserted it. The primary key decides between concurrent inserts.
+ */
+export async function insertVerificationIfAbsent(
+  db: Db,
+  record: { id: string; value: string; expiresAt: number; now: number },
+): Promise<boolean> {
+  const { id, value, expiresAt, now } = record;
+  const rows = await db
+    .insertInto("verification")
+    .values({ id, identifier: id, value, expiresAt, createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.column("id").doNothing())
+    .returning("id")
+    .execute();
+  return rows.length > 0;
+}
+
+export function findVerificationById(db: Db, id: string): Promise<VerificationRow | undefined> {
+  return db.selectFrom("verification").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** Replace a record's value and expiry only if it still holds `expected` (compare-and-set); true when it did. */
+export async function replaceVerificationIfUnchanged(
+  db: Db,
+  id: string,
+  expected: string,
+  next: { value: string; expiresAt: number; now: number },
+): Promise<boolean> {
+  const rows = await db
+    .updateTable("verification")
+    .set({ value: next.value, expiresAt: next.expiresAt, updatedAt: next.now })
+    .where("id", "=", id)
+    .where("value", "=", expected)
+    .returning("id")
+    .execute();
+  return rows.length > 0;
+}

@@ -19,7 +19,7 @@ import { setSessionCookies } from "../cookies.ts";
 import { freeText, singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
-import { answerVerification, challengeSessionOptions, verificationContext } from "../two-factor.ts";
+import { answerVerification, challengeSessionOptions, verificationContext, verificationSource } from "../two-factor.ts";
 
 // Better Auth's two-factor routes: enrolment (password required), the three kinds of code, in the
 // signed-in context or the sign-in challenge's, and the server's two calls.
@@ -81,7 +81,14 @@ export const disableRoute = defineRoute({
 export const verifyTotpRoute = defineRoute({
   method: "POST",
   path: "/two-factor/verify-totp",
-  errors: ["BANNED_USER", "FAILED_TO_CREATE_SESSION", "INVALID_CODE", "INVALID_TWO_FACTOR_COOKIE", "TOTP_NOT_ENABLED"],
+  errors: [
+    "BANNED_USER",
+    "FAILED_TO_CREATE_SESSION",
+    "INVALID_CODE",
+    "INVALID_TWO_FACTOR_COOKIE",
+    "TOO_MANY_REQUESTS",
+    "TOTP_NOT_ENABLED",
+  ],
   startsSession: true,
   summary: "Check an authenticator code (completes a sign-in, or turns two-factor on)",
   tags,
@@ -90,7 +97,7 @@ export const verifyTotpRoute = defineRoute({
   response: TwoFactorVerificationSchema,
   handler: async ({ c, ctx, body, session }) => {
     const context = await verificationContext(c, ctx, session);
-    const request = { sessionOptions: challengeSessionOptions(c, ctx), source: requestSource(c, ctx) };
+    const request = { sessionOptions: challengeSessionOptions(c, ctx), source: verificationSource(c, ctx, session) };
     return answerVerification(c, ctx, await verifyTotp(ctx, context, body.code, request), body.trustDevice);
   },
 });
@@ -98,7 +105,7 @@ export const verifyTotpRoute = defineRoute({
 export const sendOtpRoute = defineRoute({
   method: "POST",
   path: "/two-factor/send-otp",
-  errors: ["INVALID_TWO_FACTOR_COOKIE", "OTP_NOT_ENABLED"],
+  errors: ["INVALID_TWO_FACTOR_COOKIE", "OTP_NOT_ENABLED", "TOO_MANY_REQUESTS"],
   summary: "Mail a one-time code (two-factor must be on)",
   tags,
   auth: "optional-session",
@@ -120,6 +127,7 @@ export const verifyOtpRoute = defineRoute({
     "INVALID_TWO_FACTOR_COOKIE",
     "OTP_HAS_EXPIRED",
     "TOO_MANY_CODE_ATTEMPTS",
+    "TOO_MANY_REQUESTS",
   ],
   startsSession: true,
   summary: "Check a mailed code (5 tries per code)",
@@ -129,7 +137,7 @@ export const verifyOtpRoute = defineRoute({
   response: TwoFactorVerificationSchema,
   handler: async ({ c, ctx, body, session }) => {
     const context = await verificationContext(c, ctx, session);
-    const request = { sessionOptions: challengeSessionOptions(c, ctx), source: requestSource(c, ctx) };
+    const request = { sessionOptions: challengeSessionOptions(c, ctx), source: verificationSource(c, ctx, session) };
     return answerVerification(c, ctx, await verifyOtp(ctx, context, body.code, request), body.trustDevice);
   },
 });
@@ -143,6 +151,7 @@ export const verifyBackupCodeRoute = defineRoute({
     "FAILED_TO_CREATE_SESSION",
     "INVALID_BACKUP_CODE",
     "INVALID_TWO_FACTOR_COOKIE",
+    "TOO_MANY_REQUESTS",
   ],
   startsSession: true,
   summary: "Use a backup code (each works once)",
@@ -152,7 +161,7 @@ export const verifyBackupCodeRoute = defineRoute({
   response: TwoFactorVerificationSchema,
   handler: async ({ c, ctx, body, session }) => {
     const context = await verificationContext(c, ctx, session);
-    const request = { sessionOptions: challengeSessionOptions(c, ctx), source: requestSource(c, ctx) };
+    const request = { sessionOptions: challengeSessionOptions(c, ctx), source: verificationSource(c, ctx, session) };
     const result = await verifyBackupCode(ctx, context, body, request);
     return answerVerification(c, ctx, result, body.trustDevice);
   },

@@ -6,6 +6,7 @@ import { proveCurrentPassword } from "../passwords.ts";
 import { type EventSource, recordSecurityEvent } from "../security-events.ts";
 import { type LiveSession, rotateSession } from "../sessions.ts";
 import { findUserById, updateUser } from "../users.ts";
+import { clearSecondFactorFailures } from "./lockout.ts";
 import {
   encryptBackupCodes,
   generateBackupCodes,
@@ -86,13 +87,18 @@ export async function disableTwoFactor(
   return rotateSession(ctx, current.session);
 }
 
+/** No second factor left: its secret, codes, trusted browsers and any lock (see lockout.ts) go. */
 export async function removeSecondFactor(ctx: AuthContext, userId: string): Promise<UserRow | undefined> {
   await repository.deleteTwoFactor(ctx.db, userId);
   await revokeTrustedDevices(ctx, userId);
+  await clearSecondFactorFailures(ctx, userId);
   return updateUser(ctx, userId, { twoFactorEnabled: false });
 }
 
-/** An operator removes a user's second factor (a lost phone): USER_NOT_FOUND when there is no such user. */
+/**
+ * An operator removes a user's second factor (a lost phone), which also lifts a lock on it: USER_NOT_FOUND
+ * when there is no such user.
+ */
 export async function resetTwoFactor(ctx: AuthContext, userId: string, source: EventSource): Promise<UserRow> {
   const user = await findUserById(ctx, userId);
   if (!user) throw new AuthError("USER_NOT_FOUND");

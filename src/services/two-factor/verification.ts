@@ -3,18 +3,27 @@ import { matchTotpStep } from "../../crypto/totp.ts";
 import * as repository from "../../db/repositories/two-factor.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { AuthError, isAuthError } from "../../errors.ts";
+import { consumeSignInMail } from "../account-throttle.ts";
+import { tooManyRequests } from "../rate-limit.ts";
 import { type EventSource, recordSecurityEvent, type TwoFactorMethod } from "../security-events.ts";
 import type { CreateSessionOptions, LiveSession } from "../sessions.ts";
 import { rotateSession } from "../sessions.ts";
 import { startSession } from "../sign-in.ts";
 import { updateUser } from "../users.ts";
 import { type Challenge, consumeChallenge, countWrongCode } from "./challenge.ts";
+import {
+  announceLock,
+  assertSecondFactorOpen,
+  clearSecondFactorFailures,
+  countSecondFactorAttempt,
+} from "./lockout.ts";
 import { redeemCode, sendCode } from "./mailed-code.ts";
 import { encryptBackupCodes, findBackupCode, readTwoFactor } from "./store.ts";
 
 // The second factor, in one of two contexts: a signed-in user (whose first verified code turns two-factor
 // on) or a sign-in's challenge (whose verified code, used up together with the challenge, starts the
-// session). Wrong codes in a challenge count against it (see challenge.ts).
+// session). Wrong codes in a challenge count against it (see challenge.ts), and every attempt of a
+// challenge counts against the account until a success (see lockout.ts).
 
 export type VerificationContext =
   | { kind: "session"; user: UserRow; session: LiveSession }
@@ -76,7 +85,41 @@ async function succeed(
   return { outcome: "rotated", user: updated, session: await rotateSession(ctx, session) };
 }
 
-export async function verifyTotp(
+/**
+ * Run one verification. In a challenge it is first counted against the account (refused while the second
+ * factor is locked); a success clears the count, and a failure that filled it announces the lock. A
+ * signed-in user's verifications are not counted: they proved a second factor already.
+ */
+async function countedAttempt<T>(
+  ctx: AuthContext,
+  context: VerificationContext,
+  source: EventSource,
+  verify: () => Promise<T>,
+): Promise<T> {
+  if (context.kind !== "challenge") return verify();
+  const { user } = context.challenge;
+  const attempt = await countSecondFactorAttempt(ctx, user.id);
+  let result: T;
+  try {
+    result = await verify();
+  } catch (error) {
+    if (attempt.locked !== null) await announceLock(ctx, user, { ...attempt, locked: attempt.locked }, source);
+    throw error;
+  }
+  await clearSecondFactorFailures(ctx, user.id);
+  return result;
+}
+
+export function verifyTotp(
+  ctx: AuthContext,
+  context: VerificationContext,
+  code: string,
+  request: VerificationRequest,
+): Promise<VerificationResult> {
+  return countedAttempt(ctx, context, request.source, () => checkTotp(ctx, context, code, request));
+}
+
+async function checkTotp(
   ctx: AuthContext,
   context: VerificationContext,
   code: string,
@@ -103,31 +146,44 @@ function codeKey(context: VerificationContext): string {
   return context.kind === "challenge" ? context.challenge.id : `${context.user.id}-${context.session.id}`;
 }
 
-/** Mail a code to a user whose two-factor is on (OTP_NOT_ENABLED before the first verification). */
+/**
+ * Mail a code to a user whose two-factor is on (OTP_NOT_ENABLED before the first verification). Nothing is
+ * mailed while the second factor is locked, nor past the address's budget of sign-in mails (the one magic
+ * links and email codes share): TOO_MANY_REQUESTS, and the code already mailed stays valid.
+ */
 export async function sendOtp(ctx: AuthContext, context: VerificationContext): Promise<void> {
   const user = userOf(context);
   if (!user.twoFactorEnabled) throw new AuthError("OTP_NOT_ENABLED");
+  if (context.kind === "challenge") await assertSecondFactorOpen(ctx, user.id);
+  const budget = await consumeSignInMail(ctx, user.email);
+  if (!budget.allowed) throw tooManyRequests(budget);
   await sendCode(ctx, codeKey(context), user);
 }
 
-export async function verifyOtp(
+export function verifyOtp(
   ctx: AuthContext,
   context: VerificationContext,
   code: string,
   request: VerificationRequest,
 ): Promise<VerificationResult> {
-  try {
-    await redeemCode(ctx, codeKey(context), code);
-  } catch (error) {
-    if (isAuthError(error)) {
-      const reasons = { OTP_HAS_EXPIRED: "expired", TOO_MANY_CODE_ATTEMPTS: "too_many_attempts" } as const;
-      const reason =
-        error.key === "OTP_HAS_EXPIRED" || error.key === "TOO_MANY_CODE_ATTEMPTS" ? reasons[error.key] : "invalid_code";
-      await refuse(ctx, context, "otp", reason, request.source);
+  return countedAttempt(ctx, context, request.source, async () => {
+    try {
+      await redeemCode(ctx, codeKey(context), code);
+    } catch (error) {
+      if (isAuthError(error)) {
+        const reasons = { OTP_HAS_EXPIRED: "expired", TOO_MANY_CODE_ATTEMPTS: "too_many_attempts" } as const;
+        const reason =
+          error.key === "OTP_HAS_EXPIRED" || error.key === "TOO_MANY_CODE_ATTEMPTS"
+            ? reasons[error.key]
+            : "invalid_code";
+        await refuse(ctx, context, "otp", reason, request.source);
+        // A new code (send-otp) starts its own tries, so the challenge counts wrong codes across all of them.
+        if (reason === "invalid_code" && context.kind === "challenge") await countWrongCode(ctx, context.challenge);
+      }
+      throw error;
     }
-    throw error;
-  }
-  return succeed(ctx, context, request, true);
+    return succeed(ctx, context, request, true);
+  });
 }
 
 /** Use up one backup code; of concurrent uses of one code, one succeeds. */
@@ -154,12 +210,14 @@ export async function verifyBackupCode(
   input: { code: string; disableSession?: boolean },
   request: VerificationRequest,
 ): Promise<VerificationResult> {
-  await redeemBackupCode(ctx, context, input.code, request.source);
-  if (input.disableSession)
-    return {
-      outcome: "unchanged",
-      user: userOf(context),
-      session: context.kind === "session" ? context.session : null,
-    };
-  return succeed(ctx, context, request, false);
+  return countedAttempt(ctx, context, request.source, async () => {
+    await redeemBackupCode(ctx, context, input.code, request.source);
+    if (input.disableSession)
+      return {
+        outcome: "unchanged",
+        user: userOf(context),
+        session: context.kind === "session" ? context.session : null,
+      };
+    return succeed(ctx, context, request, false);
+  });
 }

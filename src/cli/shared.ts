@@ -28,11 +28,11 @@ export interface CommonOptions {
 export function loadCommandConfig(
   options: CommonOptions,
   flags: Record<string, unknown> = {},
-  defaults: { logLevel?: Config["logLevel"] } = {},
+  defaults: { logLevel?: Config["logLevel"]; refuseWeakSecrets?: boolean } = {},
 ): Config {
   const env = process.env as Record<string, string | undefined>;
   const overrides = defaults.logLevel && !env.AUTH_LOG_LEVEL ? { logLevel: defaults.logLevel } : undefined;
-  return loadConfig({ env, file: options.config, flags, overrides });
+  return loadConfig({ env, file: options.config, flags, overrides, refuseWeakSecrets: defaults.refuseWeakSecrets });
 }
 
 export interface CommandContextOptions extends CreateContextOptions {

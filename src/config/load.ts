@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type * as z from "zod";
 import { isAddressOrRange } from "../ip-address.ts";
 import { type Config, ConfigSchema } from "./schema.ts";
+import { secretProblems } from "./secret-rules.ts";
 
 // Configuration layers, later wins: schema defaults, the JSON config file, AUTH_* environment
 // variables, command-line flags. Every problem becomes one line naming where the bad value came from.
@@ -39,6 +40,7 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_BASE_PATH", "basePath"),
   binding("AUTH_APP_URL", "appURL"),
   binding("AUTH_SECRET", "secret"),
+  binding("AUTH_SECRET_PREVIOUS", "previousSecrets", "list"),
   binding("AUTH_DATABASE_URL", "databaseURL"),
   binding("AUTH_DATABASE_POOL_SIZE", "databasePoolSize", "int", 1, 1000),
   binding("AUTH_REDIS_URL", "redisURL"),
@@ -106,6 +108,8 @@ export interface LoadConfigOptions {
   flags?: Record<string, unknown>;
   /** Values layered over everything (tests). */
   overrides?: Record<string, unknown>;
+  /** Refuse a published, guessable or shared secret and server token (serve, config check: secret-rules.ts). */
+  refuseWeakSecrets?: boolean;
 }
 
 type Tree = Record<string, unknown>;
@@ -223,6 +227,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 
   const config = result.data;
   const crossProblems = crossFieldProblems(config);
+  if (options.refuseWeakSecrets) crossProblems.push(...secretProblems(config, (key) => sources.get(key) ?? key));
   if (crossProblems.length > 0) throw new ConfigError(crossProblems);
   return config;
 }

@@ -100,6 +100,15 @@ describe("published and weak secrets are refused", () => {
     expect(fromFile.stderr.trim()).toMatch(/^secret: refused, the value repeats a pattern/);
   });
 
+  it("config check accepts the old, published secret as AUTH_SECRET_PREVIOUS (the way out) and masks it", async () => {
+    const result = await runCli(["config", "check", "--json"], {
+      env: { AUTH_SECRET: strong(), AUTH_SECRET_PREVIOUS: `${SHIPPED_SECRET}, ${strong()}` },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.json<{ previousSecrets: string[] }>().previousSecrets).toEqual(["********", "********"]);
+    expect(result.stdout).not.toContain(SHIPPED_SECRET);
+  });
+
   it("an unset secret is still generated and stored, and other commands still run with a refused one", async () => {
     const dir = mkdtempSync(join(tmpdir(), "authd-refusal-"));
     const env = { AUTH_SECRET: "", AUTH_DATABASE_URL: `sqlite://${join(dir, "auth.db")}` };

@@ -23,7 +23,7 @@ function option(name: string, fallback: string): string {
 const seconds = Number(option("seconds", "10"));
 const concurrency = Number(option("concurrency", "32"));
 const keyCount = Number(option("keys", "16"));
-const SERVER_TOKEN = "bench-server-token-0123456789abcdef";
+const SERVER_TOKEN = "OYqEOkZFU7xVvE43q7UpGsAuyo1PE8cQbJqgrWtZtA0jYR_WdVwssUSxf7u0ecLa";
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
       AUTH_HOST: "127.0.0.1",
       AUTH_BASE_URL: base,
       AUTH_DATABASE_URL: database,
-      AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+      AUTH_SECRET: "cM80vGxqjs1il-Lx7LL-JTzVv_lXbXY65AW8cZIWusqsL9p4DMK3TXEgiu3os_2R",
       AUTH_SERVER_TOKEN: SERVER_TOKEN,
       AUTH_RATE_LIMIT: "off",
       AUTH_LOG_LEVEL: "error",

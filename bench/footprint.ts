@@ -60,7 +60,7 @@ async function start(binary: string, args: string[], env: Record<string, string>
       AUTH_HOST: "127.0.0.1",
       AUTH_PORT: String(port),
       AUTH_BASE_URL: url,
-      AUTH_SECRET: "footprint-secret-footprint-secret-0123",
+      AUTH_SECRET: "JJfhAZcqF3imN8vPgS26kV6tCPeb75GSc6pthHO6WeLPLu7Tw-LG2as6OJDkR6B4",
       AUTH_RATE_LIMIT: "off",
       AUTH_LOG_LEVEL: "error",
       ...env,

@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
 });
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
-const SERVER_TOKEN = "bench-server-token-0123456789abcdef";
+const SERVER_TOKEN = "OYqEOkZFU7xVvE43q7UpGsAuyo1PE8cQbJqgrWtZtA0jYR_WdVwssUSxf7u0ecLa";
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 const rounds = Number(args.rounds);
@@ -208,7 +208,7 @@ async function startDaemon(databaseURL: string) {
     AUTH_PORT: String(port),
     AUTH_BASE_URL: url,
     AUTH_DATABASE_URL: databaseURL,
-    AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
+    AUTH_SECRET: "cM80vGxqjs1il-Lx7LL-JTzVv_lXbXY65AW8cZIWusqsL9p4DMK3TXEgiu3os_2R",
     AUTH_SERVER_TOKEN: SERVER_TOKEN,
     AUTH_RATE_LIMIT: "off",
     AUTH_LOG_LEVEL: "error",

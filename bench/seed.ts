@@ -117,7 +117,10 @@ export async function seedDatabase(
   log: (line: string) => void = () => {},
 ): Promise<number> {
   const config = loadConfig({
-    env: { AUTH_DATABASE_URL: databaseURL, AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123" },
+    env: {
+      AUTH_DATABASE_URL: databaseURL,
+      AUTH_SECRET: "cM80vGxqjs1il-Lx7LL-JTzVv_lXbXY65AW8cZIWusqsL9p4DMK3TXEgiu3os_2R",
+    },
   });
   const ctx = await createContext(config, { logger: silentLogger, migrate: true });
   const started = performance.now();

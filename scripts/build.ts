@@ -81,7 +81,7 @@ async function recordStartUp(dir: string): Promise<string> {
       AUTH_PORT: String(port),
       AUTH_BASE_URL: url,
       AUTH_DATABASE_URL: `sqlite://${join(dir, "profile.db")}`,
-      AUTH_SECRET: "build-profile-secret-build-profile-secret",
+      AUTH_SECRET: "wh5JPBgzH561Qztz4-QSbJmlMEYyaTfqgU-Brka-IudTeSVmjPhOr4wRsgtsyBFb",
       AUTH_LOG_LEVEL: "error",
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -35,7 +35,13 @@ export interface AuthContext {
   apiURL: string;
   /** The app users come from and return to (AUTH_APP_URL, else the base URL): where mailed links land by default. */
   appURL: string;
+  /** Signs and seals everything new (AUTH_SECRET, else the generated one stored in the database). */
   secret: string;
+  /**
+   * The current secret first, then AUTH_SECRET_PREVIOUS: what signed cookies, hashed codes and sealed values are
+   * checked against, so a rotation keeps what the old secret made working. Never used to sign or seal.
+   */
+  acceptedSecrets: readonly string[];
   /** The database: the one handle every repository call goes through (services own the writes). */
   db: Kysely<Database>;
   /** What is known about the database beside the handle: dialect, schema, pool, closing. */
@@ -186,6 +192,7 @@ export async function createContext(config: Config, options: CreateContextOption
       apiURL: `${baseURL}${config.basePath}`,
       appURL: config.appURL ?? baseURL,
       secret,
+      acceptedSecrets: [...new Set([secret, ...config.previousSecrets])],
       database,
       db,
       logger,

@@ -29,12 +29,18 @@ export interface CommonOptions {
 export function loadCommandConfig(
   options: CommonOptions,
   flags: Record<string, unknown> = {},
-  defaults: { logLevel?: Config["logLevel"] } = {},
+  defaults: { logLevel?: Config["logLevel"]; refuseWeakSecrets?: boolean } = {},
 ): Config {
   const env = process.env as Record<string, string | undefined>;
   const overrides = defaults.logLevel && !env.AUTH_LOG_LEVEL ? { logLevel: defaults.logLevel } : undefined;
   try {
-    const config = loadConfig({ env, file: options.config, flags, overrides });
+    const config = loadConfig({
+      env,
+      file: options.config,
+      flags,
+      overrides,
+      refuseWeakSecrets: defaults.refuseWeakSecrets,
+    });
     const problems = configuredEndpointProblems(config);
     if (problems.length > 0) throw new ConfigError(problems);
     return config;

@@ -3,6 +3,7 @@ import type * as z from "zod";
 import { isAddressOrRange } from "../ip-address.ts";
 import { withoutRefusedValues } from "./refused-values.ts";
 import { type Config, ConfigSchema } from "./schema.ts";
+import { secretProblems } from "./secret-rules.ts";
 
 // Configuration layers, later wins: schema defaults, the JSON config file, AUTH_* environment
 // variables, command-line flags. Every problem becomes one line naming where the bad value came from.
@@ -40,6 +41,7 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_BASE_PATH", "basePath"),
   binding("AUTH_APP_URL", "appURL"),
   binding("AUTH_SECRET", "secret"),
+  binding("AUTH_SECRET_PREVIOUS", "previousSecrets", "list"),
   binding("AUTH_DATABASE_URL", "databaseURL"),
   binding("AUTH_DATABASE_POOL_SIZE", "databasePoolSize", "int", 1, 1000),
   binding("AUTH_REDIS_URL", "redisURL"),
@@ -107,6 +109,8 @@ export interface LoadConfigOptions {
   flags?: Record<string, unknown>;
   /** Values layered over everything (tests). */
   overrides?: Record<string, unknown>;
+  /** Refuse a published, guessable or shared secret and server token (serve, config check: secret-rules.ts). */
+  refuseWeakSecrets?: boolean;
 }
 
 type Tree = Record<string, unknown>;
@@ -221,7 +225,10 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const result = ConfigSchema.safeParse(tree);
   if (!result.success) problems.push(...result.error.issues.map((issue) => describeIssue(issue, sources)));
   const checkable = result.success ? result.data : withoutRefusedValues(tree, result.error.issues);
-  if (checkable) problems.push(...crossFieldProblems(checkable));
+  if (checkable) {
+    problems.push(...crossFieldProblems(checkable));
+    if (options.refuseWeakSecrets) problems.push(...secretProblems(checkable, (key) => sources.get(key) ?? key));
+  }
   if (problems.length > 0 || !result.success) throw new ConfigError(problems);
   return result.data;
 }

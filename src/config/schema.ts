@@ -48,7 +48,15 @@ export const ConfigSchema = z
       .string()
       .min(32)
       .optional()
-      .describe("signing secret, at least 32 characters; generated and stored in the database when unset"),
+      .describe(
+        "signing secret: 32 random bytes or more (head -c 48 /dev/urandom | base64); published, guessable values are refused; generated and stored in the database when unset",
+      ),
+    previousSecrets: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        "earlier signing secrets, during a rotation: cookies, hashed codes and sealed values made with them are still accepted, and stored sealed values are sealed again under the current secret at start",
+      ),
     databaseURL: z
       .string()
       .min(1)
@@ -80,7 +88,9 @@ export const ConfigSchema = z
       .string()
       .min(16)
       .optional()
-      .describe("bearer token for server calls; unset: server-only routes answer 404"),
+      .describe(
+        "bearer token for server calls: 32 random bytes or more, not the secret; unset: server-only routes answer 404",
+      ),
     trustedOrigins: z
       .array(z.string())
       .default([])

@@ -35,3 +35,17 @@ export function unsignValue(secret: string, signed: string): string | null {
   if (signature.length !== 44) return null;
   return constantTimeEqual(signature, hmacSha256Base64(secret, value)) ? value : null;
 }
+
+/** The value of a signed string under any of `secrets` (the current one first), or null when none matches. */
+export function unsignWithAny(secrets: readonly string[], signed: string): string | null {
+  for (const secret of secrets) {
+    const value = unsignValue(secret, signed);
+    if (value !== null) return value;
+  }
+  return null;
+}
+
+/** Whether `stored` is the keyed hash of `value` under any of `secrets`; each compared in constant time. */
+export function matchesKeyedHash(secrets: readonly string[], value: string, stored: string): boolean {
+  return secrets.some((secret) => constantTimeEqual(hmacSha256Base64Url(secret, value), stored));
+}

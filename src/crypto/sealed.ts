@@ -38,3 +38,18 @@ export function unseal(secret: string, purpose: string, sealed: string): string 
     return null;
   }
 }
+
+export interface Unsealed {
+  plaintext: string;
+  /** Sealed under a secret other than the first (current) one: seal it again. */
+  stale: boolean;
+}
+
+/** Unseal under any of `secrets`, the current one first; null when none opens it. */
+export function unsealWithAny(secrets: readonly string[], purpose: string, sealed: string): Unsealed | null {
+  for (const [index, secret] of secrets.entries()) {
+    const plaintext = unseal(secret, purpose, sealed);
+    if (plaintext !== null) return { plaintext, stale: index > 0 };
+  }
+  return null;
+}

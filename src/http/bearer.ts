@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AuthContext } from "../context.ts";
-import { unsignValue } from "../crypto/hmac.ts";
+import { unsignWithAny } from "../crypto/hmac.ts";
 import { exposeHeader, setAnswerHeader } from "./answer-headers.ts";
 import { cookieNames } from "./cookies.ts";
 import { isServerCall } from "./request.ts";
@@ -31,7 +31,7 @@ export function readBearerSessionToken(c: Context, ctx: AuthContext): string | n
   } catch {
     return null;
   }
-  return unsignValue(ctx.secret, decoded);
+  return unsignWithAny(ctx.acceptedSecrets, decoded);
 }
 
 /** The value of the last session_token cookie a response sets, or null when it sets none or clears it. */

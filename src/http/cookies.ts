@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { generateCookie, getCookie, setCookie } from "hono/cookie";
 import type { AuthContext } from "../context.ts";
-import { hmacSha256Base64Url, signValue, unsignValue } from "../crypto/hmac.ts";
+import { hmacSha256Base64Url, signValue, unsignWithAny } from "../crypto/hmac.ts";
 import { constantTimeEqual } from "../crypto/random.ts";
 import type { SessionWithUser } from "../services/sessions.ts";
 import { toSessionWire } from "../services/sessions.ts";
@@ -60,12 +60,13 @@ function write(c: Context, ctx: AuthContext, name: string, value: string, maxAge
 /** The session token from a verified session_token cookie, or null (missing or forged). */
 export function readSessionToken(c: Context, ctx: AuthContext): string | null {
   const raw = getCookie(c, cookieNames(ctx).sessionToken);
-  return raw ? unsignValue(ctx.secret, raw) : null;
+  // Any accepted secret (AUTH_SECRET_PREVIOUS too): the token is checked against the database anyway.
+  return raw ? unsignWithAny(ctx.acceptedSecrets, raw) : null;
 }
 
 export function hasDontRememberCookie(c: Context, ctx: AuthContext): boolean {
   const raw = getCookie(c, cookieNames(ctx).dontRemember);
-  return raw ? unsignValue(ctx.secret, raw) === "true" : false;
+  return raw ? unsignWithAny(ctx.acceptedSecrets, raw) === "true" : false;
 }
 
 export interface SetSessionCookieOptions {
@@ -115,6 +116,8 @@ export function readSessionDataCookie(c: Context, ctx: AuthContext, token: strin
   if (!raw) return null;
   try {
     const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as CachedSession;
+    // The current secret only: this signature is the whole proof (no database read behind it), and a previous
+    // secret may be a leaked one. A copy signed before a rotation is skipped; the session is read instead.
     const expected = hmacSha256Base64Url(
       ctx.secret,
       JSON.stringify({ session: parsed.session, user: parsed.user, expiresAt: parsed.expiresAt }),
@@ -140,10 +143,13 @@ export function setSignedCookie(c: Context, ctx: AuthContext, name: string, valu
   write(c, ctx, name, signValue(ctx.secret, value), maxAge);
 }
 
-/** The value of a signed cookie, or null when missing or forged. */
+/**
+ * The value of a signed cookie, or null when missing or forged. Any accepted secret passes: every signed cookie
+ * holds a value that is itself checked against the database (a challenge id, a session token, a state's hash).
+ */
 export function readSignedCookie(c: Context, ctx: AuthContext, name: string): string | null {
   const raw = getCookie(c, name);
-  return raw ? unsignValue(ctx.secret, raw) : null;
+  return raw ? unsignWithAny(ctx.acceptedSecrets, raw) : null;
 }
 
 export function clearCookie(c: Context, ctx: AuthContext, name: string): void {

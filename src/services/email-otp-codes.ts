@@ -1,7 +1,7 @@
 import type { AuthContext } from "../context.ts";
-import { hmacSha256Base64Url } from "../crypto/hmac.ts";
-import { constantTimeEqual, generateRandomString } from "../crypto/random.ts";
-import { seal, unseal } from "../crypto/sealed.ts";
+import { hmacSha256Base64Url, matchesKeyedHash } from "../crypto/hmac.ts";
+import { generateRandomString } from "../crypto/random.ts";
+import { seal, unsealWithAny } from "../crypto/sealed.ts";
 import {
   consumeVerificationIfUnchanged,
   deleteExpiredVerifications,
@@ -85,7 +85,7 @@ export async function readLiveCode(ctx: AuthContext, email: string, type: OtpTyp
   if (!row || Number(row.expiresAt) <= ctx.now()) return null;
   const stored = decode(row.value);
   if (!stored || stored.wrongTries >= ctx.config.emailOTP.allowedAttempts) return null;
-  return unseal(ctx.secret, SEAL_PURPOSE, stored.sealed);
+  return unsealWithAny(ctx.acceptedSecrets, SEAL_PURPOSE, stored.sealed)?.plaintext ?? null;
 }
 
 /** One round of a check: "used" (the code is ours), or "changed" (someone else changed the record first). */
@@ -100,7 +100,7 @@ async function checkRound(ctx: AuthContext, row: VerificationRow, code: string):
     throw new AuthError(stored ? "TOO_MANY_ATTEMPTS" : "INVALID_OTP");
   }
   // Compare in constant time: the stored hash is a secret's.
-  if (constantTimeEqual(codeHash(ctx, row.identifier, code), stored.hash)) {
+  if (matchesKeyedHash(ctx.acceptedSecrets, `${row.identifier}\0${code}`, stored.hash)) {
     return (await consumeVerificationIfUnchanged(ctx.db, row.id, row.value)) ? "used" : "changed";
   }
   const counted = encode({ ...stored, wrongTries: stored.wrongTries + 1 });

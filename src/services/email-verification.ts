@@ -4,7 +4,9 @@ import { signHS256, verifyHS256 } from "../crypto/jwt.ts";
 import type { UserRow } from "../db/schema.ts";
 
 // Verification tokens are HS256 JWTs holding the email (and, for an email change, the new address);
-// nothing is stored, so they cannot be listed or leaked from the database.
+// nothing is stored, so they cannot be listed or leaked from the database. They are checked under the current
+// secret only, never AUTH_SECRET_PREVIOUS: the signature is the whole proof, and the previous secret may be the
+// leaked one the rotation is about. A link mailed before a rotation fails as invalid; the user asks for another.
 
 export interface VerificationClaims {
   email: string;

@@ -9,7 +9,7 @@ describe("authd config check, migrate status and usage errors", () => {
   const dir = mkdtempSync(join(tmpdir(), "authd-cli-"));
   const env = {
     AUTH_DATABASE_URL: `sqlite://${join(dir, "auth.db")}`,
-    AUTH_SERVER_TOKEN: "server-token-0123456789",
+    AUTH_SERVER_TOKEN: "Nm8Rin0J42Ox7CqObF06ieiUg09qNA0udktIlBNGkpX3nsWRPeZVCjz1hP2eRPox",
     AUTH_SMTP_URL: "smtp://mailer:hunter22@mail.example.com:25",
   };
 
@@ -24,7 +24,9 @@ describe("authd config check, migrate status and usage errors", () => {
     expect(config.smtpURL).toBe("smtp://mailer:********@mail.example.com:25");
     expect(config.social.github).toMatchObject({ clientId: "gh-id", clientSecret: "********" });
     expect(config.baseURL).toBe("http://localhost:3000");
-    expect(result.stdout).not.toMatch(/hunter22|gh-secret-value|server-token-0123456789/);
+    expect(result.stdout).not.toMatch(
+      /hunter22|gh-secret-value|Nm8Rin0J42Ox7CqObF06ieiUg09qNA0udktIlBNGkpX3nsWRPeZVCjz1hP2eRPox/,
+    );
   });
 
   it("config check names each bad field and exits 2", async () => {

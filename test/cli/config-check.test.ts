@@ -88,6 +88,18 @@ describe("authd config check", () => {
     ]);
   });
 
+  it("a known secret is listed beside a refused value and a typo, not after they are fixed", async () => {
+    const result = await runCli(["config", "check"], {
+      env: { AUTH_PORT: "eighty", AUTH_SECRET: "change-me-please-change-me-please-change-me", AUTH_SECRT: "x" },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "AUTH_PORT: expected an integer between 1 and 65535",
+      expect.stringMatching(/^AUTH_SECRET: refused, /),
+      expect.stringMatching(/^AUTH_SECRT: unknown variable, ignored/),
+    ]);
+  });
+
   it("refuses a config-file webhook endpoint asking for an unknown event type", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "authd-config-")), "authd.json");
     const secret = `whsec_${Buffer.alloc(32, 1).toString("base64")}`;

@@ -15,7 +15,7 @@ import { REDIS_URL, redisEnv, redisSkipped } from "../helpers/redis.ts";
 // the requests cut off by the kill, `remaining` never goes below 0, and a key without limits has lost at
 // most the last flush interval of its `lastRequest` stamps.
 
-const SERVER_TOKEN = "kill-test-server-token-0123456789abcdef";
+const SERVER_TOKEN = "laak3Rc9ZWMixkR0O7j_sojS7jbj33OkQ1MsA9Z1ybZldPSV185Tl6cKu7N0BuOR";
 const postgresSkipped = (await postgresUnavailableReason()) !== null;
 const REMAINING = 1_000_000;
 /** How long both daemons are loaded before the kill, and the survivor after it. */
@@ -149,7 +149,9 @@ for (const variant of variants) {
 
       // Then the database holds every valid use of the limited keys
       const ctx = await createContext(
-        loadConfig({ env: { ...env, AUTH_SECRET: "kill-test-secret-kill-test-secret-0123" } }),
+        loadConfig({
+          env: { ...env, AUTH_SECRET: "g7XFMDuN4xsp-bMuPlqxcoWnsG7nCp6XvaYhQieyPvCdhP5D_P6fAeSxfCtcGSjT" },
+        }),
         {
           logger: silentLogger,
         },

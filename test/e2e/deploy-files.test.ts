@@ -42,6 +42,16 @@ describe("deploy/authd.service", () => {
   });
 });
 
+/** Run the commands the env file's comments give for generating its secrets, in `dir` (holding authd.env). */
+function fillInSecrets(example: string, dir: string): void {
+  const commands = [...example.matchAll(/^#\s+(sed -i .+ authd\.env)$/gm)].map((m) => m[1]);
+  expect(commands).toHaveLength(2);
+  for (const command of commands) {
+    const result = spawnSync("bash", ["-ec", command], { cwd: dir, encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+  }
+}
+
 describe("deploy/authd.env.example and authd --env-file", () => {
   const example = read("deploy/authd.env.example");
 
@@ -76,8 +86,21 @@ describe("deploy/authd.env.example and authd --env-file", () => {
     const listed = await runCli(["--env-file", envFile, "users", "list", "--json"], bare);
     expect(listed.code).toBe(0);
     expect(listed.json<{ email: string }[]>().map((u) => u.email)).toEqual(["ops@example.com"]);
+    // The secrets as shipped are refused (issue 26, item 2); filled in with the file's own commands, they pass.
+    const refused = await runCli(["--env-file", envFile, "config", "check", "--json"], bare);
+    expect(refused.code).toBe(2);
+    expect(
+      refused.stderr
+        .trim()
+        .split("\n")
+        .map((line) => line.split(":")[0]),
+    ).toEqual(["AUTH_SECRET", "AUTH_SERVER_TOKEN"]);
+    fillInSecrets(example, dir);
     const config = await runCli(["--env-file", envFile, "config", "check", "--json"], bare);
+    expect(config.code, config.stderr).toBe(0);
     expect(config.stdout).toContain("https://auth.example.com");
+    const filled = readFileSync(envFile, "utf8");
+    expect(filled.match(/^AUTH_SECRET=(.+)$/m)?.[1]).not.toBe(filled.match(/^AUTH_SERVER_TOKEN=(.+)$/m)?.[1]);
   });
 
   it("lets a variable set in the environment win over the file", async () => {

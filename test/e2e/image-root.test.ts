@@ -72,7 +72,7 @@ describe("the image's runtime stage, run without an engine", () => {
     port = await freePort();
     daemon = inImage(root, [...stage.entrypoint, ...stage.cmd], {
       AUTH_PORT: String(port),
-      AUTH_SECRET: "image-test-secret-image-test-secret-0123456",
+      AUTH_SECRET: "eqFUXCTEYjForjAlyplrMu7W7mO9SebnWGYt8x_BJvrqo48RfYLj9YXla0geCFoa",
     });
     exited = finished(daemon);
     for (let i = 0; i < 200; i++) {

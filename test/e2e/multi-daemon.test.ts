@@ -6,7 +6,7 @@ import { redisEnv, redisSkipped } from "../helpers/redis.ts";
 // Three daemon processes behind an imaginary load balancer: one Postgres schema, one Redis. Whatever a
 // caller does on one daemon holds on the others.
 
-const SERVER_TOKEN = "multi-daemon-server-token-0123456789";
+const SERVER_TOKEN = "3jeGfMn4_hcCVamBBWboSHlL2X2QMGYQsZVVuoz31b4Qmy-L_zPHBxoraZGZBwd_";
 const postgresSkipped = (await postgresUnavailableReason()) !== null;
 
 describe.skipIf(redisSkipped || postgresSkipped)("three daemons on one Postgres and one Redis", () => {

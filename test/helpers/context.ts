@@ -13,9 +13,9 @@ import { createPostgresSchema, postgresUnavailableReason } from "./postgres.ts";
 
 export type Dialect = "sqlite" | "postgres";
 
-export const TEST_SECRET = "test-secret-test-secret-test-secret-0123456789";
+export const TEST_SECRET = "ccWrU5ld8PHITyumRcPqq4Sk9l0NZ-FHdQs0l5VHuIyBdaKwBBnhWQhTCYnGDRo0";
 export const TEST_ORIGIN = "http://localhost:3000";
-export const SERVER_TOKEN = "test-server-token-0123456789abcdef";
+export const SERVER_TOKEN = "Ja2SGm8wRY_bOXpinRutFBBlvCaPIBst0Sp4BtARCuS-hzu8SPQB4BNznv9qTTv6";
 
 export interface TestContext {
   ctx: AuthContext;

@@ -27,7 +27,7 @@ export async function startDaemon(command: string[], env: Record<string, string>
       AUTH_PORT: String(port),
       AUTH_BASE_URL: `http://127.0.0.1:${port}`,
       AUTH_DATABASE_URL: `sqlite://${join(dir, "auth.db")}`,
-      AUTH_SECRET: "daemon-test-secret-daemon-test-secret-0123",
+      AUTH_SECRET: "s_omez5W34wWMeVQN9II_ZM0tEOm8egelWycChxw1QBOCZaBUzpKtDtzB2eflHG7",
       AUTH_LOG_LEVEL: "warn",
       ...env,
     },

@@ -7,7 +7,7 @@ import { writeLines } from "../format.ts";
 import { createCommand, loadCommandConfig, parseFlags, printJSON } from "../shared.ts";
 
 const MASK = "********";
-const SECRET_KEYS = new Set(["secret", "serverToken", "clientSecret"]);
+const SECRET_KEYS = new Set(["secret", "previousSecrets", "serverToken", "clientSecret"]);
 const URL_KEYS = new Set(["databaseURL", "redisURL", "smtpURL"]);
 
 /** A URL with its password replaced, so it can be shown and logged. */
@@ -17,6 +17,7 @@ export function maskURLPassword(value: string): string {
 
 /** The effective configuration with every secret masked; set secrets show as asterisks, unset as null. */
 export function maskConfig(value: unknown, key = ""): unknown {
+  if (SECRET_KEYS.has(key) && Array.isArray(value)) return value.map(() => MASK);
   if (SECRET_KEYS.has(key)) return value === undefined || value === null || value === "" ? null : MASK;
   if (URL_KEYS.has(key) && typeof value === "string") return maskURLPassword(value);
   if (Array.isArray(value)) return value.map((item) => maskConfig(item));
@@ -75,7 +76,7 @@ const configCheck = createCommand(
   .option("--json", "print only JSON")
   .action(async (raw) => {
     const flags = parseFlags(CheckFlags, raw);
-    const config = loadCommandConfig(flags);
+    const config = loadCommandConfig(flags, {}, { refuseWeakSecrets: true });
     const unknown = unknownVariables(process.env);
     if (unknown.length > 0) throw new ConfigError(unknown);
     const shown = effectiveConfig(config);

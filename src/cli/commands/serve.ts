@@ -5,6 +5,7 @@ import { DependencyError } from "../../dependencies.ts";
 import { createLogger } from "../../logger.ts";
 import { ListenError, startServer } from "../../server.ts";
 import { relyingPartyProblem } from "../../services/passkeys/relying-party.ts";
+import { resealUnderCurrentSecret } from "../../services/secret-rotation.ts";
 import { createCommand, loadCommandConfig, openCommandContext, UserError, warnUnknownVariables } from "../shared.ts";
 
 const ServeFlags = z.object({
@@ -47,9 +48,23 @@ export async function openWithRetries(config: Config): Promise<AuthContext> {
   }
 }
 
+/** With AUTH_SECRET_PREVIOUS set: stored values sealed under an old secret are sealed under the current one. */
+async function resealAfterRotation(ctx: AuthContext): Promise<void> {
+  if (ctx.acceptedSecrets.length < 2) return;
+  const counts = await resealUnderCurrentSecret(ctx);
+  ctx.logger.info("AUTH_SECRET_PREVIOUS: stored values sealed again under AUTH_SECRET", { ...counts });
+  if (counts.unreadable > 0)
+    ctx.logger.warn(
+      "AUTH_SECRET_PREVIOUS: some stored values open under none of the secrets; add the secret they were sealed with",
+      { unreadable: counts.unreadable },
+    );
+}
+
 export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
-  const config = loadCommandConfig(flags, { port: flags.port, host: flags.host });
+  // A published or guessable secret or server token is refused before anything listens (secret-rules.ts).
+  const config = loadCommandConfig(flags, { port: flags.port, host: flags.host }, { refuseWeakSecrets: true });
   const ctx = await openWithRetries(config);
+  await resealAfterRotation(ctx);
   let running: ReturnType<typeof startServer>;
   try {
     running = startServer(ctx);

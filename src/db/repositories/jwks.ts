@@ -35,3 +35,19 @@ export async function deleteExpiredJwks(db: Db, now: number): Promise<number> {
   const result = await db.deleteFrom("jwks").where("expiresAt", "<=", now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Swap a key's sealed private half, only if it is still `expected` (another daemon may have done it first). */
+export async function replaceJwkPrivateKeyIf(
+  db: Db,
+  id: string,
+  expected: string,
+  replacement: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("jwks")
+    .set({ privateKey: replacement })
+    .where("id", "=", id)
+    .where("privateKey", "=", expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

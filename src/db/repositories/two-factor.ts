@@ -46,3 +46,35 @@ export async function setBackupCodes(db: Db, userId: string, backupCodes: string
   const result = await db.updateTable("twoFactor").set({ backupCodes }).where("userId", "=", userId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** The sealed columns of up to `limit` rows after `afterUserId` (by user id): a rotation walks them in pages. */
+export function listSealedTwoFactors(
+  db: Db,
+  afterUserId: string,
+  limit: number,
+): Promise<Pick<TwoFactorRow, "userId" | "secret" | "backupCodes">[]> {
+  return db
+    .selectFrom("twoFactor")
+    .select(["userId", "secret", "backupCodes"])
+    .where("userId", ">", afterUserId)
+    .orderBy("userId")
+    .limit(limit)
+    .execute();
+}
+
+/** Swap both sealed columns, only if neither changed since they were read (a use or a re-enrolment wins). */
+export async function replaceSealedTwoFactorIf(
+  db: Db,
+  userId: string,
+  expected: { secret: string; backupCodes: string },
+  replacement: { secret: string; backupCodes: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable("twoFactor")
+    .set(replacement)
+    .where("userId", "=", userId)
+    .where("secret", "=", expected.secret)
+    .where("backupCodes", "=", expected.backupCodes)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

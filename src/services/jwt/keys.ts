@@ -7,7 +7,7 @@ import {
   type SigningAlgorithm,
 } from "../../crypto/jwt.ts";
 import { generateId } from "../../crypto/random.ts";
-import { seal, unseal } from "../../crypto/sealed.ts";
+import { seal, unsealWithAny } from "../../crypto/sealed.ts";
 import { deleteExpiredJwks, insertJwk, listPublishedJwks, retireJwks } from "../../db/repositories/jwks.ts";
 import type { JwkRow } from "../../db/schema.ts";
 import type { PublicJWK } from "../../wire/jwks.ts";
@@ -19,7 +19,7 @@ import { inTransaction } from "../transaction.ts";
 // app secret. Each process keeps the current key in memory and reads the table again after
 // KEY_CACHE_MS, so a rotation by another process (the CLI) reaches a running daemon within that time.
 
-const SEALED_PURPOSE = "jwks-private-key";
+export const SEALED_PURPOSE = "jwks-private-key";
 export const KEY_CACHE_MS = 60_000;
 /** Clock skew allowed to verifiers, on top of a token's lifetime, before a retired key is unpublished. */
 const SKEW_MS = 60_000;
@@ -53,7 +53,8 @@ function toPublicJWK(row: JwkRow): PublicJWK | null {
 }
 
 async function openKey(ctx: AuthContext, row: JwkRow): Promise<SigningKey | null> {
-  const opened = unseal(ctx.secret, SEALED_PURPOSE, row.privateKey);
+  // Any accepted secret: a key sealed before a rotation keeps signing (and is sealed again at start).
+  const opened = unsealWithAny(ctx.acceptedSecrets, SEALED_PURPOSE, row.privateKey)?.plaintext ?? null;
   if (opened === null) return null;
   try {
     const alg = row.alg as SigningAlgorithm;
@@ -106,7 +107,7 @@ async function loadOrCreate(ctx: AuthContext): Promise<SigningKey> {
     const key = await openKey(ctx, current);
     if (key) return remember(ctx, key);
     ctx.logger.warn(
-      "the current JWT signing key cannot be decrypted with this AUTH_SECRET (was the secret changed?): generated a new key; tokens signed with the old one stop verifying when it expires",
+      "the current JWT signing key cannot be decrypted with this AUTH_SECRET (was the secret changed? put the old one in AUTH_SECRET_PREVIOUS): generated a new key; tokens signed with the old one stop verifying when it expires",
       { kid: current.id },
     );
   }

@@ -1,16 +1,18 @@
 import type { AuthContext } from "../../context.ts";
 import { ALPHANUMERIC, constantTimeEqual, generateId, generateRandomString } from "../../crypto/random.ts";
-import { seal, unseal } from "../../crypto/sealed.ts";
+import { seal, unsealWithAny } from "../../crypto/sealed.ts";
 import { base32Encode } from "../../crypto/totp.ts";
 import * as repository from "../../db/repositories/two-factor.ts";
 import type { Db, TwoFactorRow } from "../../db/schema.ts";
 import { inTransaction } from "../transaction.ts";
 
 // The twoFactor row of a user, readable only through here: the TOTP secret and the backup codes are
-// encrypted at rest with keys derived from the app secret (one per purpose).
+// encrypted at rest with keys derived from the app secret (one per purpose). They are opened with any
+// accepted secret (AUTH_SECRET_PREVIOUS during a rotation) and sealed again under the current one at start
+// (services/secret-rotation.ts).
 
-const SECRET_PURPOSE = "two-factor-secret";
-const BACKUP_PURPOSE = "two-factor-backup-codes";
+export const SECRET_PURPOSE = "two-factor-secret";
+export const BACKUP_PURPOSE = "two-factor-backup-codes";
 const SECRET_ALPHABET = `${ALPHANUMERIC}_-`;
 
 export interface TwoFactorRecord {
@@ -38,7 +40,7 @@ export function encryptBackupCodes(ctx: AuthContext, codes: string[]): string {
 }
 
 function decryptBackupCodes(ctx: AuthContext, stored: string): string[] {
-  const parsed: unknown = JSON.parse(unseal(ctx.secret, BACKUP_PURPOSE, stored) ?? "[]");
+  const parsed: unknown = JSON.parse(unsealWithAny(ctx.acceptedSecrets, BACKUP_PURPOSE, stored)?.plaintext ?? "[]");
   return Array.isArray(parsed) ? parsed.filter((code): code is string => typeof code === "string") : [];
 }
 
@@ -50,9 +52,12 @@ export async function readTwoFactor(
 ): Promise<TwoFactorRecord | null> {
   const row = await repository.findTwoFactor(db, userId);
   if (!row) return null;
-  const secret = unseal(ctx.secret, SECRET_PURPOSE, row.secret);
+  const secret = unsealWithAny(ctx.acceptedSecrets, SECRET_PURPOSE, row.secret)?.plaintext ?? null;
   if (secret === null) {
-    ctx.logger.error("two-factor secret cannot be decrypted (was AUTH_SECRET changed?)", { userId });
+    ctx.logger.error(
+      "two-factor secret cannot be decrypted (was AUTH_SECRET changed? put the old one in AUTH_SECRET_PREVIOUS)",
+      { userId },
+    );
     return null;
   }
   return { row, secret, backupCodes: decryptBackupCodes(ctx, row.backupCodes) };

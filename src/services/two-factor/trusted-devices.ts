@@ -1,6 +1,6 @@
 import type { AuthContext } from "../../context.ts";
-import { hmacSha256Base64Url } from "../../crypto/hmac.ts";
-import { constantTimeEqual, sha256Base64Url } from "../../crypto/random.ts";
+import { hmacSha256Base64Url, matchesKeyedHash } from "../../crypto/hmac.ts";
+import { sha256Base64Url } from "../../crypto/random.ts";
 import {
   consumeLiveVerification,
   deleteVerificationsOfValue,
@@ -41,7 +41,8 @@ export async function redeemTrustedDevice(
   if (bang < 1) return false;
   const mac = cookieValue.slice(0, bang);
   const token = cookieValue.slice(bang + 1);
-  if (!constantTimeEqual(mac, trustMac(ctx, userId, token))) return false;
+  // Any accepted secret: a cookie trusted before a rotation still needs its record below.
+  if (!matchesKeyedHash(ctx.acceptedSecrets, `${userId}!${token}`, mac)) return false;
   const record = await consumeLiveVerification(ctx.db, `${PREFIX}${sha256Base64Url(token)}`, ctx.now());
   return record?.value === userId;
 }

@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -95,6 +95,25 @@ describe("the @authd/client package", () => {
       wrong: "INVALID_EMAIL_OR_PASSWORD",
       after: null,
     });
+  });
+
+  it("resolves every client import the documents show, in the app that installed the package", async () => {
+    const documented = ["docs/client.md", "clients/js/README.md"].flatMap((document) =>
+      [...readFileSync(join(ROOT, document), "utf8").matchAll(/\bfrom "((?:@authd\/|authd\/)[^"]*)"/g)].map(
+        (match) => match[1],
+      ),
+    );
+    const specifiers = [...new Set(documented)];
+    expect(specifiers).toEqual(expect.arrayContaining(["@authd/client", "@authd/client/react"]));
+    const script = `for (const s of JSON.parse(process.env.SPECIFIERS)) console.log(s + " " + import.meta.resolve(s));`;
+    const run = await promisify(execFile)("node", ["--input-type=module", "-e", script], {
+      cwd: app,
+      env: { ...process.env, SPECIFIERS: JSON.stringify(specifiers) },
+      encoding: "utf8",
+    });
+    const resolved = run.stdout.trim().split("\n");
+    expect(resolved).toHaveLength(specifiers.length);
+    for (const line of resolved) expect(line).toMatch(/ file:\/\/.*\/node_modules\/@authd\/client\/dist\/\w+\.js$/);
   });
 
   it("type-checks an app against the installed declarations", () => {

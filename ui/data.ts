@@ -1,7 +1,7 @@
 import type { AuthContext } from "../src/context.ts";
 import { banUser, revokeSessionsOf, setUserRole, unbanUser } from "../src/services/admin.ts";
 import { type CreatedApiKey, createApiKey } from "../src/services/api-keys.ts";
-import { listAuditLog } from "../src/services/audit-log.ts";
+import { type AuditEventListing, listAuditLog, withSubjectEmails } from "../src/services/audit-log.ts";
 import {
   type ListedOrganization,
   type ListedSession,
@@ -22,7 +22,6 @@ import {
   type UserOverview,
 } from "../src/services/user-overview.ts";
 import type { UserWire } from "../src/services/users.ts";
-import type { AuditEventWire } from "../src/wire/audit.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
 // server and the CLI. Screens only see this interface, so the UI tests drive a real database through it.
@@ -58,8 +57,11 @@ export interface AdminData {
   describeOrganization(organizationId: string): Promise<OrganizationOverview | null>;
   /** Active sessions only; the search text is ignored (the sessions screen has none). */
   listSessions(request: SearchPageRequest): Promise<Page<ListedSession>>;
-  /** The audit log, newest first; the search text matches the type, the subject's or actor's id, or the ip. */
-  listAuditEvents(request: SearchPageRequest): Promise<Page<AuditEventWire>>;
+  /**
+   * The audit log, newest first, with each subject's email; the search text matches the type, the subject's
+   * id or email, the actor's id, or the ip.
+   */
+  listAuditEvents(request: SearchPageRequest): Promise<Page<AuditEventListing>>;
 }
 
 export function createAdminData(ctx: AuthContext): AdminData {
@@ -114,6 +116,9 @@ export function createAdminData(ctx: AuthContext): AdminData {
     listOrganizations: (request) => listOrganizationPage(ctx, request),
     describeOrganization: (organizationId) => describeOrganization(ctx, organizationId),
     listSessions: ({ limit, offset }) => listSessionPage(ctx, { limit, offset }),
-    listAuditEvents: ({ search, limit, offset }) => listAuditLog(ctx, { search }, { limit, offset }),
+    listAuditEvents: async ({ search, limit, offset }) => {
+      const page = await listAuditLog(ctx, { search }, { limit, offset });
+      return { items: await withSubjectEmails(ctx, page.items), total: page.total };
+    },
   };
 }

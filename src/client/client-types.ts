@@ -10,7 +10,11 @@ type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
   : S;
 
-type CallExtras = { fetchOptions?: CallOptions };
+type CallExtras = {
+  fetchOptions?: CallOptions;
+  /** Request headers, e.g. a server forwarding the browser's cookie: `getSession({ headers })`. */
+  headers?: Record<string, string> | Headers;
+};
 
 type RouteInput<R> = R extends { method: "GET"; input: infer Query }
   ? // biome-ignore lint/complexity/noBannedTypes: `{} extends X` asks whether every field of X is optional.

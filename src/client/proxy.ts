@@ -7,7 +7,17 @@ import { methodFor } from "./routes.ts";
 export interface CallInput {
   query?: Record<string, unknown>;
   fetchOptions?: CallOptions;
+  /** Request headers, e.g. a server forwarding the browser's cookie: `getSession({ headers })`. */
+  headers?: Record<string, string> | Headers;
   [field: string]: unknown;
+}
+
+/** The options' headers, then fetchOptions', then the input's own: the nearest to the call wins. */
+function mergeHeaders(...sources: Array<Record<string, string> | Headers | undefined>): Headers | undefined {
+  if (sources.every((source) => source === undefined)) return undefined;
+  const merged = new Headers();
+  for (const source of sources) for (const [name, value] of new Headers(source)) merged.set(name, value);
+  return merged;
 }
 
 export function toRoutePath(segments: string[]): string {
@@ -26,8 +36,13 @@ export function callPath(
   input: CallInput = {},
   options: CallOptions = {},
 ): Promise<AuthResult<unknown>> {
-  const { query, fetchOptions, ...fields } = input ?? {};
-  const merged: CallOptions = { ...options, ...fetchOptions };
+  const { query, fetchOptions, headers, ...fields } = input ?? {};
+  // Headers given beside the fields are headers, never a body field or a query parameter named "headers".
+  const merged: CallOptions = {
+    ...options,
+    ...fetchOptions,
+    headers: mergeHeaders(options.headers, fetchOptions?.headers, headers),
+  };
   const body = { ...fields, ...merged.body };
   const method = methodFor(path, body, merged.method);
   return clientFetch(path, {

@@ -94,15 +94,23 @@ export function forwardedRequestURL(c: Context, ctx: AuthContext): string | null
   if (!isFromTrustedProxy(c, ctx)) return null;
   const proto = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   const host = c.req.header("x-forwarded-host")?.split(",")[0]?.trim();
-  const uri = c.req.header("x-forwarded-uri") ?? "/";
+  // Browsers read "\" as "/" in http(s) URLs: "/\evil.example" is "//evil.example", a protocol-relative URL
+  // once an app takes the path of the return address. Normalise first, so the checks see what a browser would.
+  const uri = (c.req.header("x-forwarded-uri") ?? "/").replaceAll("\\", "/");
   if (proto !== "http" && proto !== "https") return null;
   if (!host || !FORWARDED_HOST.test(host) || !uri.startsWith("/") || uri.startsWith("//")) return null;
   try {
-    return new URL(`${proto}://${host}${uri}`).href;
+    const url = new URL(`${proto}://${host}${uri}`);
+    // The parser drops tabs and newlines, so "/<TAB>/evil.example" also comes out as "//evil.example"; an
+    // encoded slash or backslash first is the same trick one decoding later.
+    return OFF_SITE_PATH.test(url.pathname) ? null : url.href;
   } catch {
     return null;
   }
 }
+
+// A path that another site could be read from: "//host", or an encoded "/" or "\" where the host would start.
+const OFF_SITE_PATH = /^\/(?:\/|%2f|%5c)/i;
 
 // A host name or bracketed IPv6 address, and an optional port: nothing that could end the authority early.
 const FORWARDED_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;

@@ -61,6 +61,11 @@ interface RouteOptions<B extends z.ZodType, Q extends z.ZodType, R extends z.Zod
   /** The one refusal of every untrusted redirect target (default: each field's own, Invalid callbackURL …). */
   redirectRefusal?: ErrorKey;
   /**
+   * A missing required field answers "{field} is required" (the spec's general rule) unless this is false:
+   * then "Invalid query parameters" / "Invalid body parameters", where the spec words the route so.
+   */
+  namesMissingFields?: boolean;
+  /**
    * The refusals the handler and the services it calls can answer with (as answered, after `refusals`),
    * beside the request pipeline's own (src/http/route-errors.ts). The API reference lists them with status,
    * code and message from the catalogue; test/unit/route-errors.test.ts reads the call graph and fails
@@ -116,9 +121,9 @@ export function defineRoute(definition: AnyRouteDefinition): Route {
 /** Query-string booleans: "true"/"false" as well as real booleans. */
 export const queryBoolean = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
 
-function validationError(error: z.ZodError, where: "body" | "query"): AuthError {
+function validationError(error: z.ZodError, where: "body" | "query", namesMissingFields: boolean): AuthError {
   const missing = error.issues.find(
-    (issue) => issue.code === "invalid_type" && issue.message.endsWith("received undefined"),
+    (issue) => namesMissingFields && issue.code === "invalid_type" && issue.message.endsWith("received undefined"),
   );
   const control = error.issues.find((issue) => issue.message === CONTROL_CHARACTER_MESSAGE);
   let message = where === "body" ? "Invalid body parameters" : "Invalid query parameters";
@@ -153,10 +158,11 @@ function fieldsOf(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null ? Object.fromEntries(Object.entries(value)) : {};
 }
 
-function parseInput(schema: z.ZodType | undefined, raw: unknown, where: "body" | "query"): unknown {
+function parseInput(route: AnyRouteDefinition, raw: unknown, where: "body" | "query"): unknown {
+  const schema = route[where];
   if (!schema) return raw;
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw validationError(parsed.error, where);
+  if (!parsed.success) throw validationError(parsed.error, where, route.namesMissingFields ?? true);
   return parsed.data;
 }
 
@@ -165,10 +171,10 @@ async function runRoute(route: AnyRouteDefinition, c: Context, ctx: AuthContext)
   const isServer = isServerCall(c, ctx);
   if (route.serverOnly && !isServer) throw new AuthError("NOT_FOUND");
   const params = pathParams(c);
-  const query = parseInput(route.query, c.req.query(), "query");
+  const query = parseInput(route, c.req.query(), "query");
   let body: unknown = {};
   if (route.method !== "GET") {
-    body = parseInput(route.body, await readRequestBody(c, route.acceptsForm ?? false), "body");
+    body = parseInput(route, await readRequestBody(c, route.acceptsForm ?? false), "body");
     if (!isServer) assertTrustedOrigin(c, ctx, route.startsSession);
     assertTrustedRedirects(ctx, { ...fieldsOf(query), ...fieldsOf(body) }, route.redirectRefusal);
   } else {

@@ -7,6 +7,7 @@ import {
   listAuditEvents,
   listAuditEventsForward,
 } from "../db/repositories/audit-events.ts";
+import { listUserEmails } from "../db/repositories/users.ts";
 import type { AuditEventRow } from "../db/schema.ts";
 import type { AuditEventWire } from "../wire/audit.ts";
 import { isoDate } from "../wire/common.ts";
@@ -49,6 +50,25 @@ export function describeEventData(event: AuditEventWire): string {
     .join(" ");
 }
 
+/** An event as operators read it: the subject's current email beside its id (null once the user is gone). */
+export type AuditEventListing = AuditEventWire & { subjectEmail: string | null };
+
+/** The events with their subjects' current emails, for the CLI's and the terminal UI's tables. */
+export async function withSubjectEmails(ctx: AuthContext, events: AuditEventWire[]): Promise<AuditEventListing[]> {
+  const ids = [...new Set(events.map((event) => event.subjectId).filter((id): id is string => id !== null))];
+  const emails = await listUserEmails(ctx.db, ids);
+  return events.map((event) => ({
+    ...event,
+    subjectEmail: event.subjectId === null ? null : (emails.get(event.subjectId) ?? null),
+  }));
+}
+
+/** "id <email>", the id alone once the user is gone, or null for an event about nobody. */
+export function describeSubject(event: AuditEventListing): string | null {
+  if (event.subjectId === null) return null;
+  return event.subjectEmail ? `${event.subjectId} <${event.subjectEmail}>` : event.subjectId;
+}
+
 /** One page of events matching the filter, newest first, with the total. */
 export async function listAuditLog(
   ctx: AuthContext,
@@ -75,7 +95,8 @@ export async function listUserSecurityEvents(
 export async function followAuditLog(
   ctx: AuthContext,
   filter: AuditFilter,
-  onEvent: (event: AuditEventWire) => void,
+  /** Awaited when it returns a promise, so a slow writer holds the next event back. */
+  onEvent: (event: AuditEventWire) => unknown,
   options: { intervalMs: number; signal: AbortSignal; since?: number },
 ): Promise<void> {
   let since = options.since ?? ctx.now();
@@ -93,7 +114,7 @@ export async function followAuditLog(
         seenAtSince = new Set();
       }
       seenAtSince.add(row.id);
-      onEvent(toAuditEventWire(row));
+      await onEvent(toAuditEventWire(row));
     }
     if (rows.length < 500)
       await new Promise<void>((resolve) => {

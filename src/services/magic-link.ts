@@ -29,9 +29,12 @@ export interface MagicLinkRequest {
   errorCallbackURL?: string;
 }
 
-/** The mailed URL: token first, then callbackURL ("/" by default) and the other two only when given. */
+/**
+ * The mailed URL: token first, then callbackURL and the other two only when given. Without a callbackURL the
+ * link returns to AUTH_APP_URL, as verification and reset links do; with none set, to "/" (Better Auth's).
+ */
 export function magicLinkURL(ctx: AuthContext, token: string, request: MagicLinkRequest): string {
-  const query = new URLSearchParams({ token, callbackURL: request.callbackURL || "/" });
+  const query = new URLSearchParams({ token, callbackURL: request.callbackURL || ctx.config.appURL || "/" });
   if (request.newUserCallbackURL) query.set("newUserCallbackURL", request.newUserCallbackURL);
   if (request.errorCallbackURL) query.set("errorCallbackURL", request.errorCallbackURL);
   return `${ctx.apiURL}/magic-link/verify?${query.toString()}`;

@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { followAuditLog } from "../../src/services/audit-log.ts";
+import { followAuditLog, listAuditLog } from "../../src/services/audit-log.ts";
 import type { AuditEventWire } from "../../src/wire/audit.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
@@ -35,6 +35,24 @@ describeEachDialect("authd audit and authd webhooks", (dialect) => {
     const bad = await runCli(["audit", "--since", "yesterday-ish"], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--since");
+  });
+
+  it("audit prints each subject's email beside its id, and only the id once the user is gone", async () => {
+    const carol = await signUp(t, { email: "carol.audit@example.com" });
+    const gone = await signUp(t, { email: "gone.audit@example.com" });
+    await t.ctx.db.deleteFrom("user").where("id", "=", gone.user.id).execute();
+    const result = await runCli(["audit", "--type", "sign_up"], { env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`${carol.user.id} <carol.audit@example.com>`);
+    expect(result.stdout).toContain(gone.user.id);
+    expect(result.stdout).not.toContain("gone.audit@example.com");
+    // --json stays the wire object: the email is not part of the event.
+    const json = await runCli(["audit", "--json", "--user", carol.user.id], { env });
+    expect(json.stdout).not.toContain("subjectEmail");
+    // The terminal UI's search finds events by the subject's email (literally, ignoring case).
+    const found = await listAuditLog(t.ctx, { search: "CAROL.AUDIT@" }, { limit: 10, offset: 0 });
+    expect(found.items.map((e) => e.subjectId)).toEqual([carol.user.id]);
+    expect((await listAuditLog(t.ctx, { search: "carol%audit" }, { limit: 10, offset: 0 })).items).toEqual([]);
   });
 
   it("follows the log: each new event once, oldest first", async () => {

@@ -95,6 +95,35 @@ describe("authd/client against a running authd", () => {
     });
   });
 
+  it("sends getSession({ headers }) as request headers, as a server forwarding the browser's cookie does", async () => {
+    const email = uniqueEmail();
+    const { client: browserClient, browser } = newClient();
+    await browserClient.signUp.email({ name: "Forwarded", email, password: "correct-horse-battery" });
+    const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    const seen: string[] = [];
+    const server = createAuthClient({
+      baseURL: authd.url,
+      fetchOptions: {
+        headers: { "x-app": "shop" },
+        customFetchImpl: ((input: RequestInfo | URL, init?: RequestInit) => {
+          seen.push(String(input));
+          return fetch(input, init);
+        }) as typeof fetch,
+      },
+    });
+    const session = await server.getSession({ headers: { cookie } });
+    expect(session.data?.user.email).toBe(email);
+    expect(seen.at(-1)).toBe(`${authd.url}/api/auth/get-session`);
+    const withQuery = await server.getSession({
+      query: { disableCookieCache: true },
+      headers: new Headers({ cookie }),
+    });
+    expect(withQuery.data?.user.email).toBe(email);
+    expect(seen.at(-1)).toBe(`${authd.url}/api/auth/get-session?disableCookieCache=true`);
+    // Without the cookie the server's client is nobody: the headers were what signed it in.
+    expect((await server.getSession()).data).toBeNull();
+  });
+
   it("sends query parameters for GET routes and validation errors come back as errors", async () => {
     const { client, browser } = newClient();
     const result = await client.getSession({ query: { disableCookieCache: true } });

@@ -1,12 +1,13 @@
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshCopy } from "../helpers/fresh-copy.ts";
 import { type RunningAuthd, startAuthd } from "../helpers/live-server.ts";
 
-// @authd/client as an app gets it: `npm run build:client`, `npm pack ./clients/js`, installed from the
+// @authd/client as an app gets it: `npm run pack:client` on a fresh clone, installed from the
 // tarball into a scratch project with nothing else, imported by Node, and used against a running authd.
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -17,17 +18,22 @@ describe("the @authd/client package", () => {
   let tarball: string;
   let app: string;
   let daemon: RunningAuthd;
+  let clone: string;
   beforeAll(async () => {
-    npm(["run", "build:client"], ROOT);
-    const packed = mkdtempSync(join(tmpdir(), "authd-client-pack-"));
-    npm(["pack", "./clients/js", "--pack-destination", packed], ROOT);
-    tarball = join(packed, readdirSync(packed)[0]);
+    // As docs/client.md says, on a fresh clone: no dist/ yet, the script makes the tarball there.
+    clone = freshCopy();
+    expect(existsSync(join(clone, "dist"))).toBe(false);
+    npm(["run", "pack:client"], clone);
+    tarball = join(clone, "dist", readdirSync(join(clone, "dist"))[0]);
     app = mkdtempSync(join(tmpdir(), "authd-client-app-"));
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "scratch-app", private: true, type: "module" }));
     npm(["install", "--offline", tarball], app);
     daemon = await startAuthd({ env: { AUTH_TRUSTED_ORIGINS: "http://app.test" } });
   }, 180_000);
-  afterAll(() => daemon?.close());
+  afterAll(async () => {
+    await daemon?.close();
+    if (clone) rmSync(clone, { recursive: true, force: true });
+  });
 
   it("packs the built modules, their declarations and the README, and nothing of the daemon", () => {
     expect(tarball).toMatch(/authd-client-0\.1\.0\.tgz$/);
@@ -89,6 +95,25 @@ describe("the @authd/client package", () => {
       wrong: "INVALID_EMAIL_OR_PASSWORD",
       after: null,
     });
+  });
+
+  it("resolves every client import the documents show, in the app that installed the package", async () => {
+    const documented = ["docs/client.md", "clients/js/README.md"].flatMap((document) =>
+      [...readFileSync(join(ROOT, document), "utf8").matchAll(/\bfrom "((?:@authd\/|authd\/)[^"]*)"/g)].map(
+        (match) => match[1],
+      ),
+    );
+    const specifiers = [...new Set(documented)];
+    expect(specifiers).toEqual(expect.arrayContaining(["@authd/client", "@authd/client/react"]));
+    const script = `for (const s of JSON.parse(process.env.SPECIFIERS)) console.log(s + " " + import.meta.resolve(s));`;
+    const run = await promisify(execFile)("node", ["--input-type=module", "-e", script], {
+      cwd: app,
+      env: { ...process.env, SPECIFIERS: JSON.stringify(specifiers) },
+      encoding: "utf8",
+    });
+    const resolved = run.stdout.trim().split("\n");
+    expect(resolved).toHaveLength(specifiers.length);
+    for (const line of resolved) expect(line).toMatch(/ file:\/\/.*\/node_modules\/@authd\/client\/dist\/\w+\.js$/);
   });
 
   it("type-checks an app against the installed declarations", () => {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENV_BINDINGS } from "../../src/config/load.ts";
+import { createAddressMatcher } from "../../src/ip-address.ts";
 import { runCli } from "../cli/run.ts";
 import { readRuntimeStage } from "../helpers/dockerfile.ts";
 
@@ -145,6 +146,7 @@ describe("compose.yaml", () => {
   const compose = Bun.YAML.parse(read("compose.yaml")) as {
     services: Record<string, ComposeService>;
     volumes: Record<string, unknown>;
+    networks?: { default?: { ipam?: { config?: { subnet?: string; gateway?: string }[] } } };
   };
   const { authd, postgres, redis } = compose.services;
   const stage = readRuntimeStage(join(ROOT, "Dockerfile"));
@@ -170,6 +172,27 @@ describe("compose.yaml", () => {
     expect(env.AUTH_DATABASE_URL).toMatch(new RegExp(`@postgres:5432/${pg.POSTGRES_DB}$`));
     expect(env.AUTH_REDIS_URL).toBe("redis://redis:6379");
     expect(Object.keys(env).filter((key) => !KNOWN.has(key))).toEqual([]);
+  });
+
+  it("publishes authd on the host's loopback only, for the host's proxy", () => {
+    expect(authd.ports?.length).toBeGreaterThan(0);
+    for (const port of authd.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
+    expect(postgres.ports ?? []).toEqual([]);
+    expect(redis.ports ?? []).toEqual([]);
+  });
+
+  it("trusts as proxy the bridge gateway the host's proxy arrives from, not loopback and not the other containers", () => {
+    const [network] = compose.networks?.default?.ipam?.config ?? [];
+    const { subnet = "", gateway = "" } = network ?? {};
+    expect(subnet).toMatch(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    expect(createAddressMatcher([subnet])(gateway)).toBe(true);
+    // compose's environment wins over authd.env, whose 127.0.0.1 would be the container itself.
+    const trusted = createAddressMatcher((authd.environment?.AUTH_TRUSTED_PROXIES ?? "").split(","));
+    expect(trusted(gateway)).toBe(true);
+    expect(trusted("127.0.0.1")).toBe(false);
+    const sibling = gateway.replace(/\.\d+$/, ".5");
+    expect(createAddressMatcher([subnet])(sibling)).toBe(true);
+    expect(trusted(sibling)).toBe(false);
   });
 
   it("uses the image's own health check command and volume", () => {

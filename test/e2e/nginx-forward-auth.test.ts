@@ -82,7 +82,8 @@ describe("nginx auth_request in front of authd (docs/proxies.md)", () => {
       env: {
         AUTH_TRUSTED_PROXIES: "127.0.0.1",
         AUTH_TRUSTED_ORIGINS: base,
-        AUTH_FORWARD_AUTH_SIGN_IN_URL: "https://login.example.com/sign-in",
+        // The site's own sign-in page, behind the same nginx: the block must leave it outside the check.
+        AUTH_FORWARD_AUTH_SIGN_IN_URL: `${base}/sign-in`,
       },
     });
     upstream = http.createServer((req, res) => {
@@ -191,7 +192,7 @@ ${server}
     const browser = await throughNginx("/orders/7?tab=items", { accept: "text/html" });
     expect(browser.status).toBe(302);
     const location = new URL(String(browser.headers.location));
-    expect(`${location.origin}${location.pathname}`).toBe("https://login.example.com/sign-in");
+    expect(`${location.origin}${location.pathname}`).toBe(`${base}/sign-in`);
     expect(location.searchParams.get("callbackURL")).toBe(`${base}/orders/7?tab=items`);
     const forged = await throughNginx("/", {
       accept: "text/html",
@@ -199,8 +200,37 @@ ${server}
       host: "evil.example",
     });
     expect(forged.status).toBe(302);
-    expect(forged.headers.location).toBe("https://login.example.com/sign-in");
+    expect(forged.headers.location).toBe(`${base}/sign-in`);
     expect(seen.length).toBe(before);
+  });
+
+  it("serves the sign-in page it redirects to without a session (no loop), with no client-set X-Auth headers", async () => {
+    const victim = await signUpDirect("Sign-in Victim");
+    const browser = await throughNginx("/orders/7", { accept: "text/html" });
+    expect(browser.status).toBe(302);
+    const signInPage = new URL(String(browser.headers.location));
+    const page = await throughNginx(`${signInPage.pathname}${signInPage.search}`, {
+      accept: "text/html",
+      "x-auth-user-id": victim.id,
+      "x-auth-user-role": "admin",
+    });
+    expect(page.status).toBe(200);
+    expect(page.text).toBe("upstream");
+    expect(seen.at(-1)?.url).toBe(`/sign-in?callbackURL=${encodeURIComponent(`${base}/orders/7`)}`);
+    expect(seen.at(-1)?.auth).toEqual({});
+  });
+
+  it("reaches authd through the proxy outside the check: signing in there lets the page asked for through", async () => {
+    const user = await signUpDirect("Through Proxy");
+    const signedIn = await peerRequest(base, "/api/auth/sign-in/email", {
+      body: { email: user.email, password: PASSWORD },
+      headers: { origin: base },
+    });
+    expect(signedIn.status).toBe(200);
+    const cookie = String(signedIn.headers["set-cookie"]).split(";")[0];
+    const back = await throughNginx("/orders/7", { accept: "text/html", cookie });
+    expect(back.status).toBe(200);
+    expect(seen.at(-1)?.auth["x-auth-user-id"]).toBe(user.id);
   });
 
   it("does not let a client inject X-Auth-User-Id, with or without a session", async () => {

@@ -1,23 +1,13 @@
 import { spawn, spawnSync } from "node:child_process";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { freshCopy, REPOSITORY_ROOT as ROOT } from "../helpers/fresh-copy.ts";
 
 // The documents' commands work as written on a fresh clone (CONTRIBUTING.md, "Documentation"): every code
 // block marked `sh runnable` runs with bash -e in a copy of the repository with Bun off PATH, in private
 // network and pid namespaces (its own port 3000; anything it leaves running ends with it).
 
-const ROOT = resolve(import.meta.dirname, "../..");
 const DOCUMENTS = [
   "README.md",
   "CONTRIBUTING.md",
@@ -40,22 +30,6 @@ function runnableBlocks(document: string): Block[] {
   return [...text.matchAll(/^```sh[ \t]+([^\n]*)\n([\s\S]*?)^```$/gm)]
     .filter((match) => match[1].split(/\s+/).includes("runnable"))
     .map((match) => ({ document, line: text.slice(0, match.index).split("\n").length, code: match[2] }));
-}
-
-/** The files git would commit (tracked or not ignored), copied; node_modules linked as `npm ci` left it. */
-function freshCopy(): string {
-  const copy = mkdtempSync(join(tmpdir(), "authd-clone-"));
-  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
-  for (const file of listed.stdout.split("\0").filter(Boolean)) {
-    if (!existsSync(join(ROOT, file))) continue;
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    copyFileSync(join(ROOT, file), join(copy, file));
-  }
-  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
-  return copy;
 }
 
 /** PATH without Bun: no node_modules/.bin (npm run adds it) and no directory holding a bun executable. */

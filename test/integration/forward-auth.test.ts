@@ -103,6 +103,25 @@ describeEachDialect("Forward-auth: GET /forward-auth", (dialect) => {
     expect(api.headers.get("location")).toBeNull();
   });
 
+  it("never returns a browser to a path a browser reads as another host: backslashes, tabs, encoded slashes", async () => {
+    for (const uri of [
+      "/\\evil.example/x",
+      "/\\\\evil.example",
+      "\\/evil.example",
+      "/\t/evil.example",
+      "/%5Cevil.example",
+      "/%2fevil.example",
+    ]) {
+      const res = await t.agent({ from: PROXY }).get("/forward-auth", { headers: forwarded(uri) });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(SIGN_IN);
+    }
+    // Backslashes further along are slashes too, as a browser reads them; the page stays on the app.
+    const inner = await t.agent({ from: PROXY }).get("/forward-auth", { headers: forwarded("/docs\\guide?q=1") });
+    const back = new URL(inner.headers.get("location") ?? "").searchParams.get("callbackURL");
+    expect(back).toBe(`${APP}/docs/guide?q=1`);
+  });
+
   it("answers nginx (mode=auth-request) 401 with the sign-in URL in Location", async () => {
     const res = await t
       .agent({ from: PROXY })

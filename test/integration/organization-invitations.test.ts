@@ -136,10 +136,12 @@ describeEachDialect("organization invitations", (dialect) => {
       const anonymous = await t.agent().get("/organization/get-invitation", { query: { id: linkId } });
       expect(anonymous.status).toBe(401);
       expect(anonymous.body).toEqual({ code: "NOT_AUTHENTICATED", message: "Not authenticated" });
-      expect((await invitee.agent.get("/organization/get-invitation")).body).toMatchObject({
-        code: "VALIDATION_ERROR",
-        message: "id is required",
-      });
+      const noId = await invitee.agent.get("/organization/get-invitation");
+      expect(noId.status).toBe(400);
+      expect(noId.body).toMatchObject({ code: "VALIDATION_ERROR", message: "Invalid query parameters" });
+      const anonymousNoId = await t.agent().get("/organization/get-invitation");
+      expect(anonymousNoId.status).toBe(400);
+      expect(anonymousNoId.body).toMatchObject({ code: "VALIDATION_ERROR", message: "Invalid query parameters" });
 
       const view = await invitee.agent.get("/organization/get-invitation", { query: { id: linkId } });
       expect(view.status).toBe(200);

@@ -320,6 +320,26 @@ describe("authd admin terminal UI", () => {
     await waitForFrame(ui, (f) => f.includes("Sessions (") && f.includes("alice@example.com"));
   });
 
+  it("shows each audit event's subject email beside its id, and filters the log by email", async () => {
+    const bob = await findUserByEmail(t.ctx.db, "bob@example.com");
+    const carol = await findUserByEmail(t.ctx.db, "carol@example.com");
+    if (!bob || !carol) throw new Error("bob and carol were seeded");
+    t.clock.advance(60_000);
+    await banUser(t.ctx, bob.id, { reason: "audit email" }, CLI_SOURCE);
+    t.clock.advance(60_000);
+    await banUser(t.ctx, carol.id, { reason: "audit email" }, CLI_SOURCE);
+    const ui = open();
+    await waitForFrame(ui, "user(s)");
+    for (let i = 0; i < 3; i += 1) ui.stdin.write(KEYS.tab);
+    const frame = await waitForFrame(ui, (f) => f.includes("event(s)") && f.includes("carol@example.com"));
+    expect(frame).toContain("bob@example.com");
+    ui.stdin.write("bob@exa");
+    const filtered = await waitForFrame(ui, (f) => f.includes("search: bob@exa") && !f.includes("loading"));
+    expect(filtered).toContain("bob@example.com");
+    expect(filtered).not.toContain("carol@example.com");
+    expect(filtered).toContain("user_banned");
+  });
+
   it("re-lays out when the terminal is resized", async () => {
     const ui = open();
     await waitForFrame(ui, "user(s)");

@@ -1,15 +1,14 @@
-import { describeEventData } from "../../src/services/audit-log.ts";
-import type { AuditEventWire } from "../../src/wire/audit.ts";
+import { type AuditEventListing, describeEventData } from "../../src/services/audit-log.ts";
 import { toMinute } from "../components/dates.ts";
 import { type ListScreenProps, SearchableListScreen } from "./SearchableListScreen.tsx";
 
-/** The audit log, newest first; typing filters by type, user id or address, enter opens the event's user. */
+/** The audit log, newest first; typing filters by type, user id or email, or address; enter opens the event's user. */
 export function AuditScreen({ data, notice: _notice, ...props }: ListScreenProps) {
   return (
-    <SearchableListScreen<AuditEventWire>
+    <SearchableListScreen<AuditEventListing>
       {...props}
       load={data.listAuditEvents}
-      searchHint="type to filter by event type, user id or ip"
+      searchHint="type to filter by event type, user id or email, or ip"
       noun="event"
       emptyText="no events match"
       rowKey={(e) => e.id}
@@ -26,7 +25,9 @@ export function AuditScreen({ data, notice: _notice, ...props }: ListScreenProps
           color: (e) => (e.outcome === "failure" ? "red" : undefined),
         },
         { header: "actor", width: 9, value: (e) => e.actor.type },
-        { header: "subject", value: (e) => e.subjectId },
+        // Operators know people by address: the id beside it gives way first (enter opens the user).
+        { header: "email", value: (e) => e.subjectEmail },
+        { header: "subject", width: 12, value: (e) => e.subjectId },
         { header: "ip", value: (e) => e.ip },
         { header: "details", value: describeEventData },
       ]}

@@ -1,13 +1,15 @@
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import {
+  type AuditEventListing,
   type AuditFilter,
   describeEventData,
+  describeSubject,
   followAuditLog,
   listAuditLog,
   parseTypeList,
+  withSubjectEmails,
 } from "../../services/audit-log.ts";
-import type { AuditEventWire } from "../../wire/audit.ts";
 import { formatTable, writeLines } from "../format.ts";
 import {
   createCommand,
@@ -57,14 +59,14 @@ export async function auditFilter(ctx: AuthContext, flags: Flags): Promise<Audit
   };
 }
 
-function printEvents(events: AuditEventWire[]): void {
+function printEvents(events: AuditEventListing[]): void {
   writeLines(
     formatTable(events, [
       { header: "time", value: (e) => e.createdAt },
       { header: "type", value: (e) => e.type },
       { header: "outcome", value: (e) => e.outcome },
       { header: "actor", value: (e) => (e.actor.id ? `${e.actor.type}:${e.actor.id}` : e.actor.type) },
-      { header: "subject", value: (e) => e.subjectId },
+      { header: "subject", value: describeSubject },
       { header: "org", value: (e) => e.organizationId },
       { header: "ip", value: (e) => e.ip },
       { header: "details", value: describeEventData },
@@ -81,12 +83,12 @@ async function follow(ctx: AuthContext, filter: AuditFilter, flags: Flags): Prom
     await followAuditLog(
       ctx,
       filter,
-      (event) => {
-        if (flags.json) process.stdout.write(`${JSON.stringify(event)}\n`);
-        else
-          writeLines(
-            `${event.createdAt} ${event.type} ${event.outcome} ${event.actor.type} ${event.subjectId ?? "-"} ${describeEventData(event)}`,
-          );
+      async (event) => {
+        if (flags.json) return void process.stdout.write(`${JSON.stringify(event)}\n`);
+        const [listed] = await withSubjectEmails(ctx, [event]);
+        writeLines(
+          `${event.createdAt} ${event.type} ${event.outcome} ${event.actor.type} ${describeSubject(listed) ?? "-"} ${describeEventData(event)}`,
+        );
       },
       { intervalMs: flags.interval, signal: controller.signal, since: filter.since },
     );
@@ -116,6 +118,6 @@ export const auditCommand = withPageOptions(
       if (flags.follow) return follow(ctx, filter, flags);
       const page = await listAuditLog(ctx, filter, { limit: flags.limit, offset: flags.offset });
       if (flags.json) return printJSON({ events: page.items, total: page.total });
-      printEvents(page.items);
+      printEvents(await withSubjectEmails(ctx, page.items));
     });
   });

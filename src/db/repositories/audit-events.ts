@@ -15,7 +15,7 @@ export interface AuditFilter {
   since?: number;
   /** Epoch ms, exclusive. */
   until?: number;
-  /** Text found (literally, ignoring case) in the type, the subject's or actor's id, or the ip. */
+  /** Text found (literally, ignoring case) in the type, the subject's id or email, the actor's id, or the ip. */
   search?: string;
 }
 
@@ -36,7 +36,11 @@ function filtered(db: Db, filter: AuditFilter) {
   const search = filter.search;
   if (search)
     query = query.where((eb) =>
-      eb.or(["type", "subjectId", "actorId", "ip"].map((column) => columnMatches(column, search))),
+      eb.or([
+        ...["type", "subjectId", "actorId", "ip"].map((column) => columnMatches(column, search)),
+        // The subject's current email: operators know people by address, the log keeps only ids.
+        eb("subjectId", "in", eb.selectFrom("user").select("id").where(columnMatches("email", search))),
+      ]),
     );
   return query;
 }

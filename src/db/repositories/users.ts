@@ -37,6 +37,13 @@ export async function markEmailVerifiedOnce(db: Db, id: string, now: number): Pr
  * Hold the user's row until the transaction ends (Postgres); SQLite transactions already run one at a
  * time, so there is nothing to take there.
  */
+/** The emails of the users among `ids` that still exist. */
+export async function listUserEmails(db: Db, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom("user").select(["id", "email"]).where("id", "in", ids).execute();
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
+
 export async function lockUser(trx: Trx, dialect: "sqlite" | "postgres", id: string): Promise<void> {
   if (dialect === "postgres") await sql`select 1 from "user" where id = ${id} for update`.execute(trx);
 }

@@ -20,7 +20,9 @@ export const tokenRoute = defineRoute({
   tags,
   auth: "session",
   response: TokenSchema,
-  handler: async ({ ctx, session }) => ({ token: await issueUserJWT(ctx, toUserWire(ctx, session.user)) }),
+  handler: async ({ ctx, session }) => ({
+    token: await issueUserJWT(ctx, toUserWire(ctx, session.user), session.session.impersonatedBy),
+  }),
 });
 
 export const jwksRoute = defineRoute({
@@ -38,7 +40,7 @@ export const jwtRoutes = [tokenRoute, jwksRoute];
 /** get-session's answer, with the session user's JWT in `set-auth-jwt` when the feature is on. */
 export async function withSessionJWT(c: Context, ctx: AuthContext, answer: SessionWithUser): Promise<SessionWithUser> {
   if (!ctx.config.jwt.enabled) return answer;
-  c.header("set-auth-jwt", await issueUserJWT(ctx, answer.user));
+  c.header("set-auth-jwt", await issueUserJWT(ctx, answer.user, answer.session.impersonatedBy));
   exposeHeader(c, "set-auth-jwt");
   return answer;
 }

@@ -37,8 +37,12 @@ export const sendMagicLinkRoute = defineRoute({
   },
 });
 
-/** Where a redirect goes: relative targets against the base URL. */
-const resolved = (ctx: AuthContext, url: string): string => new URL(url, ctx.baseURL).href;
+/**
+ * Where a redirect goes: relative targets against the app users return to (AUTH_APP_URL, else the base URL),
+ * not against authd, which has no page there. Only safe relative paths get here (the route refused the rest),
+ * so the result stays on the app's origin.
+ */
+const resolved = (ctx: AuthContext, url: string): string => new URL(url, ctx.appURL).href;
 
 /** A refused link: back to the error target with ?error=… ("?" appended as Better Auth does), no cookie. */
 const refuse = (c: Context, errorURL: string, error: string) => c.redirect(`${errorURL}?error=${error}`, 302);

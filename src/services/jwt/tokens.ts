@@ -5,7 +5,9 @@ import { currentSigningKey } from "./keys.ts";
 
 // The JWT a session's holder hands to other services (GET /token, set-auth-jwt on get-session). Claims:
 // the session user as get-session shows it (or the configured fields of it), sub = the user id, iss and
-// aud (the base URL unless configured), iat, and exp = iat + the configured lifetime (15 minutes).
+// aud (the base URL unless configured), iat, and exp = iat + the configured lifetime (15 minutes). A token
+// minted in an admin's impersonation session also names the admin as the actor (RFC 8693's act claim):
+// the services that accept it must be able to tell the admin's doing from the user's.
 
 function userClaims(ctx: AuthContext, user: UserWire): Record<string, unknown> {
   const fields = ctx.config.jwt.userFields;
@@ -20,10 +22,12 @@ function userClaims(ctx: AuthContext, user: UserWire): Record<string, unknown> {
 const REUSE_MS = 60_000;
 const MAX_RECENT = 10_000;
 
-/** A signed JWT for the user of a live session. */
-export async function issueUserJWT(ctx: AuthContext, user: UserWire): Promise<string> {
+/** A signed JWT for the user of a live session; `impersonatedBy`: the admin acting as them, if any. */
+export async function issueUserJWT(ctx: AuthContext, user: UserWire, impersonatedBy?: string | null): Promise<string> {
   const key = await currentSigningKey(ctx);
   const claims = userClaims(ctx, user);
+  // Set after the configured fields, so no jwt.userFields can drop it.
+  if (impersonatedBy) claims.act = { sub: impersonatedBy };
   const now = ctx.now();
   const recent = ctx.local.recentJWTs;
   const cacheKey = `${key.id}\n${JSON.stringify(claims)}`;

@@ -95,6 +95,8 @@ export const getInvitationRoute = defineRoute({
   tags,
   auth: "optional-session",
   query: z.object({ id: singleLine() }),
+  // The spec words a missing id as any invalid query: 400 VALIDATION_ERROR "Invalid query parameters".
+  namesMissingFields: false,
   response: InvitationDetailsSchema,
   errors: [
     "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION",

@@ -1,6 +1,6 @@
-import { describeEventData } from "../../src/services/audit-log.ts";
-import type { AuditEventWire } from "../../src/wire/audit.ts";
-import { toMinute } from "../components/dates.ts";
+import { describeEventData } from "../../../src/services/audit-log.ts";
+import type { AuditEventWire } from "../../../src/wire/audit.ts";
+import { toMinute } from "../../shared/dates.ts";
 import { type ListScreenProps, SearchableListScreen } from "./SearchableListScreen.tsx";
 
 /** The audit log, newest first; typing filters by type, user id or address, enter opens the event's user. */

@@ -1,5 +1,5 @@
-import { describeEventData } from "../../../src/services/audit-log.ts";
 import type { AuditEventWire } from "../../../src/wire/audit.ts";
+import { describeEventData } from "../../data.ts";
 import { toMinute } from "../../shared/dates.ts";
 import { type ListScreenProps, SearchableListScreen } from "./SearchableListScreen.tsx";
 

@@ -1,4 +1,4 @@
-import type { ListedOrganization } from "../../../src/services/directory.ts";
+import type { ListedOrganization } from "../../data.ts";
 import { toDay } from "../../shared/dates.ts";
 import { type ListScreenProps, SearchableListScreen } from "./SearchableListScreen.tsx";
 

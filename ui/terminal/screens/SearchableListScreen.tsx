@@ -1,6 +1,5 @@
 import { Box } from "ink";
-import type { Page, SearchPageRequest } from "../../../src/services/directory.ts";
-import type { AdminData } from "../../data.ts";
+import type { AdminData, Page, SearchPageRequest } from "../../data.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
 import { PageLine, SearchLine } from "../components/SearchLine.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import { useState } from "react";
-import type { ListedSession } from "../../../src/services/directory.ts";
+import type { ListedSession } from "../../data.ts";
 import { toMinute } from "../../shared/dates.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
 import { Confirm } from "../components/Prompt.tsx";

@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { useState } from "react";
-import { OWNER_BANNED_MARKER } from "../../../src/services/api-keys.ts";
 import type { AdminData } from "../../data.ts";
+import { OWNER_BANNED_MARKER } from "../../data.ts";
 import { toMinute } from "../../shared/dates.ts";
 import { type KeyHint, KeyHints } from "../components/KeyHints.tsx";
 import { Confirm, Prompt } from "../components/Prompt.tsx";

@@ -122,3 +122,21 @@ export function createAdminData(ctx: AuthContext): AdminData {
     },
   };
 }
+
+// All the terminal UI (and, server-side, the web console) takes from src/ besides src/wire and src/durations.ts:
+// the shapes AdminData answers with, the context it is built from, and the operator formats the CLI shares (so an
+// event and a banned owner's keys read the same in `authd audit`, `authd users show` and on the screens).
+export { OWNER_BANNED_MARKER } from "../src/services/api-keys.ts";
+export { describeEventData } from "../src/services/audit-log.ts";
+export type {
+  AuditEventListing,
+  AuthContext,
+  CreatedApiKey,
+  ListedOrganization,
+  ListedSession,
+  OrganizationOverview,
+  Page,
+  SearchPageRequest,
+  UserOverview,
+  UserWire,
+};

@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { findUserByEmail } from "../../src/db/repositories/users.ts";
 import { createSession } from "../../src/services/sessions.ts";
 import { createUser } from "../../src/services/users.ts";
-import { columnWidths } from "../../ui/components/Table.tsx";
 import { createAdminData } from "../../ui/data.ts";
-import { AdminApp } from "../../ui/screens/AdminApp.tsx";
+import { columnWidths } from "../../ui/terminal/components/Table.tsx";
+import { AdminApp } from "../../ui/terminal/screens/AdminApp.tsx";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { KEYS, waitForFrame } from "./keys.ts";
 

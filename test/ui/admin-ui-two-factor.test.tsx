@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generateBackupCodes, generateTotpSecret, writeTwoFactor } from "../../src/services/two-factor/store.ts";
 import { createUser, findUserById, updateUser } from "../../src/services/users.ts";
 import { createAdminData } from "../../ui/data.ts";
-import { AdminApp } from "../../ui/screens/AdminApp.tsx";
+import { AdminApp } from "../../ui/terminal/screens/AdminApp.tsx";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { KEYS, waitForFrame } from "./keys.ts";
 

@@ -8,7 +8,7 @@ import { CLI_SOURCE } from "../../src/services/security-events.ts";
 import { createSession } from "../../src/services/sessions.ts";
 import { createUser } from "../../src/services/users.ts";
 import { createAdminData } from "../../ui/data.ts";
-import { AdminApp } from "../../ui/screens/AdminApp.tsx";
+import { AdminApp } from "../../ui/terminal/screens/AdminApp.tsx";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 import { KEYS, waitForFrame } from "./keys.ts";
 

@@ -23,9 +23,64 @@ const TREE: Record<string, string> = {
   "src/cli/commands/users.ts":
     'import { findUser } from "../../db/repositories/users.ts";\nexport const command = findUser;\n',
   "src/cli/commands/draws.ts": 'import { render } from "ink";\nexport const draw = render;\n',
-  "ui/screens/users.ts":
-    'import { profile } from "../../src/http/routes/profile.ts";\nexport const screen = profile;\n',
+  "ui/terminal/screens/users.ts":
+    'import { profile } from "../../../src/http/routes/profile.ts";\nexport const screen = profile;\n',
   "ui/data.ts": 'import { user } from "../src/services/users.ts";\nexport const data = user;\n',
+  "ui/reaches-http.ts": 'import { profile } from "../src/http/routes/profile.ts";\nexport const top = profile;\n',
+  // The terminal UI: through ui/data.ts, src/wire, the leaf src/durations.ts and ui/shared; nothing else of src/.
+  "ui/terminal/screens/allowed.ts": [
+    'import type { User } from "../../../src/wire/user.ts";',
+    'import { parseRate } from "../../../src/durations.ts";',
+    'import { data } from "../../data.ts";',
+    'import { toDay } from "../../shared/dates.ts";',
+    "export const screen = [data, parseRate, toDay];",
+    "export type Row = User;",
+  ].join("\n"),
+  "ui/terminal/screens/bypass.ts": [
+    'import { user } from "../../../src/services/users.ts";',
+    'import { table } from "../../../src/db/schema.ts";',
+    'import type { Context } from "../../../src/context.ts";',
+    'import { page } from "../../web/page.ts";',
+    "export const screen = [user, table, page];",
+    "export type Held = Context;",
+  ].join("\n"),
+  // What both front ends share: UI-agnostic and safe in a browser.
+  "ui/shared/dates.ts": 'import type { User } from "../../src/wire/user.ts";\nexport type Dated = User;\n',
+  "ui/shared/reaches.ts": [
+    'import { user } from "../../src/services/users.ts";',
+    'import { data } from "../data.ts";',
+    'import { screen } from "../terminal/screens/allowed.ts";',
+    'import { Text } from "ink";',
+    "export const shared = [user, data, screen, Text];",
+  ].join("\n"),
+  // The web front end: HTTP through src/client in the browser; ui/data.ts only server-side.
+  "ui/web/page.ts": [
+    'import { createAuthClient } from "../../src/client/index.ts";',
+    'import type { User } from "../../src/wire/user.ts";',
+    'import { toDay } from "../shared/dates.ts";',
+    "export const page = [createAuthClient, toDay];",
+    "export type Shown = User;",
+  ].join("\n"),
+  "ui/web/bypass.ts": [
+    'import { user } from "../../src/services/users.ts";',
+    'import { table } from "../../src/db/schema.ts";',
+    'import { data } from "../data.ts";',
+    'import { screen } from "../terminal/screens/allowed.ts";',
+    "export const page = [user, table, data, screen];",
+  ].join("\n"),
+  "ui/web/server/console.ts": 'import { data } from "../../data.ts";\nexport const console = data;\n',
+  "ui/web/server/bypass.ts": 'import { user } from "../../../src/services/users.ts";\nexport const direct = user;\n',
+  // The wire shapes: a leaf every layer imports.
+  "src/wire/user.ts":
+    'import * as z from "zod";\nimport { Iso } from "./common.ts";\nexport const User = z.object({ at: Iso });\n',
+  "src/wire/reaches.ts": [
+    'import { user } from "../services/users.ts";',
+    'import { route } from "../http/routes/user.ts";',
+    'import { table } from "../db/schema.ts";',
+    'import { data } from "../../ui/data.ts";',
+    "export const wire = [user, route, table, data];",
+  ].join("\n"),
+  "src/services/uses-wire.ts": 'import { User } from "../wire/user.ts";\nexport const shape = User;\n',
   "migrations/20260101000000_create_things.ts":
     'import { table } from "../src/db/schema.ts";\nexport const up = table;\n',
   "test/helpers/seed.ts":
@@ -95,13 +150,16 @@ describe("import rules (biome.json)", () => {
     }
   });
 
-  it("keeps the terminal UI off src/http and the CLI off Ink, while the UI reads services", () => {
-    expect(flagged("ui/screens/users.ts").map((p) => p.message)).toEqual([
+  it("keeps the terminal UI off src/http and the CLI off Ink, while ui/data.ts reads services", () => {
+    expect(flagged("ui/terminal/screens/users.ts").map((p) => p.message)).toEqual([
+      expect.stringMatching(/^import-boundary: ui\/terminal reads and acts through ui\/data\.ts/),
+    ]);
+    expect(flagged("ui/reaches-http.ts").map((p) => p.message)).toEqual([
       expect.stringMatching(/ui\/ never imports src\/http/),
     ]);
     expect(flagged("ui/data.ts")).toEqual([]);
     expect(flagged("src/cli/commands/draws.ts").map((p) => p.message)).toEqual([
-      expect.stringMatching(/ui\/render\.tsx/),
+      expect.stringMatching(/ui\/terminal\/render\.tsx/),
     ]);
   });
 
@@ -110,6 +168,49 @@ describe("import rules (biome.json)", () => {
     expect(flagged("migrations/20260101000000_create_things.ts").map((p) => p.message)).toEqual([
       expect.stringMatching(/never imports app code/),
     ]);
+  });
+
+  it("lets the terminal UI import only ui/data.ts, ui/shared, src/wire and src/durations.ts", () => {
+    expect(flagged("ui/terminal/screens/allowed.ts")).toEqual([]);
+    // services, the database and the context (a type import too): each past the data interface; then the web UI
+    expect(flagged("ui/terminal/screens/bypass.ts").map((p) => p.message)).toEqual([
+      expect.stringMatching(/^import-boundary: ui\/terminal reads and acts through ui\/data\.ts/),
+      expect.stringMatching(/^import-boundary: ui\/terminal reads and acts through ui\/data\.ts/),
+      expect.stringMatching(/^import-boundary: ui\/terminal reads and acts through ui\/data\.ts/),
+      expect.stringMatching(/^import-boundary: the terminal and web UIs never import each other/),
+    ]);
+  });
+
+  it("keeps ui/shared UI-agnostic: no services, no ui/data.ts, no front end, no Ink", () => {
+    expect(flagged("ui/shared/dates.ts")).toEqual([]);
+    expect(flagged("ui/shared/reaches.ts").map((p) => p.message)).toEqual([
+      expect.stringMatching(/^import-boundary: ui\/shared is UI-agnostic and safe in a browser/),
+      expect.stringMatching(/^import-boundary: ui\/shared imports neither front end nor ui\/data\.ts/),
+      expect.stringMatching(/^import-boundary: ui\/shared imports neither front end nor ui\/data\.ts/),
+      expect.stringMatching(/^import-boundary: ui\/shared is UI-agnostic: no Ink/),
+    ]);
+  });
+
+  it("lets the web UI reach the daemon only over HTTP, or server-side through ui/data.ts", () => {
+    expect(flagged("ui/web/page.ts")).toEqual([]);
+    expect(flagged("ui/web/server/console.ts")).toEqual([]);
+    expect(flagged("ui/web/bypass.ts").map((p) => p.message)).toEqual([
+      expect.stringMatching(/^import-boundary: ui\/web talks to the daemon over HTTP/),
+      expect.stringMatching(/^import-boundary: ui\/web talks to the daemon over HTTP/),
+      expect.stringMatching(/^import-boundary: browser code in ui\/web talks to the daemon over HTTP/),
+      expect.stringMatching(/^import-boundary: the terminal and web UIs never import each other/),
+    ]);
+    expect(flagged("ui/web/server/bypass.ts").map((p) => p.message)).toEqual([
+      expect.stringMatching(/^import-boundary: ui\/web\/server reaches the services only through ui\/data\.ts/),
+    ]);
+  });
+
+  it("keeps src/wire a leaf that every layer may import", () => {
+    expect(flagged("src/wire/user.ts")).toEqual([]);
+    expect(flagged("src/services/uses-wire.ts")).toEqual([]);
+    expect(flagged("src/wire/reaches.ts").map((p) => p.message)).toEqual(
+      Array(4).fill(expect.stringMatching(/^import-boundary: src\/wire is a leaf/)),
+    );
   });
 
   it("refuses an import cycle, even one made of type imports only", () => {

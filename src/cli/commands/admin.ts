@@ -15,7 +15,7 @@ export const adminCommand = createCommand(
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
   // Loaded on demand: the other commands never pay for React and Ink.
-  const { renderAdmin } = await import("../../../ui/render.tsx");
+  const { renderAdmin } = await import("../../../ui/terminal/render.tsx");
   // Log lines (security events at info, when AUTH_LOG_LEVEL asks for them) would be drawn over the UI if
   // written to stderr directly; through console.error, Ink prints them above its frame.
   await withContext(flags, (ctx) => renderAdmin(ctx), { writeLog: (line) => console.error(line) });

@@ -1,6 +1,5 @@
 import { render } from "ink";
-import type { AuthContext } from "../src/context.ts";
-import { createAdminData } from "./data.ts";
+import { type AuthContext, createAdminData } from "../data.ts";
 import { AdminApp } from "./screens/AdminApp.tsx";
 
 // The one place the CLI meets Ink: commands call these functions and never import Ink themselves.

@@ -1,5 +1,5 @@
-import type { ListedOrganization } from "../../src/services/directory.ts";
-import { toDay } from "../components/dates.ts";
+import type { ListedOrganization } from "../../data.ts";
+import { toDay } from "../../shared/dates.ts";
 import { type ListScreenProps, SearchableListScreen } from "./SearchableListScreen.tsx";
 
 /** Every organization, newest first; typing filters by name or slug, enter opens one. */

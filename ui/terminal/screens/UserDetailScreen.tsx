@@ -1,12 +1,12 @@
 import { Box, Text } from "ink";
 import { useState } from "react";
-import { OWNER_BANNED_MARKER } from "../../src/services/api-keys.ts";
-import { toMinute } from "../components/dates.ts";
+import type { AdminData } from "../../data.ts";
+import { OWNER_BANNED_MARKER } from "../../data.ts";
+import { toMinute } from "../../shared/dates.ts";
 import { type KeyHint, KeyHints } from "../components/KeyHints.tsx";
 import { Confirm, Prompt } from "../components/Prompt.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table } from "../components/Table.tsx";
-import type { AdminData } from "../data.ts";
 import { useAction } from "../hooks/use-action.ts";
 import { useAsyncData } from "../hooks/use-async-data.ts";
 import { useKeys } from "../hooks/use-keys.tsx";

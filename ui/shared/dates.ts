@@ -1,5 +1,5 @@
-// How screens show the ISO dates services answer with: to the minute in tables of events, to the day in
-// tables of things. Missing dates show as null (the table prints "-").
+// How the UIs show the ISO dates the services answer with: to the minute in tables of events, to the day in
+// tables of things. Missing dates show as null (a table prints "-"). Plain strings, no Ink: web pages use it too.
 
 /** "2026-11-23 15:20" */
 export const toMinute = (iso: string | null | undefined): string | null =>

@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { useState } from "react";
-import type { ListedSession } from "../../src/services/directory.ts";
-import { toMinute } from "../components/dates.ts";
+import type { ListedSession } from "../../data.ts";
+import { toMinute } from "../../shared/dates.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
 import { Confirm } from "../components/Prompt.tsx";
 import { PageLine } from "../components/SearchLine.tsx";

@@ -1,10 +1,9 @@
 import { Box } from "ink";
-import type { Page, SearchPageRequest } from "../../src/services/directory.ts";
+import type { AdminData, Page, SearchPageRequest } from "../../data.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
 import { PageLine, SearchLine } from "../components/SearchLine.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table, type TableColumn } from "../components/Table.tsx";
-import type { AdminData } from "../data.ts";
 import { useKeys } from "../hooks/use-keys.tsx";
 import { handleListScreenKey, type ListPosition, START, usePagedList } from "../hooks/use-paged-list.ts";
 import { useTerminalSize } from "../hooks/use-terminal-size.ts";

@@ -1,8 +1,8 @@
 import { Box, Text } from "ink";
 import { useState } from "react";
-import { describeRate, parseDuration, parseRate } from "../../src/durations.ts";
+import { describeRate, parseDuration, parseRate } from "../../../src/durations.ts";
+import type { IssueKeyOptions } from "../../data.ts";
 import { Confirm, Prompt } from "../components/Prompt.tsx";
-import type { IssueKeyOptions } from "../data.ts";
 
 // The user screen's dialogs of several steps: a ban (reason, then how long) and issuing an API key with the
 // same choices as `authd issue-api-key`. Each step is one prompt; a value that cannot be read keeps the step

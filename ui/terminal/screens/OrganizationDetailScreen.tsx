@@ -1,9 +1,9 @@
 import { Box, Text } from "ink";
-import { toDay } from "../components/dates.ts";
+import type { AdminData } from "../../data.ts";
+import { toDay } from "../../shared/dates.ts";
 import { KeyHints } from "../components/KeyHints.tsx";
 import { StatusLine } from "../components/StatusLine.tsx";
 import { Table } from "../components/Table.tsx";
-import type { AdminData } from "../data.ts";
 import { useAsyncData } from "../hooks/use-async-data.ts";
 import { useKeys } from "../hooks/use-keys.tsx";
 import { useTerminalSize } from "../hooks/use-terminal-size.ts";

@@ -1,5 +1,5 @@
-import { type AuditEventListing, describeEventData } from "../../src/services/audit-log.ts";
-import { toMinute } from "../components/dates.ts";
+import { type AuditEventListing, describeEventData } from "../../data.ts";
+import { toMinute } from "../../shared/dates.ts";
 import { type ListScreenProps, SearchableListScreen } from "./SearchableListScreen.tsx";
 
 /** The audit log, newest first; typing filters by type, user id or email, or address; enter opens the event's user. */

@@ -1,4 +1,4 @@
-import type { UserWire } from "../../src/services/users.ts";
+import type { UserWire } from "../../data.ts";
 import { type ListScreenProps, SearchableListScreen } from "./SearchableListScreen.tsx";
 
 /** Every user, newest first; typing filters by email, name or username, enter opens one. */

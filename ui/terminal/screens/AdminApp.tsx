@@ -1,8 +1,8 @@
 import { Box, useApp } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
+import type { AdminData } from "../../data.ts";
 import { ErrorBoundary } from "../components/ErrorBoundary.tsx";
 import { Header, TABS, type Tab } from "../components/Header.tsx";
-import type { AdminData } from "../data.ts";
 import { KeyboardProvider } from "../hooks/use-keys.tsx";
 import { type ListPosition, START } from "../hooks/use-paged-list.ts";
 import { AuditScreen } from "./AuditScreen.tsx";

@@ -1,5 +1,5 @@
 import type { Key } from "ink";
-import type { Page, SearchPageRequest } from "../../src/services/directory.ts";
+import type { Page, SearchPageRequest } from "../../data.ts";
 import { type AsyncData, useAsyncData } from "./use-async-data.ts";
 
 /** Where a list is (kept by the app, so going back to a list finds it as it was left). */

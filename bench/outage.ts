@@ -7,15 +7,14 @@
 //   AUTH_REDIS_TIMEOUT_MS=300 bun bench/outage.ts
 
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { startTcpProxy, type TcpProxy, throughProxy } from "../scripts/tcp-proxy.ts";
 import { loadConfig } from "../src/config/load.ts";
 import { createContext } from "../src/context.ts";
 import { createApp } from "../src/http/app.ts";
 import { silentLogger } from "../src/logger.ts";
+import { BENCH_POSTGRES_URL, scratchDatabase } from "./scratch-database.ts";
 
 const { values: args } = parseArgs({ options: { requests: { type: "string", default: "50" } } });
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SERVER_TOKEN = "bench-server-token-0123456789abcdef";
 const BASE = "http://127.0.0.1:3000";
@@ -25,18 +24,12 @@ const proxyTo = (url: string, port: number) => {
   const parsed = new URL(url);
   return startTcpProxy({ host: parsed.hostname, port: Number(parsed.port || port) });
 };
-const schema = `bench_outage_${Date.now().toString(36)}`;
-const admin = async (query: string) => {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  await client.query(query).finally(() => client.end());
-};
-await admin(`create schema ${schema}`);
-const postgres = await proxyTo(POSTGRES_URL, 5432);
+const target = await scratchDatabase("postgres", "outage");
+const postgres = await proxyTo(BENCH_POSTGRES_URL, 5432);
 const redis = await proxyTo(REDIS_URL, 6379);
 const config = loadConfig({
   env: {
-    AUTH_DATABASE_URL: throughProxy(`${POSTGRES_URL}?schema=${schema}`, postgres),
+    AUTH_DATABASE_URL: throughProxy(target.url, postgres),
     AUTH_REDIS_URL: throughProxy(REDIS_URL, redis),
     AUTH_REDIS_KEY_PREFIX: `bench-outage:${Date.now()}:`,
     AUTH_BASE_URL: BASE,
@@ -125,4 +118,4 @@ console.log(`postgres refused: ready again ${(await recovery(postgres)).toFixed(
 await ctx.close();
 await redis.close();
 await postgres.close();
-await admin(`drop schema ${schema} cascade`);
+await target.cleanup();

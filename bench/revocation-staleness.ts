@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
 });
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const rounds = Number(args.rounds);
+// One deployment: both daemons share the prefix, as they must (operations.md).
+const redisKeyPrefix = `bench-stale:${Date.now()}:`;
 
 async function startDaemon(databaseURL: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
@@ -40,7 +42,7 @@ async function startDaemon(databaseURL: string): Promise<{ url: string; child: C
       AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
       AUTH_RATE_LIMIT: "off",
       AUTH_LOG_LEVEL: "error",
-      ...(args.redis ? { AUTH_REDIS_URL: REDIS_URL, AUTH_REDIS_KEY_PREFIX: `bench-stale:${Date.now()}:` } : {}),
+      ...(args.redis ? { AUTH_REDIS_URL: REDIS_URL, AUTH_REDIS_KEY_PREFIX: redisKeyPrefix } : {}),
     },
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -107,8 +107,12 @@ export function createRedisStorage(url: string, options: RedisStorageOptions = {
       try {
         await candidate.connect();
         await candidate.send("PING", []);
-        client = candidate;
-        down = undefined;
+        // Closed while this attempt was under way: nothing may keep the connection (or the process) open.
+        if (closed) candidate.close();
+        else {
+          client = candidate;
+          down = undefined;
+        }
       } catch {
         candidate.close();
       }

@@ -163,7 +163,9 @@ export async function createContext(config: Config, options: CreateContextOption
     const pending = new Set<Promise<unknown>>();
     secondaryStorage =
       options.secondaryStorage ??
-      (config.redisURL ? createRedisStorage(config.redisURL, { keyPrefix: config.redisKeyPrefix }) : undefined);
+      (config.redisURL
+        ? createRedisStorage(config.redisURL, { keyPrefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs })
+        : undefined);
     if (options.checkConnections)
       await checkConnections(config, options.checkConnections === "all" ? smtp : undefined, secondaryStorage);
     const rateLimitStore = createRateLimitStore(config, db, secondaryStorage, logger);

@@ -52,7 +52,13 @@ const REASONS: Record<string, [string, boolean]> = {
   ERR_REDIS_CONNECTION_CLOSED: ["connection refused or closed", true],
   ERR_REDIS_CONNECTION_TIMEOUT: ["timed out", true],
   "57P03": ["the database system is starting up", true],
+  "57P01": ["the database server is shutting down", true],
   "53300": ["too many connections", true],
+  "08006": ["connection lost", true],
+  SQLITE_BUSY: ["the database file is locked by another process (busy)", true],
+  SQLITE_BUSY_SNAPSHOT: ["the database file is locked by another process (busy)", true],
+  SQLITE_BUSY_RECOVERY: ["the database file is locked by another process (busy)", true],
+  SQLITE_BUSY_TIMEOUT: ["the database file is locked by another process (busy)", true],
   EAUTH: ["authentication failed (check the user and password in the URL)", false],
 };
 
@@ -82,6 +88,11 @@ const PG_CONNECTION_MESSAGES: [RegExp, string][] = [
   [/Client has encountered a connection error/i, "connection lost"],
 ];
 
+// Redis answers these while it cannot serve for now (loading its data, a failover, a long script, out of
+// memory): an outage like a refused connection. Any other server error (a wrong type, a script's bug) is
+// a reply, not an outage.
+const REDIS_UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|OOM)\b/;
+
 /** The one-line reason of a failure to reach or use a dependency, and whether waiting may help. */
 export function describeFailure(error: unknown): { reason: string; retryable: boolean } {
   const cause = rootCause(error);
@@ -95,6 +106,8 @@ export function describeFailure(error: unknown): { reason: string; retryable: bo
     const inner = /\b(E[A-Z_]+)\b/.exec(message)?.[1];
     if (inner && REASONS[inner]) return { reason: REASONS[inner][0], retryable: REASONS[inner][1] };
   }
+  if (code === "ERR_REDIS_SERVER_ERROR" && REDIS_UNAVAILABLE_REPLIES.test(message))
+    return { reason: message, retryable: true };
   for (const [pattern, reason] of PG_CONNECTION_MESSAGES) if (pattern.test(message)) return { reason, retryable: true };
   if (/timeout|timed out/i.test(message)) return { reason: "timed out", retryable: true };
   return { reason: message || "failed", retryable: false };
@@ -119,4 +132,13 @@ export function isConnectionFailure(error: unknown): boolean {
 export function isRedisFailure(error: unknown): boolean {
   const code = (rootCause(error) as { code?: unknown } | null)?.code;
   return typeof code === "string" && code.startsWith("ERR_REDIS");
+}
+
+/**
+ * Whether a request failed because a dependency is down for now (refused, lost, timed out, busy, starting
+ * up): the answer is 503 with Retry-After, so clients and proxies try again. A misconfiguration (a wrong
+ * password) and a bug are not outages: waiting cannot cure them.
+ */
+export function isOutage(error: unknown): boolean {
+  return isConnectionFailure(error) && describeFailure(error).retryable;
 }

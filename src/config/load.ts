@@ -46,6 +46,7 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_DATABASE_POOL_SIZE", "databasePoolSize", "int", 1, 1000),
   binding("AUTH_REDIS_URL", "redisURL"),
   binding("AUTH_REDIS_KEY_PREFIX", "redisKeyPrefix"),
+  binding("AUTH_REDIS_TIMEOUT_MS", "redisTimeoutMs", "int", 10, 60_000),
   binding("AUTH_SMTP_URL", "smtpURL"),
   binding("AUTH_MAIL_FROM", "mailFrom"),
   binding("AUTH_SERVER_TOKEN", "serverToken"),

@@ -72,6 +72,15 @@ export const ConfigSchema = z
       .string()
       .default("authd:")
       .describe("prefix of every Redis key (several deployments can share one Redis)"),
+    redisTimeoutMs: z
+      .number()
+      .int()
+      .min(10)
+      .max(60_000)
+      .default(1000)
+      .describe(
+        "longest wait for a Redis connection or answer; past it Redis counts as down: requests that need it answer 503 at once until a background probe reconnects",
+      ),
     smtpURL: z
       .string()
       .regex(/^smtps?:\/\//, "expected an smtp:// or smtps:// URL")

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AuthContext } from "../context.ts";
-import { dependencyError, isConnectionFailure, isRedisFailure } from "../dependencies.ts";
+import { dependencyError, isConnectionFailure, isOutage, isRedisFailure } from "../dependencies.ts";
 import { AuthError } from "../errors.ts";
 import { setAuthTokenHeader } from "./bearer.ts";
 import { mountHomePage } from "./home-page.ts";
@@ -40,6 +40,21 @@ function logFailure(ctx: AuthContext, message: string, cause: unknown, fields: R
   } else ctx.logger.error(message, { ...fields, error: cause });
 }
 
+/** Seconds a client or proxy is asked to wait before trying again during an outage. */
+const OUTAGE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * A dependency is down for now (refused, lost, timed out, busy): 503 with Retry-After, so clients and
+ * proxies try again (another daemon, or this one in a moment) instead of taking a 500 as final. The body
+ * names no dependency: that is the operator's to read, in the log line.
+ */
+function outageError(cause: unknown): AuthError {
+  return new AuthError("SERVICE_UNAVAILABLE", {
+    headers: { "Retry-After": String(OUTAGE_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+}
+
 export function createApp(ctx: AuthContext): Hono {
   const app = new Hono();
   const base = ctx.config.basePath;
@@ -48,12 +63,14 @@ export function createApp(ctx: AuthContext): Hono {
   app.onError((error, c) => {
     const requestId = c.get("requestId");
     if (error instanceof AuthError) {
-      if (error.status >= 500) logFailure(ctx, error.message, error.cause, { code: error.code, requestId });
-      return errorResponse(error);
+      if (error.status < 500) return errorResponse(error);
+      logFailure(ctx, error.message, error.cause, { code: error.code, requestId });
+      // A 5xx a service gave for a dependency's failure (FAILED_TO_CREATE_SESSION over a lost database).
+      return errorResponse(isOutage(error.cause) ? outageError(error.cause) : error);
     }
-    // Anything else is a bug or an outage (database down): 500 without details, cause in the log.
+    // Anything else is an outage (503, above) or a bug: 500 without details, cause in the log.
     logFailure(ctx, "unhandled error", error, { requestId });
-    return errorResponse(new AuthError("INTERNAL_SERVER_ERROR"));
+    return errorResponse(isOutage(error) ? outageError(error) : new AuthError("INTERNAL_SERVER_ERROR"));
   });
   app.notFound(() => errorResponse(new AuthError("NOT_FOUND")));
 

@@ -40,7 +40,8 @@ export function pipelineErrors(route: Route): ErrorKey[] {
   if (route.auth !== "none") keys.push(...API_KEY_SESSION_ERRORS);
   if (route.auth === "session" || route.auth === "session-or-server") keys.push("UNAUTHORIZED");
   if (!UNLIMITED_PATHS.includes(route.path)) keys.push("TOO_MANY_REQUESTS");
-  keys.push("INTERNAL_SERVER_ERROR");
+  // A dependency down (src/http/app.ts) or a bug.
+  keys.push("SERVICE_UNAVAILABLE", "INTERNAL_SERVER_ERROR");
   return keys;
 }
 

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../context.ts";
 import type { Db, SessionRow, UserRow } from "../db/schema.ts";
+import { isOutage } from "../dependencies.ts";
 import { invalidateLocalSessions } from "./local-session-cache.ts";
 import type { SecondaryStorage } from "./secondary-storage.ts";
 
@@ -37,6 +38,7 @@ interface CachedSession {
 
 export type CacheLookup =
   | { kind: "off" }
+  | { kind: "unreachable" }
   | { kind: "revoked" }
   | { kind: "hit"; session: SessionRow; user: UserRow }
   | { kind: "miss"; generation: string };
@@ -66,10 +68,21 @@ export async function disownCachedSessions(ctx: AuthContext, db: Db = ctx.db): P
   setTimeout(late, LATE_BUMP_MS).unref();
 }
 
-/** One round trip: the entry and the current generation. */
+/**
+ * One round trip: the entry and the current generation. "unreachable" while Redis is down: the database,
+ * which every revocation deletes from before it writes a tombstone, answers the read alone (and nothing is
+ * filled), so a Redis outage does not stop sessions from being read.
+ */
 export async function readCachedSession(ctx: AuthContext, tokenHash: string): Promise<CacheLookup> {
   if (!ctx.secondaryStorage) return { kind: "off" };
-  const [entry, current] = await ctx.secondaryStorage.getMany([cacheKey(tokenHash), GENERATION_KEY]);
+  let entry: string | null;
+  let current: string | null;
+  try {
+    [entry, current] = await ctx.secondaryStorage.getMany([cacheKey(tokenHash), GENERATION_KEY]);
+  } catch (error) {
+    if (isOutage(error)) return { kind: "unreachable" };
+    throw error;
+  }
   const generation = current ?? "0";
   if (entry === REVOKED) return { kind: "revoked" };
   if (entry !== null) {

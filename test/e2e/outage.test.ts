@@ -1,63 +1,14 @@
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTcpProxy, type TcpProxy, throughProxy as through } from "../../scripts/tcp-proxy.ts";
 import { createTestContext, signUp, type TestContext } from "../helpers/context.ts";
 import { createPostgresSchema, POSTGRES_URL, postgresUnavailableReason } from "../helpers/postgres.ts";
 import { REDIS_URL, redisEnv, redisSkipped } from "../helpers/redis.ts";
 
 // Postgres and Redis outages, simulated by a TCP proxy this test puts in front of them and cuts: the
-// machine's real servers are never touched. During an outage authd answers 5xx (never an auth error) and
-// /ready fails; once the proxy is restored the same context recovers without a restart.
-
-interface Proxy {
-  port: number;
-  /** Drop every open connection and refuse new ones. */
-  cut(): void;
-  restore(): void;
-  close(): Promise<void>;
-}
-
-async function startProxy(target: { host: string; port: number }): Promise<Proxy> {
-  const open = new Set<Socket>();
-  let up = true;
-  const server: Server = createServer((client) => {
-    if (!up) return client.destroy();
-    const upstream = connect(target.port, target.host);
-    open.add(client).add(upstream);
-    const drop = () => {
-      client.destroy();
-      upstream.destroy();
-      open.delete(client);
-      open.delete(upstream);
-    };
-    client.on("error", drop).on("close", drop);
-    upstream.on("error", drop).on("close", drop);
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (server.address() as { port: number }).port,
-    cut() {
-      up = false;
-      for (const socket of open) socket.destroy();
-      open.clear();
-    },
-    restore() {
-      up = true;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of open) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function through(url: string, proxy: Proxy): string {
-  const parsed = new URL(url);
-  parsed.hostname = "127.0.0.1";
-  parsed.port = String(proxy.port);
-  return parsed.toString();
-}
+// machine's real servers are never touched. During an outage a request that needs the missing server answers
+// 503 with Retry-After (never an auth error, never a hang), what does not need it keeps working, and /ready
+// fails; once the proxy is restored the same context recovers without a restart.
 
 /** Retry until the check passes: recovery takes a reconnect, whose moment the test does not control. */
 async function eventually(check: () => Promise<boolean>, attempts = 50): Promise<boolean> {
@@ -69,6 +20,14 @@ async function eventually(check: () => Promise<boolean>, attempts = 50): Promise
 }
 
 type Agent = ReturnType<TestContext["agent"]>;
+type Answer = Awaited<ReturnType<Agent["get"]>>;
+
+/** Refused for now because a dependency is down: 503, Retry-After, the catalogue's body and nothing more. */
+function expectOutageAnswer(answer: Answer): void {
+  expect(answer.status, answer.text).toBe(503);
+  expect(answer.headers.get("retry-after")).toBe("1");
+  expect(answer.body).toEqual({ code: "SERVICE_UNAVAILABLE", message: "Service unavailable" });
+}
 
 /** During an outage: /ready names what is down, and the session cookie survives (a 5xx is not a sign-out). */
 async function expectNotReady(agent: Agent, details: Record<string, boolean>): Promise<void> {
@@ -90,13 +49,13 @@ const postgresSkipped = (await postgresUnavailableReason()) !== null;
 
 describe.skipIf(postgresSkipped)("a Postgres outage", () => {
   let t: TestContext;
-  let proxy: Proxy;
+  let proxy: TcpProxy;
   let dropSchema: () => Promise<void>;
   beforeAll(async () => {
     const schema = await createPostgresSchema();
     dropSchema = schema.drop;
     const direct = new URL(POSTGRES_URL);
-    proxy = await startProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
     t = await createTestContext({ env: { AUTH_DATABASE_URL: through(schema.url, proxy) } });
   });
   afterAll(async () => {
@@ -105,16 +64,14 @@ describe.skipIf(postgresSkipped)("a Postgres outage", () => {
     await dropSchema();
   });
 
-  it("answers 5xx while the database is away and recovers when it returns", async () => {
+  it("answers 503 with Retry-After while the database is away and recovers when it returns", async () => {
     const { agent, email, password } = await signUp(t);
     expect(t.ctx.database.dialect).toBe("postgres");
 
     proxy.cut();
-    const read = await agent.get("/get-session", { query: { disableCookieCache: true } });
-    expect(read.status).toBeGreaterThanOrEqual(500);
+    expectOutageAnswer(await agent.get("/get-session", { query: { disableCookieCache: true } }));
     const signIn = await t.agent().post("/sign-in/email", { email, password });
-    expect(signIn.status).toBeGreaterThanOrEqual(500);
-    expect(signIn.body.code).not.toBe("INVALID_EMAIL_OR_PASSWORD");
+    expectOutageAnswer(signIn);
     expect(JSON.stringify(signIn.body)).not.toMatch(/ECONN|at .*\.ts/);
     await expectNotReady(agent, { database: false });
     expect((await agent.get("/ok")).status).toBe(200);
@@ -125,31 +82,111 @@ describe.skipIf(postgresSkipped)("a Postgres outage", () => {
   });
 });
 
-describe.skipIf(redisSkipped)("a Redis outage", () => {
+describe("a SQLite file another process holds locked", () => {
   let t: TestContext;
-  let proxy: Proxy;
+  beforeAll(async () => {
+    t = await createTestContext();
+  });
+  afterAll(() => t.close());
+
+  it("answers a write that waited out the lock 503 with Retry-After, and writes again once it is released", async () => {
+    // Given another process holding the write lock (the CLI in a long transaction, a backup tool)
+    const other = new Database(t.ctx.config.databaseURL.slice("sqlite://".length));
+    other.run("begin immediate");
+    try {
+      // When a sign-up needs to write, it waits for the lock (busy_timeout), then is told to come back
+      expectOutageAnswer(
+        await t.agent().post("/sign-up/email", { name: "N", email: "n@example.com", password: "pw-123456789" }),
+      );
+    } finally {
+      other.run("rollback");
+      other.close();
+    }
+    expect(
+      (await t.agent().post("/sign-up/email", { name: "N", email: "n@example.com", password: "pw-123456789" })).status,
+    ).toBe(200);
+  });
+});
+
+const BURST = 30;
+
+describe.skipIf(redisSkipped)("a Redis outage: the server refuses connections", () => {
+  let t: TestContext;
+  let proxy: TcpProxy;
   beforeAll(async () => {
     const direct = new URL(REDIS_URL);
-    proxy = await startProxy({ host: direct.hostname, port: Number(direct.port || 6379) });
-    const env = redisEnv(through(REDIS_URL, proxy));
-    t = await createTestContext({
-      env: { ...env, AUTH_RATE_LIMIT: "on" },
-      config: { rateLimit: { customRules: { "/sign-up/email": false } } },
-    });
+    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 6379) });
+    t = await createTestContext({ env: redisEnv(through(REDIS_URL, proxy)) });
   });
   afterAll(async () => {
     await t.close();
     await proxy.close();
   });
 
-  it("answers 5xx while Redis is away and recovers without a restart", async () => {
-    const { agent, email } = await signUp(t);
+  it("answers 503 at once for what needs Redis, keeps serving the rest, and recovers without a restart", async () => {
+    const { agent, email, user } = await signUp(t);
+    const other = await signUp(t);
+    const limited = (await t.server().post("/api-key/create", { userId: user.id, remaining: 5 })).body;
+    const unlimited = (await t.server().post("/api-key/create", { userId: user.id, rateLimitEnabled: false })).body;
     expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).status).toBe(200);
 
     proxy.cut();
+    // Needs Redis: a sign-out's tombstone, a limited key's exact count, an active organization's cache bump
+    expectOutageAnswer(await other.agent.post("/sign-out", {}));
+    expectOutageAnswer(await t.server().post("/api-key/verify", { key: limited.key }));
+    expectOutageAnswer(await agent.post("/organization/create", { name: "Acme", slug: `acme-${user.id}` }));
+    // Does not: a session read (the database answers it), a key without limits, liveness
     const read = await agent.get("/get-session", { query: { disableCookieCache: true } });
-    expect(read.status).toBeGreaterThanOrEqual(500);
+    expect(read.status).toBe(200);
+    expect(read.body.user.email).toBe(email);
+    expect((await t.server().post("/api-key/verify", { key: unlimited.key })).body.valid).toBe(true);
+    expect((await agent.get("/ok")).status).toBe(200);
     await expectNotReady(agent, { database: true, secondaryStorage: false });
+
+    // Once Redis is known to be down, requests do not each try to connect (Bun's client retried five times
+    // inside every one): a burst opens fewer connections than it has requests, only the background probe's.
+    const before = proxy.connections;
+    for (let i = 0; i < BURST; i += 1)
+      expectOutageAnswer(await t.server().post("/api-key/verify", { key: limited.key }));
+    expect(proxy.connections - before).toBeLessThan(BURST);
+
+    proxy.restore();
+    await expectRecovered(agent, email);
+    expect((await t.server().post("/api-key/verify", { key: limited.key })).body.valid).toBe(true);
+  });
+});
+
+describe.skipIf(redisSkipped)("a Redis outage: the network drops everything (blackhole)", () => {
+  let t: TestContext;
+  let proxy: TcpProxy;
+  beforeAll(async () => {
+    const direct = new URL(REDIS_URL);
+    proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 6379) });
+    const env = { ...redisEnv(through(REDIS_URL, proxy)), AUTH_REDIS_TIMEOUT_MS: "300", AUTH_RATE_LIMIT: "on" };
+    t = await createTestContext({ env, config: { rateLimit: { customRules: { "/sign-up/email": false } } } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await proxy.close();
+  });
+
+  it("answers every request that waits on Redis 503 once the timeout passes, rather than hanging", async () => {
+    const { agent, email } = await signUp(t);
+    expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).status).toBe(200);
+
+    // When the network starts dropping everything, with commands on the wire and more arriving: the
+    // connection stays open and nothing answers, so only the daemon's own timeout can end the waits (the
+    // test's timeout is the only clock here: without one, these requests never answer).
+    proxy.blackhole();
+    const answers = await Promise.all(
+      Array.from({ length: BURST }, () => agent.get("/get-session", { query: { disableCookieCache: true } })),
+    );
+    // Then each is refused for now (rate limits are counted in Redis: every limited path needs it)
+    for (const answer of answers) expectOutageAnswer(answer);
+    const before = proxy.connections;
+    for (let i = 0; i < BURST; i += 1) expectOutageAnswer(await agent.post("/sign-out", {}));
+    expect(proxy.connections - before).toBeLessThan(BURST);
+    expect(agent.cookie("session_token")).toBeDefined();
 
     proxy.restore();
     await expectRecovered(agent, email);

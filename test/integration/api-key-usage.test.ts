@@ -234,7 +234,7 @@ describe("API key counters in Redis, once copied", () => {
 });
 
 describe("API key counters while Redis cannot be reached", () => {
-  it("refuses to grant a use of a limited key it cannot count (500), and keeps keys without limits working", async () => {
+  it("refuses to grant a use of a limited key it cannot count (503, try again), and keeps keys without limits working", async () => {
     // Given a daemon whose Redis is unreachable (nothing listens on port 1)
     const t = await createTestContext({ env: { AUTH_REDIS_URL: "redis://127.0.0.1:1" } });
     try {
@@ -243,8 +243,11 @@ describe("API key counters while Redis cannot be reached", () => {
       const unlimited = (await t.server().post("/api-key/create", { userId, rateLimitEnabled: false })).body as {
         key: string;
       };
-      // When each is verified, then the limited one is a server error and the other is valid
-      expect((await t.server().post("/api-key/verify", { key: limited.key })).status).toBe(500);
+      // When each is verified, then the limited one is refused for now and the other is valid
+      const refused = await t.server().post("/api-key/verify", { key: limited.key });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(refused.body).toEqual({ code: "SERVICE_UNAVAILABLE", message: "Service unavailable" });
       expect((await t.server().post("/api-key/verify", { key: unlimited.key })).body.valid).toBe(true);
     } finally {
       await t.close();

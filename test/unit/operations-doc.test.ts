@@ -34,3 +34,39 @@ describe("docs/operations.md, Rate limits", () => {
     expect(doc).toContain("](operations-errors.md)");
   });
 });
+
+// How soon another daemon refuses a revoked session is measured (bench/revocation-staleness.ts) and stated
+// in one place; the other documents link there instead of promising "at once" or another figure.
+describe("the bound on a revocation seen by another daemon", () => {
+  const read = (path: string) => readFileSync(join(resolve(import.meta.dirname, "../.."), path), "utf8");
+  const security = read("docs/security.md");
+  const inProcessCopies = security.slice(security.indexOf("### In-process copies"));
+
+  it("is stated, with its measurements, in security.md's In-process copies", () => {
+    expect(inProcessCopies).toContain("**How soon another daemon refuses a revoked session**");
+    expect(inProcessCopies).toContain("bench/revocation-staleness.ts");
+  });
+
+  it("is linked, not restated, from the README and operations.md", () => {
+    for (const [path, link] of [
+      ["README.md", "docs/security.md#in-process-copies"],
+      ["docs/operations.md", "security.md#in-process-copies"],
+    ]) {
+      const text = read(path);
+      expect(text, path).toContain(`](${link})`);
+      expect(text, path).not.toMatch(
+        /revocations? (on any instance )?(is|are) seen by (every instance|all of them) at once/,
+      );
+    }
+    expect(security).not.toContain("a few milliseconds after the commit");
+  });
+});
+
+describe("docs/operations.md, During an outage", () => {
+  it("says what a request refused by an outage answers", () => {
+    const outage = doc.slice(doc.indexOf("### During an outage"));
+    expect(outage).toContain("**503** with `Retry-After: 1`");
+    expect(outage).toContain('{"code":"SERVICE_UNAVAILABLE","message":"Service unavailable"}');
+    expect(outage).toContain("`AUTH_REDIS_TIMEOUT_MS`");
+  });
+});

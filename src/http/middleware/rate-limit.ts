@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AuthContext } from "../../context.ts";
-import { tooManyRequests } from "../../services/rate-limit.ts";
+import { isOutage } from "../../dependencies.ts";
+import { createMemoryRateLimitStore, tooManyRequests } from "../../services/rate-limit.ts";
 import { rateLimitClientKey } from "../client-address.ts";
 
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win.
@@ -52,17 +53,21 @@ function ruleFor(ctx: AuthContext, path: string): { window: number; max: number 
 }
 
 export function rateLimitMiddleware(ctx: AuthContext): MiddlewareHandler {
+  // While the shared counters (Redis or the database) are down, each instance counts in its own memory: a
+  // per-path limit is an abuse bound, and N instances allowing N times the rate for the outage's length beats
+  // answering every request 503 when only the counter store is gone (docs/operations.md, "During an
+  // outage"). The per-account sign-in throttle does not fall back: sign-in stays refused.
+  const duringOutage = createMemoryRateLimitStore();
   return async (c, next) => {
     if (!ctx.config.rateLimit.enabled || c.req.method === "OPTIONS") return next();
     const path = c.req.path.slice(ctx.config.basePath.length) || "/";
     const rule = ruleFor(ctx, path);
     if (!rule) return next();
-    const decision = await ctx.rateLimitStore.consume(
-      `${rateLimitClientKey(c, ctx)}${path}`,
-      rule.window,
-      rule.max,
-      ctx.now(),
-    );
+    const key = `${rateLimitClientKey(c, ctx)}${path}`;
+    const decision = await ctx.rateLimitStore.consume(key, rule.window, rule.max, ctx.now()).catch((error: unknown) => {
+      if (!isOutage(error)) throw error;
+      return duringOutage.consume(key, rule.window, rule.max, ctx.now());
+    });
     if (!decision.allowed) throw tooManyRequests(decision);
     return next();
   };

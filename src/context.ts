@@ -11,18 +11,18 @@ import { dependencyError } from "./dependencies.ts";
 import { createAddressMatcher } from "./ip-address.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMailer, type Mail, type Mailer } from "./mailer.ts";
-import type { RoleMap } from "./services/access-control.ts";
-import { createLocalState, type LocalState } from "./services/in-process.ts";
-import { createMetrics, type Metrics } from "./services/metrics.ts";
-import { createProviderCache, type ProviderCache } from "./services/oauth/provider-cache.ts";
-import { createOrganizationRoles } from "./services/organizations/roles.ts";
+import { createMetrics, type Metrics } from "./platform/metrics.ts";
 import {
   createDatabaseRateLimitStore,
   createMemoryRateLimitStore,
   createRedisRateLimitStore,
   type RateLimitStore,
-} from "./services/rate-limit.ts";
-import { createRedisStorage, type SecondaryStorage } from "./services/secondary-storage.ts";
+} from "./platform/rate-limit.ts";
+import { createRedisStorage, type SecondaryStorage } from "./platform/secondary-storage.ts";
+import type { RoleMap } from "./services/access-control.ts";
+import { createLocalState, type LocalState } from "./services/in-process.ts";
+import { createProviderCache, type ProviderCache } from "./services/oauth/provider-cache.ts";
+import { createOrganizationRoles } from "./services/organizations/roles.ts";
 
 // One context, built once, handed to the HTTP app, every CLI command, the terminal UI and the tests.
 // Nothing else opens the database or reads process.env.

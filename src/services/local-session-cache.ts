@@ -1,7 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import type { Db } from "../db/schema.ts";
+import { afterCommit } from "../platform/transaction.ts";
 import type { CachedPair, ProvenCopies, ReadStamp } from "./local-session-copies.ts";
-import { afterCommit } from "./transaction.ts";
 
 // Sessions this process has read lately, kept in its memory so that a session read (every authenticated
 // request) costs no database or Redis round trip. A copy is only ever served while it is provably current:

@@ -1,7 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import type { Db, SessionRow, UserRow } from "../db/schema.ts";
+import type { SecondaryStorage } from "../platform/secondary-storage.ts";
 import { invalidateLocalSessions } from "./local-session-cache.ts";
-import type { SecondaryStorage } from "./secondary-storage.ts";
 
 // Sessions in the secondary storage (Redis). The database stays the record (lists, cascades and the CLI
 // read it); Redis holds {session, user} per token hash so that every daemon of a deployment answers a

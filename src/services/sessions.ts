@@ -4,13 +4,13 @@ import type { DeletedSession } from "../db/repositories/sessions.ts";
 import * as sessions from "../db/repositories/sessions.ts";
 import type { Db, SessionRow, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { withTransaction } from "../platform/transaction.ts";
 import { isoDate } from "../wire/common.ts";
 import type { Session } from "../wire/session.ts";
 import { withoutControlCharacters } from "./control-characters.ts";
 import { localReadStamp, readLocalSession, storeLocalSession } from "./local-session-cache.ts";
 import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
 import { disownCachedSessions, fillSessionCache, forgetCachedSessions, readCachedSession } from "./session-cache.ts";
-import { withTransaction } from "./transaction.ts";
 
 // Sessions: every read and write of a session goes through here, so a secondary storage (Redis) can be
 // layered in one place (session-cache.ts). Each write keeps the cache right: a session changed or revoked

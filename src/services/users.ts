@@ -5,13 +5,13 @@ import { toJSONColumn } from "../db/json-column.ts";
 import * as users from "../db/repositories/users.ts";
 import type { Db, UserRow, UserUpdate } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { withTransaction } from "../platform/transaction.ts";
 import { iso, isoDate } from "../wire/common.ts";
 import type { PublicUser, User } from "../wire/user.ts";
 import { storePasswordHash } from "./passwords.ts";
 import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
 import { disownCachedSessions } from "./session-cache.ts";
 import { revokeUserSessions } from "./sessions.ts";
-import { withTransaction } from "./transaction.ts";
 import { parseAdditional } from "./user-fields.ts";
 
 // Users: the only writer of the user table. A session is cached (Redis) together with its user, so

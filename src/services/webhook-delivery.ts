@@ -4,8 +4,8 @@ import { generateId } from "../crypto/random.ts";
 import { listEventsToFanOut, markFannedOut } from "../db/repositories/audit-events.ts";
 import * as webhooks from "../db/repositories/webhooks.ts";
 import type { AuditEventRow, WebhookDeliveryRow, WebhookEndpointRow } from "../db/schema.ts";
+import { withTransaction } from "../platform/transaction.ts";
 import { toAuditEventWire } from "./audit-log.ts";
-import { withTransaction } from "./transaction.ts";
 import { refuseDestination } from "./webhook-destination.ts";
 import { endpointWants } from "./webhooks.ts";
 

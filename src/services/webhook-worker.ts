@@ -1,8 +1,8 @@
 import type { AuthContext } from "../context.ts";
 import { generateId } from "../crypto/random.ts";
 import { countDeliveriesByEndpoint } from "../db/repositories/webhooks.ts";
+import { labels } from "../platform/metrics.ts";
 import { pruneAuditLog } from "./audit-log.ts";
-import { labels } from "./metrics.ts";
 import { fanOutEvents, type StartedDelivery, startDueDeliveries } from "./webhook-delivery.ts";
 import { createDeliveryHealthLog } from "./webhook-health.ts";
 import { syncConfiguredEndpoints } from "./webhooks.ts";

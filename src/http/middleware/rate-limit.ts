@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AuthContext } from "../../context.ts";
-import { tooManyRequests } from "../../services/rate-limit.ts";
+import { tooManyRequests } from "../../platform/rate-limit.ts";
 import { rateLimitClientKey } from "../client-address.ts";
 
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win.

@@ -10,8 +10,8 @@ import { generateId } from "../../crypto/random.ts";
 import { seal, unsealWithAny } from "../../crypto/sealed.ts";
 import { deleteExpiredJwks, insertJwk, listPublishedJwks, retireJwks } from "../../db/repositories/jwks.ts";
 import type { JwkRow } from "../../db/schema.ts";
+import { inTransaction } from "../../platform/transaction.ts";
 import type { PublicJWK } from "../../wire/jwks.ts";
-import { inTransaction } from "../transaction.ts";
 
 // The keys that sign authd's JWTs. One key is current (no expiresAt) and signs; `authd keys rotate` (or a
 // change of the configured algorithm) makes a new one current and retires the others, which stay in the

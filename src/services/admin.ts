@@ -15,7 +15,12 @@ import {
 import { clearPasswordAttempts } from "./account-throttle.ts";
 import { setPassword } from "./passwords.ts";
 import { type EventSource, recordSecurityEvent } from "./security-events.ts";
-import { revokeAllSessions, revokeSessionByHandle, revokeSessionById, revokeUserSessions } from "./sessions.ts";
+import {
+  revokeAllSessions,
+  revokeSessionByHandle,
+  revokeSessionById,
+  revokeUserSessions,
+} from "./sessions/sessions.ts";
 import { clearSecondFactorFailures } from "./two-factor/lockout.ts";
 import { deleteUser, findUserById, updateUser } from "./users.ts";
 

@@ -8,7 +8,7 @@ import { createCode, type OtpType, redeemCode } from "./email-otp-codes.ts";
 import { type MailboxOwner, ownerOfProvenMailbox } from "./passwordless.ts";
 import { storePasswordHash } from "./passwords.ts";
 import type { EventSource } from "./security-events.ts";
-import { revokeUserSessions } from "./sessions.ts";
+import { revokeUserSessions } from "./sessions/sessions.ts";
 import { assertPasswordLength, findUserByEmail, markEmailVerified } from "./users.ts";
 
 // Email one-time codes: sign in (and sign up), verify an address, reset a password. Codes are stored and

@@ -1,8 +1,8 @@
 import type { PrivateSigningKey, SigningAlgorithm } from "../crypto/jwt.ts";
 import type { ApiKeyWithOwnerBan } from "../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../db/schema.ts";
-import type { ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./api-key-outcomes.ts";
-import { LocalSessionCache, ProvenCopies } from "./local-session-copies.ts";
+import { LocalSessionCache, ProvenCopies } from "../platform/proven-copies.ts";
+import type { ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./api-keys/outcomes.ts";
 
 // Coordination inside one daemon process: per-key queues and gates, and log lines limited per key. Each
 // context holds its own (see createContext), so two contexts in one process (tests, a second daemon)

@@ -13,7 +13,7 @@ import type { MemberRow, Trx } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { inTransaction } from "../../platform/transaction.ts";
 import { splitRoles } from "../access-control.ts";
-import { clearActiveOrganization } from "../sessions.ts";
+import { clearActiveOrganization } from "../sessions/sessions.ts";
 import { type Actor, recordOrganizationEvent, requireMembership, targetOrganizationId } from "./actor.ts";
 import {
   creatorRole,

@@ -8,7 +8,7 @@ import { insertTeam, insertTeamMember, listTeamsOfOrganization } from "../../db/
 import type { MemberRow, OrganizationRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { inTransaction } from "../../platform/transaction.ts";
-import { clearActiveOrganization } from "../sessions.ts";
+import { clearActiveOrganization } from "../sessions/sessions.ts";
 import {
   type Actor,
   changeActiveSession,

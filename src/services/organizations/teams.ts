@@ -4,7 +4,7 @@ import { findMember } from "../../db/repositories/organizations.ts";
 import * as teams from "../../db/repositories/teams.ts";
 import { AuthError } from "../../errors.ts";
 import { inTransaction } from "../../platform/transaction.ts";
-import { clearActiveTeam } from "../sessions.ts";
+import { clearActiveTeam } from "../sessions/sessions.ts";
 import { type Actor, changeActiveSession, requireMembership, targetOrganizationId } from "./actor.ts";
 import { hasOrganizationPermission } from "./permissions.ts";
 import { toTeamMemberWire, toTeamWire } from "./wire.ts";

@@ -1,6 +1,6 @@
 import type { SessionRow, UserRow } from "../db/schema.ts";
 
-// The stores behind local-session-cache.ts and api-key-rows.ts (which say when a copy may be served); kept
+// The stores behind sessions/local-cache.ts and api-keys/rows.ts (which say when a copy may be served); kept
 // apart so that the per-process state (in-process.ts) can hold them without importing the request context.
 
 const MAX_ENTRIES = 10_000;

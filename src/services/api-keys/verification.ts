@@ -1,20 +1,20 @@
-import type { AuthContext } from "../context.ts";
-import { constantTimeEqual } from "../crypto/random.ts";
-import { readJSONObject } from "../db/json-column.ts";
-import * as apiKeys from "../db/repositories/api-keys.ts";
-import type { ApiKeyRow } from "../db/schema.ts";
-import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./api-key-outcomes.ts";
-import { countUsesInRedis } from "./api-key-redis-usage.ts";
-import { findKeyRow, forgetApiKeyRows, noteKeyCounters } from "./api-key-rows.ts";
-import { recordUnlimitedUse, startApiKeyUsageWriter } from "./api-key-usage.ts";
+import type { AuthContext } from "../../context.ts";
+import { constantTimeEqual } from "../../crypto/random.ts";
+import { readJSONObject } from "../../db/json-column.ts";
+import * as apiKeys from "../../db/repositories/api-keys.ts";
+import type { ApiKeyRow } from "../../db/schema.ts";
+import { isBanned } from "../users.ts";
 import { type ApiKeyPermissions, scheduleExpiredApiKeyCleanup, storedFormOfKey } from "./api-keys.ts";
-import { isBanned } from "./users.ts";
+import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./outcomes.ts";
+import { countUsesInRedis } from "./redis-usage.ts";
+import { findKeyRow, forgetApiKeyRows, noteKeyCounters } from "./rows.ts";
+import { recordUnlimitedUse, startApiKeyUsageWriter } from "./usage.ts";
 
 // Verifying a key is a use of it: it spends one of `remaining` and counts in the key's rate window.
 // Three ways to count, by what the key has and what is configured (docs/api-keys.md, "How uses are counted"):
-// - no limits: the `lastRequest` stamp is written behind the answer (api-key-usage.ts);
+// - no limits: the `lastRequest` stamp is written behind the answer (api-keys/usage.ts);
 // - limits and Redis: one atomic script per use in Redis, copied into the row now and then
-//   (api-key-redis-usage.ts);
+//   (api-keys/redis-usage.ts);
 // - limits without Redis: a compare-and-set of the row (updateApiKeyUsageIfUnchanged), one per batch of
 //   concurrent uses in this process, so concurrent uses are counted exactly on both dialects and across
 //   daemons without holding a lock across round trips.

@@ -1,6 +1,6 @@
-import type { AuthContext } from "../context.ts";
-import * as apiKeys from "../db/repositories/api-keys.ts";
-import { reconcileRedisApiKeyUsage } from "./api-key-redis-usage.ts";
+import type { AuthContext } from "../../context.ts";
+import * as apiKeys from "../../db/repositories/api-keys.ts";
+import { reconcileRedisApiKeyUsage } from "./redis-usage.ts";
 
 // Usage of API keys written behind the answer.
 //
@@ -11,7 +11,7 @@ import { reconcileRedisApiKeyUsage } from "./api-key-redis-usage.ts";
 // last use by at most FLUSH_INTERVAL_MS; the key's `remaining` and rate window are unaffected (it has none).
 //
 // The same tick copies the exact counters Redis keeps for keys with limits into the database
-// (api-key-redis-usage.ts); there nothing is lost to a kill, Redis holds the truth.
+// (api-keys/redis-usage.ts); there nothing is lost to a kill, Redis holds the truth.
 
 export const FLUSH_INTERVAL_MS = 1000;
 

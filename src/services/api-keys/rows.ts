@@ -1,11 +1,11 @@
-import type { AuthContext } from "../context.ts";
-import * as apiKeys from "../db/repositories/api-keys.ts";
-import type { ApiKeyRow, Db } from "../db/schema.ts";
-import { forgetCopies } from "./local-session-cache.ts";
-import type { ReadStamp } from "./local-session-copies.ts";
+import type { AuthContext } from "../../context.ts";
+import * as apiKeys from "../../db/repositories/api-keys.ts";
+import type { ApiKeyRow, Db } from "../../db/schema.ts";
+import type { ReadStamp } from "../../platform/proven-copies.ts";
+import { forgetCopies } from "../sessions/local-cache.ts";
 
 // The key row a verification reads (with its owner's ban), kept in memory while provably current, the way
-// sessions are (local-session-cache.ts, local-session-copies.ts): a copy is tagged, when its read starts,
+// sessions are (sessions/local-cache.ts, platform/proven-copies.ts): a copy is tagged, when its read starts,
 // with this process's epoch and the database's change version (SQLite's data_version, the count of Postgres
 // notifications: db/change-signal.ts), and serves only while neither has moved. Every write of a key row
 // (create, update, delete, the deletions verification makes) and every user write (a ban, a deletion: see

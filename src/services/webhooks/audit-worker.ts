@@ -1,10 +1,10 @@
-import type { AuthContext } from "../context.ts";
-import { generateId } from "../crypto/random.ts";
-import { countDeliveriesByEndpoint } from "../db/repositories/webhooks.ts";
-import { labels } from "../platform/metrics.ts";
-import { pruneAuditLog } from "./audit-log.ts";
-import { fanOutEvents, type StartedDelivery, startDueDeliveries } from "./webhook-delivery.ts";
-import { createDeliveryHealthLog } from "./webhook-health.ts";
+import type { AuthContext } from "../../context.ts";
+import { generateId } from "../../crypto/random.ts";
+import { countDeliveriesByEndpoint } from "../../db/repositories/webhooks.ts";
+import { labels } from "../../platform/metrics.ts";
+import { pruneAuditLog } from "../audit-log.ts";
+import { fanOutEvents, type StartedDelivery, startDueDeliveries } from "./delivery.ts";
+import { createDeliveryHealthLog } from "./health.ts";
 import { syncConfiguredEndpoints } from "./webhooks.ts";
 
 // The daemon's background worker for the audit log: webhook delivery every webhooks.pollIntervalMs, and

@@ -1,19 +1,19 @@
-import type { AuthContext } from "../context.ts";
-import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../crypto/random.ts";
-import { toJSONColumn } from "../db/json-column.ts";
-import * as apiKeys from "../db/repositories/api-keys.ts";
-import type { ApiKeyRow } from "../db/schema.ts";
-import { AuthError } from "../errors.ts";
-import { withTransaction } from "../platform/transaction.ts";
-import type { ApiKey, CreatedApiKey, Permissions } from "../wire/api-key.ts";
-import { applyRemainingEdit, withRedisUsage } from "./api-key-redis-usage.ts";
-import { forgetApiKeyRows } from "./api-key-rows.ts";
-import { pendingLastRequest } from "./api-key-usage.ts";
-import { toApiKeyWire } from "./api-key-wire.ts";
-import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "./security-events.ts";
+import type { AuthContext } from "../../context.ts";
+import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../../crypto/random.ts";
+import { toJSONColumn } from "../../db/json-column.ts";
+import * as apiKeys from "../../db/repositories/api-keys.ts";
+import type { ApiKeyRow } from "../../db/schema.ts";
+import { AuthError } from "../../errors.ts";
+import { withTransaction } from "../../platform/transaction.ts";
+import type { ApiKey, CreatedApiKey, Permissions } from "../../wire/api-key.ts";
+import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "../security-events.ts";
+import { applyRemainingEdit, withRedisUsage } from "./redis-usage.ts";
+import { forgetApiKeyRows } from "./rows.ts";
+import { pendingLastRequest } from "./usage.ts";
+import { toApiKeyWire } from "./wire.ts";
 
 // API keys: issuing, reading, changing and removing them. Verification (counting uses) lives in
-// api-key-verification.ts; both share the wire mapping and the throttled cleanup defined here.
+// api-keys/verification.ts; both share the wire mapping and the throttled cleanup defined here.
 
 const DAY_SECONDS = 86_400;
 const CLEANUP_INTERVAL_MS = 10_000;

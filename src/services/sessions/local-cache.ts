@@ -1,14 +1,14 @@
-import type { AuthContext } from "../context.ts";
-import type { Db } from "../db/schema.ts";
-import { afterCommit } from "../platform/transaction.ts";
-import type { CachedPair, ProvenCopies, ReadStamp } from "./local-session-copies.ts";
+import type { AuthContext } from "../../context.ts";
+import type { Db } from "../../db/schema.ts";
+import type { CachedPair, ProvenCopies, ReadStamp } from "../../platform/proven-copies.ts";
+import { afterCommit } from "../../platform/transaction.ts";
 
 // Sessions this process has read lately, kept in its memory so that a session read (every authenticated
 // request) costs no database or Redis round trip. A copy is only ever served while it is provably current:
 // - Each copy is tagged, when its read starts, with this process's epoch and the database's change version
 //   (db/change-signal.ts: SQLite's data_version, or the count of Postgres notifications). A copy whose tags
 //   differ from the current ones is dropped, so a copy made by a read that raced a change never serves.
-// - Every write of users and sessions goes through services/users.ts and services/sessions.ts, and each one
+// - Every write of users and sessions goes through services/users.ts and services/sessions/sessions.ts, and each one
 //   calls invalidateLocalSessions: the epoch moves at once and again when the writer's transaction commits
 //   (read-your-writes in this process), and the change is announced to every other process (on Postgres
 //   a NOTIFY sent through the writer's transaction, so it arrives exactly at commit; on SQLite other
@@ -36,7 +36,7 @@ export function storeLocalSession(ctx: AuthContext, tokenHash: string, found: Ca
 
 /** After a write of users or sessions through `db` (the database, or the transaction that made it). */
 export function invalidateLocalSessions(ctx: AuthContext, db: Db): Promise<void> {
-  // Key rows carry their owner's ban (api-key-rows.ts): a user write drops them too.
+  // Key rows carry their owner's ban (api-keys/rows.ts): a user write drops them too.
   return forgetCopies(ctx, db, ctx.local.sessions, ctx.local.apiKeyRows);
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AuthContext, createContext } from "../../src/context.ts";
 import { createApp } from "../../src/http/app.ts";
 import { silentLogger } from "../../src/logger.ts";
+import { localSessions } from "../../src/services/sessions/local-cache.ts";
 import { Agent } from "../helpers/agent.ts";
 import { followingChanges, heardOfChanges } from "../helpers/changes.ts";
 import {
@@ -90,7 +91,7 @@ for (const dialect of DIALECTS as Dialect[])
           const elsewhere = sameBrowserOn(other, account.agent);
           expect((await live(elsewhere))?.user.id).toBe(account.user.id);
           // The other daemon now holds a copy in its memory: what the write below must reach.
-          expect(other.ctx.local.sessions.size).toBeGreaterThan(0);
+          expect(localSessions(other.ctx).size).toBeGreaterThan(0);
           return { ...account, elsewhere };
         }
 

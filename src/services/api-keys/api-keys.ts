@@ -4,6 +4,7 @@ import { toJSONColumn } from "../../db/json-column.ts";
 import * as apiKeys from "../../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
+import { perContext } from "../../platform/per-context.ts";
 import { withTransaction } from "../../platform/transaction.ts";
 import type { ApiKey, CreatedApiKey, Permissions } from "../../wire/api-key.ts";
 import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "../security-events.ts";
@@ -37,9 +38,12 @@ export function storedFormOfKey(ctx: AuthContext, key: string): string {
 
 // ---- cleanup of expired keys -------------------------------------------------------------------
 
+/** When this context last swept expired keys (ms), or null before its first sweep. */
+const lastSweep = perContext((): { at: number | null } => ({ at: null }));
+
 /** Delete every expired key now; returns how many went. */
 export async function deleteAllExpiredApiKeys(ctx: AuthContext): Promise<number> {
-  ctx.local.apiKeySweptAt = ctx.now();
+  lastSweep(ctx).at = ctx.now();
   const deleted = await apiKeys.deleteExpiredApiKeys(ctx.db, ctx.now());
   if (deleted > 0) await forgetApiKeyRows(ctx, ctx.db);
   return deleted;
@@ -47,7 +51,7 @@ export async function deleteAllExpiredApiKeys(ctx: AuthContext): Promise<number>
 
 /** After a key operation: sweep expired keys in the background, at most once every 10 seconds. */
 export function scheduleExpiredApiKeyCleanup(ctx: AuthContext): void {
-  const last = ctx.local.apiKeySweptAt;
+  const last = lastSweep(ctx).at;
   if (last !== null && ctx.now() - last < CLEANUP_INTERVAL_MS) return;
   ctx.background(deleteAllExpiredApiKeys(ctx));
 }

@@ -3,6 +3,8 @@ import { constantTimeEqual } from "../../crypto/random.ts";
 import { readJSONObject } from "../../db/json-column.ts";
 import * as apiKeys from "../../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../../db/schema.ts";
+import { KeyedBatches } from "../../platform/keyed-work.ts";
+import { perContext } from "../../platform/per-context.ts";
 import { isBanned } from "../users.ts";
 import { type ApiKeyPermissions, scheduleExpiredApiKeyCleanup, storedFormOfKey } from "./api-keys.ts";
 import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./outcomes.ts";
@@ -22,6 +24,11 @@ import { recordUnlimitedUse, startApiKeyUsageWriter } from "./usage.ts";
 const DAY_MS = 86_400_000;
 /** Each attempt loses only to a writer that succeeded, so this bounds the work, not correctness. */
 const MAX_ATTEMPTS = 64;
+
+/** Concurrent uses of one limited key in this process share a read and a compare-and-set. */
+const usesInBatch = perContext(() => new KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>());
+/** Concurrent uses of one limited key in this process share one Redis script. */
+const usesInRedis = perContext(() => new KeyedBatches<ApiKeyRow, RedisUseOutcome>());
 
 export type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification };
 
@@ -98,7 +105,7 @@ export async function verifyApiKey(
     if (ctx.secondaryStorage) return await countWithRedis(ctx, row);
     // Uses of one key inside this process share one read and one compare-and-set per batch, instead of a
     // storm of retries; the compare-and-set still guards against other processes.
-    return await ctx.local.apiKeyUses.run(storedKey, { permissions, row }, (uses, last) =>
+    return await usesInBatch(ctx).run(storedKey, { permissions, row }, (uses, last) =>
       countInBatch(ctx, storedKey, uses, last),
     );
   } finally {
@@ -156,7 +163,7 @@ async function countWithRedis(ctx: AuthContext, row: ApiKeyRow): Promise<ApiKeyV
   if (!storage) throw new Error("countWithRedis without Redis");
   startApiKeyUsageWriter(ctx);
   // Concurrent uses of one key in this process are decided in turn by one script call.
-  const outcome = await ctx.local.apiKeyRedisUses.run(row.id, row, async (rows) => {
+  const outcome = await usesInRedis(ctx).run(row.id, row, async (rows) => {
     const known = newest(rows);
     const outcomes = await countUsesInRedis(storage, known, ctx.now(), rateMode(ctx, known), rows.length, false);
     if (outcomes) return outcomes;

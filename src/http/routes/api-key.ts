@@ -4,7 +4,6 @@ import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
 import {
   createApiKey,
-  deleteAllExpiredApiKeys,
   deleteApiKey,
   getApiKey,
   listApiKeys,
@@ -12,6 +11,7 @@ import {
   toApiKeyWire,
   updateApiKey,
 } from "../../services/api-keys/api-keys.ts";
+import { deleteAllExpiredApiKeys } from "../../services/api-keys/cleanup.ts";
 import { type ApiKeyVerification, verifyApiKey } from "../../services/api-keys/verification.ts";
 import type { EventSource } from "../../services/security-events.ts";
 import { isBanned } from "../../services/users.ts";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 // Redis as the secondary storage of sessions, rate-limit counters and the usage counters of API keys with
-// limits (api-keys/redis-usage.ts), through Bun's built-in client.
+// limits (api-key-redis-usage.ts), through Bun's built-in client.
 // Commands fail fast while Redis is away (no offline queue: a request must not hang on a dead Redis, it
 // answers 5xx), and the next command after an outage reconnects, so no daemon restart is needed.
 

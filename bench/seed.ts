@@ -15,7 +15,7 @@ import { createContext } from "../src/context.ts";
 import { createPasswordHasher } from "../src/crypto/password.ts";
 import type { Database } from "../src/db/schema.ts";
 import { silentLogger } from "../src/logger.ts";
-import { hashSessionToken } from "../src/services/sessions.ts";
+import { hashSessionToken } from "../src/services/sessions/sessions.ts";
 
 export const SEED_PASSWORD = "bench-password-123";
 const BATCH = 500;

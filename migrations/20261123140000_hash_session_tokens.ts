@@ -7,7 +7,7 @@ import { type Kysely, sql, type Transaction } from "kysely";
 // because its cookie carries the token and the server hashes what it receives.
 //
 // The hash is spelled out here instead of imported: a migration has to do what it did the day it shipped,
-// whatever the application's code becomes (src/services/sessions.ts hashes the same way, and a test checks
+// whatever the application's code becomes (src/services/sessions/sessions.ts hashes the same way, and a test checks
 // that an old cookie still signs in after this runs).
 //
 // down() cannot give the tokens back (that is the point): it empties the table, so everyone signs in again.

@@ -11,18 +11,18 @@ import { dependencyError } from "./dependencies.ts";
 import { createAddressMatcher } from "./ip-address.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMailer, type Mail, type Mailer } from "./mailer.ts";
-import type { RoleMap } from "./services/access-control.ts";
-import { createLocalState, type LocalState } from "./services/in-process.ts";
-import { createMetrics, type Metrics } from "./services/metrics.ts";
-import { createProviderCache, type ProviderCache } from "./services/oauth/provider-cache.ts";
-import { createOrganizationRoles } from "./services/organizations/roles.ts";
+import { createMetrics, type Metrics } from "./platform/metrics.ts";
+import { LocalState } from "./platform/per-context.ts";
 import {
   createDatabaseRateLimitStore,
   createMemoryRateLimitStore,
   createRedisRateLimitStore,
   type RateLimitStore,
-} from "./services/rate-limit.ts";
-import { createRedisStorage, type SecondaryStorage } from "./services/secondary-storage.ts";
+} from "./platform/rate-limit.ts";
+import { createRedisStorage, type SecondaryStorage } from "./platform/secondary-storage.ts";
+import type { RoleMap } from "./services/access-control.ts";
+import { createProviderCache, type ProviderCache } from "./services/oauth/provider-cache.ts";
+import { createOrganizationRoles } from "./services/organizations/roles.ts";
 
 // One context, built once, handed to the HTTP app, every CLI command, the terminal UI and the tests.
 // Nothing else opens the database or reads process.env.
@@ -59,7 +59,7 @@ export interface AuthContext {
   providerCache: ProviderCache;
   /** Whether an address is one of the trusted reverse proxies (AUTH_TRUSTED_PROXIES). */
   isTrustedProxy(address: string): boolean;
-  /** Queues, gates and log-line counts of this process (see in-process.ts). */
+  /** The per-process state of this context: each feature's queues, gates, copies and counts (platform/per-context.ts). */
   local: LocalState;
   /** Milliseconds since the epoch; tests replace it to move time. */
   now(): number;
@@ -187,7 +187,7 @@ export async function createContext(config: Config, options: CreateContextOption
       poolMax: database.dialect === "postgres" ? config.databasePoolSize : 1,
     });
 
-    const local = createLocalState();
+    const local = new LocalState();
     return {
       config,
       baseURL,
@@ -213,10 +213,8 @@ export async function createContext(config: Config, options: CreateContextOption
       settle,
       async close() {
         await settle();
-        // Uses counted in memory or in Redis reach the database before it closes.
-        await local.apiKeyUsage
-          .close?.()
-          .catch((error: unknown) => logger.error("writing API key usage on close failed", { error }));
+        // What features keep behind (API-key uses counted in memory or in Redis) reaches the database before it closes.
+        await local.close();
         smtp.close();
         await secondaryStorage?.close();
         await database.close();

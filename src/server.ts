@@ -2,8 +2,8 @@ import type { Server } from "bun";
 import type { AuthContext } from "./context.ts";
 import { createApp, metricsResponse } from "./http/app.ts";
 import type { ServerEnv } from "./http/client-address.ts";
-import { startApiKeyUsageWriter } from "./services/api-key-usage.ts";
-import { startAuditWorker } from "./services/webhook-worker.ts";
+import { startApiKeyUsageWriter } from "./services/api-keys/usage.ts";
+import { startAuditWorker } from "./services/webhooks/audit-worker.ts";
 
 // The only module that starts HTTP servers: the main listener, and the metrics listener when
 // AUTH_METRICS_ADDRESS moves /metrics off the main one.
@@ -74,7 +74,7 @@ export function startServer(ctx: AuthContext, options: { port?: number; host?: s
     throw error;
   }
   const worker = startAuditWorker(ctx);
-  // Copies the Redis counters of API keys from the start, a killed daemon's included (see api-key-usage.ts).
+  // Copies the Redis counters of API keys from the start, a killed daemon's included (see api-keys/usage.ts).
   startApiKeyUsageWriter(ctx);
   let stopping: Promise<void> | undefined;
   const shutdown = () => {

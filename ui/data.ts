@@ -1,6 +1,6 @@
 import type { AuthContext } from "../src/context.ts";
 import { banUser, revokeSessionsOf, setUserRole, unbanUser } from "../src/services/admin.ts";
-import { type CreatedApiKey, createApiKey } from "../src/services/api-keys.ts";
+import { type CreatedApiKey, createApiKey } from "../src/services/api-keys/api-keys.ts";
 import { type AuditEventListing, listAuditLog, withSubjectEmails } from "../src/services/audit-log.ts";
 import {
   type ListedOrganization,
@@ -126,7 +126,7 @@ export function createAdminData(ctx: AuthContext): AdminData {
 // All the terminal UI (and, server-side, the web console) takes from src/ besides src/wire and src/durations.ts:
 // the shapes AdminData answers with, the context it is built from, and the operator formats the CLI shares (so an
 // event and a banned owner's keys read the same in `authd audit`, `authd users show` and on the screens).
-export { OWNER_BANNED_MARKER } from "../src/services/api-keys.ts";
+export { OWNER_BANNED_MARKER } from "../src/services/api-keys/api-keys.ts";
 export { describeEventData } from "../src/services/audit-log.ts";
 export type {
   AuditEventListing,

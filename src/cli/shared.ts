@@ -6,7 +6,7 @@ import { unknownVariables } from "../config/unknown-env.ts";
 import { type AuthContext, type CreateContextOptions, createContext } from "../context.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { findUserIdByIdOrEmail } from "../services/directory.ts";
-import { configuredEndpointProblems } from "../services/webhooks.ts";
+import { configuredEndpointProblems } from "../services/webhooks/webhooks.ts";
 
 // What every command shares: the --config flag, configuration loading, the context, and exit codes
 // (0 success, 1 a failure the user can fix, 2 bad usage or configuration).

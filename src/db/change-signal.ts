@@ -4,7 +4,7 @@ import type pg from "pg";
 import type { Db } from "./schema.ts";
 
 // How a process learns that another one changed the data it keeps copies of (the in-process session
-// cache, services/local-session-cache.ts). Copies are tagged with version() when their read starts and are
+// cache, services/sessions/local-cache.ts). Copies are tagged with version() when their read starts and are
 // good only while it has not moved.
 // - SQLite: `pragma data_version` moves whenever another connection (another daemon on the same file, the
 //   CLI) commits; it is read at most once a millisecond. This process's own writes do not move it; the

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import { canonicalAddress, rateLimitBucket } from "../ip-address.ts";
+import { perContext } from "../platform/per-context.ts";
 
 // Who is calling. The socket peer is the client, unless the peer is a reverse proxy the operator trusts
 // (trustedProxies): then the proxy's forwarding header names the client. A forwarding header from anyone
@@ -36,9 +37,13 @@ function forwardedHops(value: string): string[] {
   });
 }
 
+/** Whether this context has warned of a forwarding header from an untrusted peer (it would repeat on every request). */
+const warned = perContext(() => ({ untrustedProxy: false }));
+
 function warnUntrustedOnce(ctx: AuthContext, peer: string | null, header: string): void {
-  if (ctx.local.warned.has("untrusted-proxy")) return;
-  ctx.local.warned.add("untrusted-proxy");
+  const once = warned(ctx);
+  if (once.untrustedProxy) return;
+  once.untrustedProxy = true;
   ctx.logger.warn(
     `ignored ${header} from ${peer ?? "a caller without a socket address"}, which is not a trusted proxy: the socket address is the client address. If authd runs behind a reverse proxy, add the proxy's address to AUTH_TRUSTED_PROXIES`,
     { peer, header, setting: "AUTH_TRUSTED_PROXIES" },

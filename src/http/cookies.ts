@@ -3,8 +3,8 @@ import { generateCookie, getCookie, setCookie } from "hono/cookie";
 import type { AuthContext } from "../context.ts";
 import { hmacSha256Base64Url, signValue, unsignWithAny } from "../crypto/hmac.ts";
 import { constantTimeEqual } from "../crypto/random.ts";
-import type { SessionWithUser } from "../services/sessions.ts";
-import { toSessionWire } from "../services/sessions.ts";
+import type { SessionWithUser } from "../services/sessions/sessions.ts";
+import { toSessionWire } from "../services/sessions/sessions.ts";
 import { toUserWire } from "../services/users.ts";
 import type { SessionWithUser as WireSessionWithUser } from "../wire/session.ts";
 

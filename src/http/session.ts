@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import { AuthError, type ErrorKey } from "../errors.ts";
-import { type ApiKeyRefusal, verifyApiKey } from "../services/api-key-verification.ts";
+import { type ApiKeyRefusal, verifyApiKey } from "../services/api-keys/verification.ts";
 import type { SignInFailureReason } from "../services/security-event-types.ts";
 import {
   findSession,
@@ -10,7 +10,7 @@ import {
   type LiveSession,
   refreshSession,
   type SessionWithUser,
-} from "../services/sessions.ts";
+} from "../services/sessions/sessions.ts";
 import { findUserById } from "../services/users.ts";
 import { readBearerSessionToken } from "./bearer.ts";
 import { clientAddress } from "./client-address.ts";

@@ -4,7 +4,7 @@ import { type ErrorKey, isAuthError } from "../errors.ts";
 import type { ThrottleIdentifier } from "../services/account-throttle.ts";
 import type { PasskeyProof } from "../services/passkeys/authentication.ts";
 import type { SignInFailureReason } from "../services/security-events.ts";
-import type { LiveSession } from "../services/sessions.ts";
+import type { LiveSession } from "../services/sessions/sessions.ts";
 import { signInWithPassword, startSession } from "../services/sign-in.ts";
 import { completeSignIn } from "../services/two-factor/sign-in-gate.ts";
 import type { UserRecord } from "../services/users.ts";

@@ -1,7 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import { hmacSha256Base64Url } from "../crypto/hmac.ts";
 import { findUserByEmail, findUserByUsername } from "../db/repositories/users.ts";
-import { type RateLimitDecision, tooManyRequests } from "./rate-limit.ts";
+import { type RateLimitDecision, tooManyRequests } from "../platform/rate-limit.ts";
 import { claimLogSlot, type EventSource, recordSecurityEvent } from "./security-events.ts";
 
 // The per-account throttle: the per-address rate limit does not stop a guesser who spreads attempts

@@ -2,9 +2,9 @@ import type { AuthContext } from "../context.ts";
 import { deleteAccount, listAccountsByUserId } from "../db/repositories/accounts.ts";
 import { lockUser } from "../db/repositories/users.ts";
 import { AuthError } from "../errors.ts";
+import { inTransaction } from "../platform/transaction.ts";
 import type { LinkedAccount } from "../wire/account.ts";
 import { isoDate } from "../wire/common.ts";
-import { inTransaction } from "./transaction.ts";
 
 /** The user's linked accounts (credential and social) as list-accounts shows them: no secret among them. */
 export async function listAccounts(ctx: AuthContext, userId: string): Promise<LinkedAccount[]> {

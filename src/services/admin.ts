@@ -1,6 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import type { UserRow, UserUpdate } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { withTransaction } from "../platform/transaction.ts";
 import { iso } from "../wire/common.ts";
 import {
   type AccessDecision,
@@ -14,8 +15,12 @@ import {
 import { clearPasswordAttempts } from "./account-throttle.ts";
 import { setPassword } from "./passwords.ts";
 import { type EventSource, recordSecurityEvent } from "./security-events.ts";
-import { revokeAllSessions, revokeSessionByHandle, revokeSessionById, revokeUserSessions } from "./sessions.ts";
-import { withTransaction } from "./transaction.ts";
+import {
+  revokeAllSessions,
+  revokeSessionByHandle,
+  revokeSessionById,
+  revokeUserSessions,
+} from "./sessions/sessions.ts";
 import { clearSecondFactorFailures } from "./two-factor/lockout.ts";
 import { deleteUser, findUserById, updateUser } from "./users.ts";
 

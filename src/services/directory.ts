@@ -3,9 +3,9 @@ import * as directory from "../db/repositories/directory.ts";
 import { countSessions, listSessions } from "../db/repositories/sessions.ts";
 import { countUsers, findUserByIdOrEmail, listUsers } from "../db/repositories/users.ts";
 import type { SessionRow } from "../db/schema.ts";
-import { type ApiKeyWire, toApiKeyWire } from "./api-keys.ts";
+import { type ApiKeyWire, toApiKeyWire } from "./api-keys/api-keys.ts";
 import { toOrganizationWire } from "./organizations/wire.ts";
-import { type SessionWire, toListedSessionWire } from "./sessions.ts";
+import { type SessionWire, toListedSessionWire } from "./sessions/sessions.ts";
 import { isBanned, toUserWire, type UserWire } from "./users.ts";
 
 // What operators list and look up, for the command line and the terminal UI alike: one page of wire

@@ -13,7 +13,7 @@ import {
 } from "../db/repositories/verifications.ts";
 import type { VerificationRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
-import { inTransaction } from "./transaction.ts";
+import { inTransaction } from "../platform/transaction.ts";
 
 // One-time codes by mail: one live code per (type, email), in a verification record whose identifier is
 // email-otp:{type}:{email in lower case} and whose value is "{wrong tries}:{keyed hash}:{sealed code}".

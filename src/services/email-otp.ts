@@ -1,14 +1,14 @@
 import type { AuthContext } from "../context.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { withTransaction } from "../platform/transaction.ts";
 import { proveMailbox } from "./account-claim.ts";
 import { claimSignInMail, clearPasswordAttempts, throttleCodeCheck } from "./account-throttle.ts";
 import { createCode, type OtpType, redeemCode } from "./email-otp-codes.ts";
 import { type MailboxOwner, ownerOfProvenMailbox } from "./passwordless.ts";
 import { storePasswordHash } from "./passwords.ts";
 import type { EventSource } from "./security-events.ts";
-import { revokeUserSessions } from "./sessions.ts";
-import { withTransaction } from "./transaction.ts";
+import { revokeUserSessions } from "./sessions/sessions.ts";
 import { assertPasswordLength, findUserByEmail, markEmailVerified } from "./users.ts";
 
 // Email one-time codes: sign in (and sign up), verify an address, reset a password. Codes are stored and

@@ -1,9 +1,9 @@
 import type { AuthContext } from "../context.ts";
 import { removeUser } from "./admin.ts";
-import { deleteApiKey } from "./api-keys.ts";
+import { deleteApiKey } from "./api-keys/api-keys.ts";
 import { findApiKeyOwnerId } from "./directory.ts";
 import { CLI_SOURCE, type EventSource } from "./security-events.ts";
-import { revokeUserSessions } from "./sessions.ts";
+import { revokeUserSessions } from "./sessions/sessions.ts";
 
 // What an operator does from a terminal (a CLI command or a key in the terminal UI) that takes more than
 // one service call: the two front ends act through these, so the steps exist once. Single-call actions

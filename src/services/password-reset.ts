@@ -9,12 +9,12 @@ import {
 } from "../db/repositories/verifications.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { withTransaction } from "../platform/transaction.ts";
 import { proveMailbox } from "./account-claim.ts";
 import { clearPasswordAttempts } from "./account-throttle.ts";
 import { storePasswordHash } from "./passwords.ts";
 import { type EventSource, recordSecurityEvent } from "./security-events.ts";
-import { revokeUserSessions } from "./sessions.ts";
-import { withTransaction } from "./transaction.ts";
+import { revokeUserSessions } from "./sessions/sessions.ts";
 import { assertPasswordLength, findUserByEmail } from "./users.ts";
 
 // Password reset: a 24-character token mailed as {api}/reset-password/{token}?callbackURL=…, stored as a

@@ -9,9 +9,9 @@ import {
 } from "../db/repositories/accounts.ts";
 import type { AccountRow, Db, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { withTransaction } from "../platform/transaction.ts";
 import { provePassword } from "./account-throttle.ts";
 import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
-import { withTransaction } from "./transaction.ts";
 import { revokeTrustedDevices } from "./two-factor/trusted-devices.ts";
 
 // The credential account holds a user's password hash. A user who signed up through a social provider

@@ -1,4 +1,4 @@
-import type { LogSlot } from "./in-process.ts";
+import type { LogSlot } from "../platform/log-slots.ts";
 
 // The catalogue of security events (issue 21): every type, with the details it carries. docs/events.md
 // lists the same types with their fields. The types leave no field for a password, token, key, code or

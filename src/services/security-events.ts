@@ -1,8 +1,9 @@
 import type { AuthContext } from "../context.ts";
 import { generateId } from "../crypto/random.ts";
 import { insertAuditEvent } from "../db/repositories/audit-events.ts";
+import { type LogSlot, LogSlots } from "../platform/log-slots.ts";
+import { perContext } from "../platform/per-context.ts";
 import { withoutControlCharacters } from "./control-characters.ts";
-import type { LogSlot } from "./in-process.ts";
 import type { Detail, LogOnlyType } from "./security-event-types.ts";
 
 // Security events: one structured info line per security-relevant action, written through the context's
@@ -84,11 +85,14 @@ export async function recordSecurityEvent(ctx: AuthContext, event: SecurityEvent
   });
 }
 
+/** This context's counts of the lines below, per kind and key. */
+const logSlots = perContext(() => new LogSlots());
+
 /**
  * Whether a line an outsider can cause at will (refused origins, throttled accounts) may be written now;
  * see LogSlots: one line per key and minute, the repeats in between counted. Null: only counted.
  */
 export function claimLogSlot(ctx: AuthContext, kind: string, key: string): LogSlot | null {
-  return ctx.local.logSlots.claim(kind, key, ctx.now());
+  return logSlots(ctx).claim(kind, key, ctx.now());
 }
 export type { SignInFailureReason, SignInMethod, TwoFactorMethod } from "./security-event-types.ts";

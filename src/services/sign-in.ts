@@ -4,7 +4,7 @@ import { AuthError } from "../errors.ts";
 import { provePassword, type ThrottleIdentifier } from "./account-throttle.ts";
 import { checkPassword } from "./passwords.ts";
 import type { EventSource } from "./security-events.ts";
-import { type CreateSessionOptions, createSession, type LiveSession } from "./sessions.ts";
+import { type CreateSessionOptions, createSession, type LiveSession } from "./sessions/sessions.ts";
 import { findUserByEmail, findUserByUsername, isBanned, liftExpiredBan } from "./users.ts";
 
 // The two steps every sign-in shares, whatever proved who the caller is (password, username, social

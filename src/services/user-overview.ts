@@ -9,7 +9,7 @@ import {
 } from "../db/repositories/directory.ts";
 import { listSessions } from "../db/repositories/sessions.ts";
 import { findUserByIdOrEmail } from "../db/repositories/users.ts";
-import { type ApiKeyWire, listApiKeys } from "./api-keys.ts";
+import { type ApiKeyWire, listApiKeys } from "./api-keys/api-keys.ts";
 import { type SessionSummary, toSessionSummary } from "./directory.ts";
 import { toOrganizationWire } from "./organizations/wire.ts";
 import { listPasskeys } from "./passkeys/passkeys.ts";

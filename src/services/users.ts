@@ -5,17 +5,17 @@ import { toJSONColumn } from "../db/json-column.ts";
 import * as users from "../db/repositories/users.ts";
 import type { Db, UserRow, UserUpdate } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { withTransaction } from "../platform/transaction.ts";
 import { iso, isoDate } from "../wire/common.ts";
 import type { PublicUser, User } from "../wire/user.ts";
 import { storePasswordHash } from "./passwords.ts";
 import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
-import { disownCachedSessions } from "./session-cache.ts";
-import { revokeUserSessions } from "./sessions.ts";
-import { withTransaction } from "./transaction.ts";
+import { disownCachedSessions } from "./sessions/redis-cache.ts";
+import { revokeUserSessions } from "./sessions/sessions.ts";
 import { parseAdditional } from "./user-fields.ts";
 
 // Users: the only writer of the user table. A session is cached (Redis) together with its user, so
-// every change to a user disowns the cached sessions (see session-cache.ts) before the caller answers.
+// every change to a user disowns the cached sessions (see sessions/redis-cache.ts) before the caller answers.
 
 /** The wire's date form, for callers that take it from here (the command line). */
 export { iso };

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.ts";
 import { createContext } from "../../src/context.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { FLUSH_INTERVAL_MS } from "../../src/services/api-key-usage.ts";
+import { FLUSH_INTERVAL_MS } from "../../src/services/api-keys/usage.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { createPostgresSchema, postgresUnavailableReason } from "../helpers/postgres.ts";
 import { REDIS_URL, redisEnv, redisSkipped } from "../helpers/redis.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashSessionToken } from "../../src/services/sessions.ts";
+import { hashSessionToken } from "../../src/services/sessions/sessions.ts";
 import type { Agent } from "../helpers/agent.ts";
 import { createTestContext, describeEachDialect, SERVER_TOKEN, signUp, type TestContext } from "../helpers/context.ts";
 

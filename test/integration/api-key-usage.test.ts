@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type AuthContext, createContext } from "../../src/context.ts";
 import { createApp } from "../../src/http/app.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { FLUSH_INTERVAL_MS, flushApiKeyUsage, reconcileApiKeyUsage } from "../../src/services/api-key-usage.ts";
+import { FLUSH_INTERVAL_MS, flushApiKeyUsage, reconcileApiKeyUsage } from "../../src/services/api-keys/usage.ts";
 import { Agent } from "../helpers/agent.ts";
 import {
   createTestContext,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContext } from "../../src/context.ts";
 import { createApp } from "../../src/http/app.ts";
 import { silentLogger } from "../../src/logger.ts";
-import { flushApiKeyUsage, reconcileApiKeyUsage } from "../../src/services/api-key-usage.ts";
+import { flushApiKeyUsage, reconcileApiKeyUsage } from "../../src/services/api-keys/usage.ts";
 import { Agent } from "../helpers/agent.ts";
 import {
   createTestContext,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Base64Url } from "../../src/crypto/random.ts";
-import { createApiKey, deleteApiKey, listApiKeys } from "../../src/services/api-keys.ts";
+import { createApiKey, deleteApiKey, listApiKeys } from "../../src/services/api-keys/api-keys.ts";
 import { CLI_SOURCE } from "../../src/services/security-events.ts";
 import { updateUser } from "../../src/services/users.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { withTransaction } from "../../src/platform/transaction.ts";
 import { setUserRole } from "../../src/services/admin.ts";
 import { CLI_SOURCE } from "../../src/services/security-events.ts";
-import { withTransaction } from "../../src/services/transaction.ts";
 import { auditRows, eventsOfType, expectNoSecretsInAudit } from "../helpers/audit.ts";
 import { createTestContext, describeEachDialect, type TestContext } from "../helpers/context.ts";
 import { uniqueSlug } from "../helpers/organization.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/driver.ts";
-import { hashSessionToken } from "../../src/services/sessions.ts";
+import { hashSessionToken } from "../../src/services/sessions/sessions.ts";
 import { heardOfChanges } from "../helpers/changes.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createApiKey } from "../../src/services/api-keys.ts";
+import { createApiKey } from "../../src/services/api-keys/api-keys.ts";
 import { listApiKeyPage, listOrganizationPage, listSessionPage, listUserPage } from "../../src/services/directory.ts";
 import { CLI_SOURCE } from "../../src/services/security-events.ts";
 import { describeOrganization } from "../../src/services/user-overview.ts";

@@ -3,10 +3,10 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresChangeSignal } from "../../src/db/change-signal.ts";
 import type { SessionRow, UserRow } from "../../src/db/schema.ts";
-import { LocalSessionCache } from "../../src/services/local-session-copies.ts";
+import { LocalSessionCache } from "../../src/services/sessions/local-cache.ts";
 import { POSTGRES_URL, postgresUnavailableReason } from "../helpers/postgres.ts";
 
-// The in-process session store refuses every copy it cannot prove current (local-session-cache.ts), and the
+// The in-process session store refuses every copy it cannot prove current (sessions/local-cache.ts), and the
 // Postgres change signal says "unknown" (null) whenever it may have missed a notification.
 
 const postgresSkipped = await postgresUnavailableReason();

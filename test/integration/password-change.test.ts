@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashSessionToken } from "../../src/services/sessions.ts";
+import { hashSessionToken } from "../../src/services/sessions/sessions.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 
 describeEachDialect("password change and set-password", (dialect) => {

@@ -10,7 +10,7 @@ import {
   revokeSession,
   signOutEvent,
   updateSession,
-} from "../../src/services/sessions.ts";
+} from "../../src/services/sessions/sessions.ts";
 import { updateUser } from "../../src/services/users.ts";
 import { Agent } from "../helpers/agent.ts";
 import { heardOfChanges } from "../helpers/changes.ts";

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AuthContext, createContext } from "../../src/context.ts";
 import { createApp } from "../../src/http/app.ts";
 import { silentLogger } from "../../src/logger.ts";
+import { localSessions } from "../../src/services/sessions/local-cache.ts";
 import { Agent } from "../helpers/agent.ts";
 import { followingChanges, heardOfChanges } from "../helpers/changes.ts";
 import {
@@ -20,7 +21,7 @@ import { postgresUnavailableReason } from "../helpers/postgres.ts";
 import { redisEnv, redisSkipped } from "../helpers/redis.ts";
 
 // Every write that changes what a cached session shows, made on one daemon, shows at once on another
-// daemon that had the session cached: in its memory (local-session-cache.ts, told by SQLite's data_version
+// daemon that had the session cached: in its memory (sessions/local-cache.ts, told by SQLite's data_version
 // or Postgres LISTEN/NOTIFY) and, with Redis, in Redis too. One case per kind of write: a write that forgets
 // to invalidate leaves the second daemon answering the old session.
 
@@ -90,7 +91,7 @@ for (const dialect of DIALECTS as Dialect[])
           const elsewhere = sameBrowserOn(other, account.agent);
           expect((await live(elsewhere))?.user.id).toBe(account.user.id);
           // The other daemon now holds a copy in its memory: what the write below must reach.
-          expect(other.ctx.local.sessions.size).toBeGreaterThan(0);
+          expect(localSessions(other.ctx).size).toBeGreaterThan(0);
           return { ...account, elsewhere };
         }
 
@@ -181,7 +182,7 @@ for (const dialect of DIALECTS as Dialect[])
           const withKey = () => keyHolder.get("/get-session", { headers: { "x-api-key": key } });
           expect((await withKey()).body.user.id).toBe(user.id);
           expect((await t.server().post("/admin/ban-user", { userId: user.id })).status).toBe(200);
-          // The other daemon keeps the key's row in memory too (api-key-rows.ts): the ban reaches it with the
+          // The other daemon keeps the key's row in memory too (api-keys/rows.ts): the ban reaches it with the
           // change notification, as for sessions.
           for (const ctx of daemons) await heardOfChanges(ctx);
           expect((await withKey()).status).toBe(401);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { signValue } from "../../src/crypto/hmac.ts";
-import { hashSessionToken } from "../../src/services/sessions.ts";
+import { hashSessionToken } from "../../src/services/sessions/sessions.ts";
 import type { Agent } from "../helpers/agent.ts";
 import { createTestContext, describeEachDialect, signUp, TEST_SECRET, type TestContext } from "../helpers/context.ts";
 import { peerRequest, type RunningAuthd, startAuthd } from "../helpers/live-server.ts";

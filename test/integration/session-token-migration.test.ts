@@ -3,7 +3,7 @@ import { afterEach, expect, it } from "vitest";
 import { signValue } from "../../src/crypto/hmac.ts";
 import { generateId, generateRandomString } from "../../src/crypto/random.ts";
 import { openDatabase } from "../../src/db/driver.ts";
-import { hashSessionToken } from "../../src/services/sessions.ts";
+import { hashSessionToken } from "../../src/services/sessions/sessions.ts";
 import { describeEachDialect, TEST_SECRET } from "../helpers/context.ts";
 import { peerRequest, startAuthd } from "../helpers/live-server.ts";
 import { migratorFor, scratchDatabase } from "../helpers/migrations.ts";

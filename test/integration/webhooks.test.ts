@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { addWebhookEndpoint } from "../../src/services/webhooks.ts";
+import { addWebhookEndpoint } from "../../src/services/webhooks/webhooks.ts";
 import { auditRows } from "../helpers/audit.ts";
 import { describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { peerRequest, type RunningAuthd, startAuthd } from "../helpers/live-server.ts";

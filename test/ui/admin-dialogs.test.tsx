@@ -1,7 +1,7 @@
 import { render } from "ink-testing-library";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { findUserByEmail } from "../../src/db/repositories/users.ts";
-import { createSession } from "../../src/services/sessions.ts";
+import { createSession } from "../../src/services/sessions/sessions.ts";
 import { createUser } from "../../src/services/users.ts";
 import { createAdminData } from "../../ui/data.ts";
 import { columnWidths } from "../../ui/terminal/components/Table.tsx";

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateRandomString, LOWER_ALPHANUMERIC } from "../../src/crypto/random.ts";
 import { findUserByEmail } from "../../src/db/repositories/users.ts";
-import { createSession } from "../../src/services/sessions.ts";
+import { createSession } from "../../src/services/sessions/sessions.ts";
 import { createUser } from "../../src/services/users.ts";
 import { buildBinary } from "../helpers/binary.ts";
 import { createTestContext, TEST_SECRET, type TestContext } from "../helpers/context.ts";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { AUDITED_EVENT_TYPES } from "../../src/services/security-event-types.ts";
-import { describeUnknownTypes, unknownEventTypes } from "../../src/services/webhooks.ts";
+import { describeUnknownTypes, unknownEventTypes } from "../../src/services/webhooks/webhooks.ts";
 
 // The list webhooks accept is the list operators read: docs/events.md's table of event types.
 

@@ -86,6 +86,22 @@ const TREE: Record<string, string> = {
   "test/helpers/seed.ts":
     'import { findUser } from "../../src/db/repositories/users.ts";\nexport const seed = findUser;\n',
   "bench/seed.ts": 'import { table } from "../src/db/schema.ts";\nexport const seed = table;\n',
+  // The platform (storage, rate limits, metrics, transactions, per-process state): below the services.
+  "src/platform/store.ts": [
+    'import { findUser } from "../db/repositories/users.ts";',
+    'import { parseRate } from "../durations.ts";',
+    "export const store = [findUser, parseRate];",
+  ].join("\n"),
+  "src/platform/reaches.ts": [
+    'import { user } from "../services/users.ts";',
+    'import type { Context } from "../context.ts";',
+    'import { route } from "../http/routes/user.ts";',
+    "export const platform = [user, route];",
+    "export type Held = Context;",
+  ].join("\n"),
+  "src/services/uses-platform.ts": 'import { store } from "../platform/store.ts";\nexport const service = store;\n',
+  "src/http/routes/uses-platform.ts":
+    'import { store } from "../../platform/store.ts";\nexport const middleware = store;\n',
   // A cycle made only of type imports is still a cycle: the layers it ties together cannot be split.
   "src/services/left.ts": 'import type { Right } from "./right.ts";\nexport type Left = { right?: Right };\n',
   "src/services/right.ts": 'import type { Left } from "./left.ts";\nexport type Right = { left?: Left };\n',
@@ -138,9 +154,10 @@ describe("import rules (biome.json)", () => {
     }
   });
 
-  it("lets services, the context, the db layer itself, tests and benchmarks import src/db", () => {
+  it("lets services, the platform, the context, the db layer itself, tests and benchmarks import src/db", () => {
     for (const file of [
       "src/services/users.ts",
+      "src/platform/store.ts",
       "src/context.ts",
       "src/db/repositories/users.ts",
       "test/helpers/seed.ts",
@@ -211,6 +228,18 @@ describe("import rules (biome.json)", () => {
     expect(flagged("src/wire/reaches.ts").map((p) => p.message)).toEqual(
       Array(4).fill(expect.stringMatching(/^import-boundary: src\/wire is a leaf/)),
     );
+  });
+
+  it("keeps src/platform below the services: no domain service, no context, no front end; the db allowed", () => {
+    expect(flagged("src/platform/store.ts")).toEqual([]);
+    expect(flagged("src/services/uses-platform.ts")).toEqual([]);
+    expect(flagged("src/http/routes/uses-platform.ts")).toEqual([]);
+    // a service and the context (a type import too): each a domain import; then a front end
+    expect(flagged("src/platform/reaches.ts").map((p) => p.message)).toEqual([
+      expect.stringMatching(/^import-boundary: src\/platform is below the services/),
+      expect.stringMatching(/^import-boundary: src\/platform is below the services/),
+      expect.stringMatching(/^import-boundary: lower layers never import src\/http/),
+    ]);
   });
 
   it("refuses an import cycle, even one made of type imports only", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KeyedBatches } from "../../src/services/in-process.ts";
+import { KeyedBatches } from "../../src/platform/keyed-work.ts";
 
 // Batches of work per key (API-key lookups and uses): later arrivals gather while a batch runs, and no batch
 // starts before all of its items arrived.

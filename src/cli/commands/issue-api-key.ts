@@ -7,7 +7,7 @@ import {
   type CreateApiKeyInput,
   type CreatedApiKey,
   createApiKey,
-} from "../../services/api-keys.ts";
+} from "../../services/api-keys/api-keys.ts";
 import { CLI_SOURCE } from "../../services/security-events.ts";
 import { formatFields, writeLines } from "../format.ts";
 import { createCommand, parseFlags, printJSON, resolveUserId, UserError, withContext } from "../shared.ts";

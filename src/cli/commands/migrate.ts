@@ -1,4 +1,4 @@
-import { withMigrations } from "../../services/migrations.ts";
+import { withMigrations } from "../../platform/migrations.ts";
 import { type CommonOptions, createCommand, loadCommandConfig, printJSON, progressReporter } from "../shared.ts";
 
 const loadMigrationConfig = (options: CommonOptions) => loadCommandConfig(options, {}, { logLevel: "warn" });

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import * as z from "zod";
 import { listSessionPage } from "../../services/directory.ts";
-import { deleteExpiredSessions } from "../../services/sessions.ts";
+import { deleteExpiredSessions } from "../../services/sessions/sessions.ts";
 import { formatTable, writeLines } from "../format.ts";
 import {
   createCommand,

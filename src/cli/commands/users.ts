@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { OWNER_BANNED_MARKER } from "../../services/api-keys.ts";
+import { OWNER_BANNED_MARKER } from "../../services/api-keys/api-keys.ts";
 import { listUserPage } from "../../services/directory.ts";
 import { describeUser, type UserOverview } from "../../services/user-overview.ts";
 import { formatFields, formatTable, writeLines } from "../format.ts";

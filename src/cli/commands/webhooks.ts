@@ -2,13 +2,13 @@ import { Command } from "commander";
 import * as z from "zod";
 import { isAuthError } from "../../errors.ts";
 import { parseTypeList } from "../../services/audit-log.ts";
-import { sendTestWebhook } from "../../services/webhook-delivery.ts";
+import { sendTestWebhook } from "../../services/webhooks/delivery.ts";
 import {
   addWebhookEndpoint,
   findWebhookEndpoint,
   listWebhookEndpoints,
   removeWebhookEndpoint,
-} from "../../services/webhooks.ts";
+} from "../../services/webhooks/webhooks.ts";
 import { formatTable, writeLines } from "../format.ts";
 import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
 

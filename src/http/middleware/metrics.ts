@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AuthContext } from "../../context.ts";
-import type { SignInOutcome } from "../../services/metrics.ts";
+import type { SignInOutcome } from "../../platform/metrics.ts";
 
 // Outermost middleware: times every request and labels it with the route pattern that answered.
 

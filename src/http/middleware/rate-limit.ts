@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AuthContext } from "../../context.ts";
 import { isOutage } from "../../dependencies.ts";
-import { createMemoryRateLimitStore, tooManyRequests } from "../../services/rate-limit.ts";
+import { createMemoryRateLimitStore, tooManyRequests } from "../../platform/rate-limit.ts";
 import { rateLimitClientKey } from "../client-address.ts";
 
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win.

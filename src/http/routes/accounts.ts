@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { listAccounts, unlinkAccount } from "../../services/accounts.ts";
-import { isSessionFresh } from "../../services/sessions.ts";
+import { isSessionFresh } from "../../services/sessions/sessions.ts";
 import { LinkedAccountSchema } from "../../wire/account.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { singleLine } from "../fields.ts";

@@ -2,17 +2,17 @@ import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
-import { type ApiKeyVerification, verifyApiKey } from "../../services/api-key-verification.ts";
 import {
   createApiKey,
-  deleteAllExpiredApiKeys,
   deleteApiKey,
   getApiKey,
   listApiKeys,
   PREFIX_PATTERN,
   toApiKeyWire,
   updateApiKey,
-} from "../../services/api-keys.ts";
+} from "../../services/api-keys/api-keys.ts";
+import { deleteAllExpiredApiKeys } from "../../services/api-keys/cleanup.ts";
+import { type ApiKeyVerification, verifyApiKey } from "../../services/api-keys/verification.ts";
 import type { EventSource } from "../../services/security-events.ts";
 import { isBanned } from "../../services/users.ts";
 import {

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { deleteUserWithToken, sendDeleteConfirmation } from "../../services/account-deletion.ts";
 import { proveCurrentPassword } from "../../services/passwords.ts";
-import { isSessionFresh } from "../../services/sessions.ts";
+import { isSessionFresh } from "../../services/sessions/sessions.ts";
 import { deleteUser } from "../../services/users.ts";
 import { clearSessionCookies } from "../cookies.ts";
 import { singleLine } from "../fields.ts";

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { listPasskeys, removePasskey, renamePasskey } from "../../services/passkeys/passkeys.ts";
-import { isSessionFresh } from "../../services/sessions.ts";
+import { isSessionFresh } from "../../services/sessions/sessions.ts";
 import { PasskeySchema } from "../../wire/passkey.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";

@@ -3,7 +3,7 @@ import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
 import { authenticationOptions, verifyAuthentication } from "../../services/passkeys/authentication.ts";
 import { registrationOptions, verifyRegistration } from "../../services/passkeys/registration.ts";
-import { isSessionFresh, toSessionWire } from "../../services/sessions.ts";
+import { isSessionFresh, toSessionWire } from "../../services/sessions/sessions.ts";
 import { PasskeySchema } from "../../wire/passkey.ts";
 import { SessionSchema } from "../../wire/session.ts";
 import { jsonObject, singleLine } from "../fields.ts";

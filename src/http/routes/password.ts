@@ -2,7 +2,7 @@ import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { isResetTokenValid, requestPasswordReset, resetPassword } from "../../services/password-reset.ts";
 import { addPasswordIfMissing, proveCurrentPassword, setPassword } from "../../services/passwords.ts";
-import { revokeUserSessions } from "../../services/sessions.ts";
+import { revokeUserSessions } from "../../services/sessions/sessions.ts";
 import { assertPasswordLength, findUserById, toPublicUserWire } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { PublicUserSchema } from "../../wire/user.ts";

@@ -9,7 +9,7 @@ import {
   signOutEvent,
   toListedSessionWire,
   toSessionWire,
-} from "../../services/sessions.ts";
+} from "../../services/sessions/sessions.ts";
 import { toUserWire } from "../../services/users.ts";
 import { StatusSchema, SuccessSchema } from "../../wire/common.ts";
 import { SessionSchema, SessionWithUserSchema } from "../../wire/session.ts";

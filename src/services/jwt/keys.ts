@@ -10,8 +10,9 @@ import { generateId } from "../../crypto/random.ts";
 import { seal, unsealWithAny } from "../../crypto/sealed.ts";
 import { deleteExpiredJwks, insertJwk, listPublishedJwks, retireJwks } from "../../db/repositories/jwks.ts";
 import type { JwkRow } from "../../db/schema.ts";
+import { perContext } from "../../platform/per-context.ts";
+import { inTransaction } from "../../platform/transaction.ts";
 import type { PublicJWK } from "../../wire/jwks.ts";
-import { inTransaction } from "../transaction.ts";
 
 // The keys that sign authd's JWTs. One key is current (no expiresAt) and signs; `authd keys rotate` (or a
 // change of the configured algorithm) makes a new one current and retires the others, which stay in the
@@ -69,9 +70,20 @@ function retirementMs(ctx: AuthContext): number {
   return ctx.config.jwt.expiresIn * 1000 + KEY_CACHE_MS + SKEW_MS;
 }
 
+/** A loaded signing key and when it was read; `loading` lets concurrent first uses share one read. */
+interface SigningKeyCache {
+  key: SigningKey | null;
+  loadedAt: number;
+  loading: Promise<unknown> | null;
+}
+
+/** The signing key in use in this context, read from the database now and then. */
+const signingKeyCache = perContext((): SigningKeyCache => ({ key: null, loadedAt: 0, loading: null }));
+
 function remember(ctx: AuthContext, key: SigningKey): SigningKey {
-  ctx.local.jwtSigningKey.key = key;
-  ctx.local.jwtSigningKey.loadedAt = ctx.now();
+  const cache = signingKeyCache(ctx);
+  cache.key = key;
+  cache.loadedAt = ctx.now();
   return key;
 }
 
@@ -116,7 +128,7 @@ async function loadOrCreate(ctx: AuthContext): Promise<SigningKey> {
 
 /** The key that signs now: created on first use, re-read from the database every KEY_CACHE_MS. */
 export async function currentSigningKey(ctx: AuthContext): Promise<SigningKey> {
-  const cache = ctx.local.jwtSigningKey;
+  const cache = signingKeyCache(ctx);
   const fresh = ctx.now() - cache.loadedAt < KEY_CACHE_MS;
   if (cache.key && fresh && cache.key.alg === ctx.config.jwt.algorithm) return cache.key;
   if (!cache.loading) {

@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
 import { signJWT } from "../../crypto/jwt.ts";
+import { perContext } from "../../platform/per-context.ts";
 import type { UserWire } from "../users.ts";
 import { currentSigningKey } from "./keys.ts";
 
@@ -22,6 +23,9 @@ function userClaims(ctx: AuthContext, user: UserWire): Record<string, unknown> {
 const REUSE_MS = 60_000;
 const MAX_RECENT = 10_000;
 
+/** JWTs this context signed in the last REUSE_MS, by key and claims. */
+const recentJWTs = perContext(() => new Map<string, { token: string; issuedAt: number }>());
+
 /** A signed JWT for the user of a live session; `impersonatedBy`: the admin acting as them, if any. */
 export async function issueUserJWT(ctx: AuthContext, user: UserWire, impersonatedBy?: string | null): Promise<string> {
   const key = await currentSigningKey(ctx);
@@ -29,7 +33,7 @@ export async function issueUserJWT(ctx: AuthContext, user: UserWire, impersonate
   // Set after the configured fields, so no jwt.userFields can drop it.
   if (impersonatedBy) claims.act = { sub: impersonatedBy };
   const now = ctx.now();
-  const recent = ctx.local.recentJWTs;
+  const recent = recentJWTs(ctx);
   const cacheKey = `${key.id}\n${JSON.stringify(claims)}`;
   const hit = recent.get(cacheKey);
   if (hit && now >= hit.issuedAt && now - hit.issuedAt < REUSE_MS) return hit.token;

@@ -7,10 +7,10 @@ import {
   updateAccount,
 } from "../../db/repositories/accounts.ts";
 import type { AccountRow, Db, UserRow } from "../../db/schema.ts";
+import { withTransaction } from "../../platform/transaction.ts";
 import { claimAccount } from "../account-claim.ts";
 import { sendVerificationEmail } from "../email-verification.ts";
 import type { EventSource } from "../security-events.ts";
-import { withTransaction } from "../transaction.ts";
 import { pickAdditionalFields } from "../user-fields.ts";
 import { createUser, findUserByEmail, findUserById, markEmailVerified } from "../users.ts";
 import type { OAuthTokens, ProviderProfile } from "./types.ts";

@@ -4,7 +4,7 @@ import type { Db, MemberRow, SessionRow, UserRow } from "../../db/schema.ts";
 import { AuthError, type ErrorKey } from "../../errors.ts";
 import type { OrganizationDetail } from "../security-event-types.ts";
 import { type EventSource, recordSecurityEvent } from "../security-events.ts";
-import { type LiveSession, updateSession } from "../sessions.ts";
+import { type LiveSession, updateSession } from "../sessions/sessions.ts";
 
 // The caller of an organization operation: a signed-in user with their session, or (server calls) a user
 // named by id with no session. Session changes are recorded so the route can rewrite the session cookie.

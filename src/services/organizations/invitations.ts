@@ -7,9 +7,9 @@ import { countTeamMembers, findTeamById, findTeamMember, insertTeamMember } from
 import { findUserById } from "../../db/repositories/users.ts";
 import type { InvitationRow, OrganizationRow, Trx, UserRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
+import { withTransaction } from "../../platform/transaction.ts";
 import { iso } from "../../wire/common.ts";
 import { splitRoles } from "../access-control.ts";
-import { withTransaction } from "../transaction.ts";
 import {
   type Actor,
   changeActiveSession,

@@ -11,9 +11,9 @@ import {
 import { findUserById } from "../../db/repositories/users.ts";
 import type { MemberRow, Trx } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
+import { inTransaction } from "../../platform/transaction.ts";
 import { splitRoles } from "../access-control.ts";
-import { clearActiveOrganization } from "../sessions.ts";
-import { inTransaction } from "../transaction.ts";
+import { clearActiveOrganization } from "../sessions/sessions.ts";
 import { type Actor, recordOrganizationEvent, requireMembership, targetOrganizationId } from "./actor.ts";
 import {
   creatorRole,

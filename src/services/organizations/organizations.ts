@@ -7,8 +7,8 @@ import * as orgs from "../../db/repositories/organizations.ts";
 import { insertTeam, insertTeamMember, listTeamsOfOrganization } from "../../db/repositories/teams.ts";
 import type { MemberRow, OrganizationRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
-import { clearActiveOrganization } from "../sessions.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction } from "../../platform/transaction.ts";
+import { clearActiveOrganization } from "../sessions/sessions.ts";
 import {
   type Actor,
   changeActiveSession,

@@ -4,7 +4,7 @@ import type { UserRow } from "../../db/schema.ts";
 import { AuthError, type ErrorKey, isAuthError } from "../../errors.ts";
 import { proveCurrentPassword } from "../passwords.ts";
 import { type EventSource, recordSecurityEvent } from "../security-events.ts";
-import { type LiveSession, rotateSession } from "../sessions.ts";
+import { type LiveSession, rotateSession } from "../sessions/sessions.ts";
 import { findUserById, updateUser } from "../users.ts";
 import { clearSecondFactorFailures } from "./lockout.ts";
 import {

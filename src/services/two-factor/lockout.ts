@@ -7,7 +7,7 @@ import {
 } from "../../db/repositories/verifications.ts";
 import type { Db, UserRow } from "../../db/schema.ts";
 import type { AuthError } from "../../errors.ts";
-import { tooManyRequests } from "../rate-limit.ts";
+import { tooManyRequests } from "../../platform/rate-limit.ts";
 import { type EventSource, recordSecurityEvent } from "../security-events.ts";
 
 // The per-account bound on second-factor guesses (NIST SP 800-63B §5.2.2). A challenge voids itself after

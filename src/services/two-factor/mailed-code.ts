@@ -11,7 +11,7 @@ import {
 } from "../../db/repositories/verifications.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction } from "../../platform/transaction.ts";
 
 // Two-factor codes by mail: 6 digits, kept as an HMAC (never in clear) with the count of wrong tries, in
 // a verification record keyed by the challenge or by the session asking. Conditional writes keep the count

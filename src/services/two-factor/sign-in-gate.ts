@@ -1,7 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { type EventSource, recordSecurityEvent, type SignInMethod } from "../security-events.ts";
-import type { CreateSessionOptions, LiveSession } from "../sessions.ts";
+import type { CreateSessionOptions, LiveSession } from "../sessions/sessions.ts";
 import { assertNotBanned, startSession } from "../sign-in.ts";
 import { createChallenge } from "./challenge.ts";
 import { redeemTrustedDevice, trustDevice } from "./trusted-devices.ts";

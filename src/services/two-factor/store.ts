@@ -4,7 +4,7 @@ import { seal, unsealWithAny } from "../../crypto/sealed.ts";
 import { base32Encode } from "../../crypto/totp.ts";
 import * as repository from "../../db/repositories/two-factor.ts";
 import type { Db, TwoFactorRow } from "../../db/schema.ts";
-import { inTransaction } from "../transaction.ts";
+import { inTransaction } from "../../platform/transaction.ts";
 
 // The twoFactor row of a user, readable only through here: the TOTP secret and the backup codes are
 // encrypted at rest with keys derived from the app secret (one per purpose). They are opened with any

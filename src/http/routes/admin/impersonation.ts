@@ -3,7 +3,7 @@ import * as z from "zod";
 import type { AuthContext } from "../../../context.ts";
 import { AuthError } from "../../../errors.ts";
 import { actorFor, assertAdminPermission, assertMayBeImpersonated, findUserOrThrow } from "../../../services/admin.ts";
-import { findSession, revokeSession, toSessionWire } from "../../../services/sessions.ts";
+import { findSession, revokeSession, toSessionWire } from "../../../services/sessions/sessions.ts";
 import { startSession } from "../../../services/sign-in.ts";
 import { toUserWire } from "../../../services/users.ts";
 import { SessionWithUserSchema } from "../../../wire/session.ts";

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { AuthError } from "../../../errors.ts";
 import { actorFor, assertAdminPermission, banUser, revokeSessionsOf, unbanUser } from "../../../services/admin.ts";
-import { listUserSessions, toListedSessionWire } from "../../../services/sessions.ts";
+import { listUserSessions, toListedSessionWire } from "../../../services/sessions/sessions.ts";
 import { toUserWire } from "../../../services/users.ts";
 import { SuccessSchema } from "../../../wire/common.ts";
 import { SessionSchema } from "../../../wire/session.ts";

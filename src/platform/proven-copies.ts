@@ -1,7 +1,10 @@
-import type { SessionRow, UserRow } from "../db/schema.ts";
+import type { ChangeSignal } from "../db/change-signal.ts";
+import type { Db } from "../db/schema.ts";
+import { afterCommit } from "./transaction.ts";
 
-// The stores behind local-session-cache.ts and api-key-rows.ts (which say when a copy may be served); kept
-// apart so that the per-process state (in-process.ts) can hold them without importing the request context.
+// Copies of rows kept in one process's memory, each served only while provably current: the store behind
+// services/sessions/local-cache.ts and services/api-keys/rows.ts (which say when a copy may be served), and
+// forgetCopies, which every write of the rows they keep calls.
 
 const MAX_ENTRIES = 10_000;
 
@@ -64,19 +67,20 @@ export class ProvenCopies<T> {
   }
 }
 
-export interface CachedPair {
-  session: SessionRow;
-  user: UserRow;
-}
-
-export class LocalSessionCache extends ProvenCopies<CachedPair> {
-  override set(tokenHash: string, found: CachedPair, stamp: ReadStamp, now: number): void {
-    // Frozen: a caller changing the copy it was handed would otherwise change what later reads see.
-    super.set(
-      tokenHash,
-      { session: Object.freeze({ ...found.session }), user: Object.freeze({ ...found.user }) },
-      stamp,
-      now,
-    );
-  }
+/**
+ * After a write through `db` of rows `stores` keep: drop them at once (read-your-writes here) and again
+ * when the writer's transaction commits (a read between the two saw the old row), and tell every other
+ * process (on Postgres a NOTIFY through `db`, delivered at commit).
+ */
+export async function forgetCopies(
+  ctx: { database: { changes: ChangeSignal } },
+  db: Db,
+  ...stores: ProvenCopies<unknown>[]
+): Promise<void> {
+  const forget = () => {
+    for (const copies of stores) copies.invalidate();
+  };
+  forget();
+  afterCommit(db, forget);
+  await ctx.database.changes.announce(db);
 }

@@ -1,8 +1,8 @@
-import type { AuthContext } from "../context.ts";
-import * as apiKeys from "../db/repositories/api-keys.ts";
-import type { ApiKeyRow } from "../db/schema.ts";
-import type { RedisUseOutcome } from "./api-key-outcomes.ts";
-import type { SecondaryStorage } from "./secondary-storage.ts";
+import type { AuthContext } from "../../context.ts";
+import * as apiKeys from "../../db/repositories/api-keys.ts";
+import type { ApiKeyRow } from "../../db/schema.ts";
+import type { SecondaryStorage } from "../../platform/secondary-storage.ts";
+import type { RedisUseOutcome } from "./outcomes.ts";
 
 // Exact usage counters of keys with limits (`remaining`, a rate window) in Redis, when it is configured.
 //

@@ -1,20 +1,23 @@
-import type { AuthContext } from "../context.ts";
-import { constantTimeEqual } from "../crypto/random.ts";
-import { readJSONObject } from "../db/json-column.ts";
-import * as apiKeys from "../db/repositories/api-keys.ts";
-import type { ApiKeyRow } from "../db/schema.ts";
-import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./api-key-outcomes.ts";
-import { countUsesInRedis } from "./api-key-redis-usage.ts";
-import { findKeyRow, forgetApiKeyRows, noteKeyCounters } from "./api-key-rows.ts";
-import { recordUnlimitedUse, startApiKeyUsageWriter } from "./api-key-usage.ts";
-import { type ApiKeyPermissions, scheduleExpiredApiKeyCleanup, storedFormOfKey } from "./api-keys.ts";
-import { isBanned } from "./users.ts";
+import type { AuthContext } from "../../context.ts";
+import { constantTimeEqual } from "../../crypto/random.ts";
+import { readJSONObject } from "../../db/json-column.ts";
+import * as apiKeys from "../../db/repositories/api-keys.ts";
+import type { ApiKeyRow } from "../../db/schema.ts";
+import { KeyedBatches } from "../../platform/keyed-work.ts";
+import { perContext } from "../../platform/per-context.ts";
+import { isBanned } from "../users.ts";
+import { type ApiKeyPermissions, storedFormOfKey } from "./api-keys.ts";
+import { scheduleExpiredApiKeyCleanup } from "./cleanup.ts";
+import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./outcomes.ts";
+import { countUsesInRedis } from "./redis-usage.ts";
+import { findKeyRow, forgetApiKeyRows, noteKeyCounters } from "./rows.ts";
+import { recordUnlimitedUse, startApiKeyUsageWriter } from "./usage.ts";
 
 // Verifying a key is a use of it: it spends one of `remaining` and counts in the key's rate window.
 // Three ways to count, by what the key has and what is configured (docs/api-keys.md, "How uses are counted"):
-// - no limits: the `lastRequest` stamp is written behind the answer (api-key-usage.ts);
+// - no limits: the `lastRequest` stamp is written behind the answer (api-keys/usage.ts);
 // - limits and Redis: one atomic script per use in Redis, copied into the row now and then
-//   (api-key-redis-usage.ts);
+//   (api-keys/redis-usage.ts);
 // - limits without Redis: a compare-and-set of the row (updateApiKeyUsageIfUnchanged), one per batch of
 //   concurrent uses in this process, so concurrent uses are counted exactly on both dialects and across
 //   daemons without holding a lock across round trips.
@@ -22,6 +25,11 @@ import { isBanned } from "./users.ts";
 const DAY_MS = 86_400_000;
 /** Each attempt loses only to a writer that succeeded, so this bounds the work, not correctness. */
 const MAX_ATTEMPTS = 64;
+
+/** Concurrent uses of one limited key in this process share a read and a compare-and-set. */
+const usesInBatch = perContext(() => new KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>());
+/** Concurrent uses of one limited key in this process share one Redis script. */
+const usesInRedis = perContext(() => new KeyedBatches<ApiKeyRow, RedisUseOutcome>());
 
 export type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification };
 
@@ -98,7 +106,7 @@ export async function verifyApiKey(
     if (ctx.secondaryStorage) return await countWithRedis(ctx, row);
     // Uses of one key inside this process share one read and one compare-and-set per batch, instead of a
     // storm of retries; the compare-and-set still guards against other processes.
-    return await ctx.local.apiKeyUses.run(storedKey, { permissions, row }, (uses, last) =>
+    return await usesInBatch(ctx).run(storedKey, { permissions, row }, (uses, last) =>
       countInBatch(ctx, storedKey, uses, last),
     );
   } finally {
@@ -156,7 +164,7 @@ async function countWithRedis(ctx: AuthContext, row: ApiKeyRow): Promise<ApiKeyV
   if (!storage) throw new Error("countWithRedis without Redis");
   startApiKeyUsageWriter(ctx);
   // Concurrent uses of one key in this process are decided in turn by one script call.
-  const outcome = await ctx.local.apiKeyRedisUses.run(row.id, row, async (rows) => {
+  const outcome = await usesInRedis(ctx).run(row.id, row, async (rows) => {
     const known = newest(rows);
     const outcomes = await countUsesInRedis(storage, known, ctx.now(), rateMode(ctx, known), rows.length, false);
     if (outcomes) return outcomes;

@@ -1,12 +1,12 @@
 import { Webhook } from "standardwebhooks";
-import type { AuthContext } from "../context.ts";
-import { generateId } from "../crypto/random.ts";
-import { listEventsToFanOut, markFannedOut } from "../db/repositories/audit-events.ts";
-import * as webhooks from "../db/repositories/webhooks.ts";
-import type { AuditEventRow, WebhookDeliveryRow, WebhookEndpointRow } from "../db/schema.ts";
-import { toAuditEventWire } from "./audit-log.ts";
-import { withTransaction } from "./transaction.ts";
-import { refuseDestination } from "./webhook-destination.ts";
+import type { AuthContext } from "../../context.ts";
+import { generateId } from "../../crypto/random.ts";
+import { listEventsToFanOut, markFannedOut } from "../../db/repositories/audit-events.ts";
+import * as webhooks from "../../db/repositories/webhooks.ts";
+import type { AuditEventRow, WebhookDeliveryRow, WebhookEndpointRow } from "../../db/schema.ts";
+import { withTransaction } from "../../platform/transaction.ts";
+import { toAuditEventWire } from "../audit-log.ts";
+import { refuseDestination } from "./destination.ts";
 import { endpointWants } from "./webhooks.ts";
 
 // Webhook delivery from the outbox. Each pass (1) turns events not yet fanned out into one pending
@@ -106,7 +106,7 @@ export function backoffMs(ctx: AuthContext, attempts: number): number {
   return Math.min(retryMaxMs, retryBaseMs * 2 ** Math.min(30, Math.max(0, attempts - 1)));
 }
 
-/** Told each attempt's result with its endpoint (the worker's failure log, webhook-health.ts). */
+/** Told each attempt's result with its endpoint (the worker's failure log, webhooks/health.ts). */
 export type AttemptObserver = (endpoint: Pick<WebhookEndpointRow, "id" | "url">, result: AttemptResult) => void;
 
 async function attemptDelivery(

@@ -1,11 +1,12 @@
-import type { AuthContext } from "../context.ts";
-import * as apiKeys from "../db/repositories/api-keys.ts";
-import type { ApiKeyRow, Db } from "../db/schema.ts";
-import { forgetCopies } from "./local-session-cache.ts";
-import type { ReadStamp } from "./local-session-copies.ts";
+import type { AuthContext } from "../../context.ts";
+import * as apiKeys from "../../db/repositories/api-keys.ts";
+import type { ApiKeyRow, Db } from "../../db/schema.ts";
+import { KeyedBatches } from "../../platform/keyed-work.ts";
+import { perContext } from "../../platform/per-context.ts";
+import { forgetCopies, ProvenCopies, type ReadStamp } from "../../platform/proven-copies.ts";
 
 // The key row a verification reads (with its owner's ban), kept in memory while provably current, the way
-// sessions are (local-session-cache.ts, local-session-copies.ts): a copy is tagged, when its read starts,
+// sessions are (sessions/local-cache.ts, platform/proven-copies.ts): a copy is tagged, when its read starts,
 // with this process's epoch and the database's change version (SQLite's data_version, the count of Postgres
 // notifications: db/change-signal.ts), and serves only while neither has moved. Every write of a key row
 // (create, update, delete, the deletions verification makes) and every user write (a ban, a deletion: see
@@ -18,21 +19,26 @@ import type { ReadStamp } from "./local-session-copies.ts";
 
 const MAX_AGE_MS = 60_000;
 
+/** Key rows this context read lately, while provably current (a user write drops them too: sessions/local-cache.ts). */
+export const apiKeyRowCopies = perContext(() => new ProvenCopies<apiKeys.ApiKeyWithOwnerBan>());
+/** Concurrent lookups of one key share a read. */
+const keyReads = perContext(() => new KeyedBatches<void, apiKeys.ApiKeyWithOwnerBan | undefined>());
+
 /** The stamp for a read starting now, or null when copies may not be used. */
 function readStamp(ctx: AuthContext): ReadStamp | null {
   if (!ctx.config.apiKey.memoryCache) return null;
   const version = ctx.database.changes.version();
   if (version === null) return null;
-  return { epoch: ctx.local.apiKeyRows.epoch, version };
+  return { epoch: apiKeyRowCopies(ctx).epoch, version };
 }
 
 /** The row of a stored key, from a current copy or one (shared) read. */
 export async function findKeyRow(ctx: AuthContext, storedKey: string): Promise<apiKeys.ApiKeyWithOwnerBan | undefined> {
-  const copies = ctx.local.apiKeyRows;
+  const copies = apiKeyRowCopies(ctx);
   const stamp = readStamp(ctx);
   const copy = stamp && copies.get(storedKey, stamp, ctx.now(), MAX_AGE_MS);
   if (copy) return copy;
-  const row = await ctx.local.apiKeyReads.run(storedKey, undefined, async (waiting) => {
+  const row = await keyReads(ctx).run(storedKey, undefined, async (waiting) => {
     const found = await apiKeys.findApiKeyByStoredKey(ctx.db, storedKey);
     return waiting.map(() => found);
   });
@@ -46,7 +52,7 @@ export async function findKeyRow(ctx: AuthContext, storedKey: string): Promise<a
  * use starts from them instead of losing a compare-and-set to its own last write. Other fields unchanged.
  */
 export function noteKeyCounters(ctx: AuthContext, storedKey: string, counters: ApiKeyRow): void {
-  ctx.local.apiKeyRows.revise(storedKey, (row) =>
+  apiKeyRowCopies(ctx).revise(storedKey, (row) =>
     Number(counters.usageVersion) <= Number(row.usageVersion)
       ? undefined
       : {
@@ -62,5 +68,5 @@ export function noteKeyCounters(ctx: AuthContext, storedKey: string, counters: A
 
 /** After a write of key rows through `db` (the database, or the transaction that made it). */
 export function forgetApiKeyRows(ctx: AuthContext, db: Db): Promise<void> {
-  return forgetCopies(ctx, db, ctx.local.apiKeyRows);
+  return forgetCopies(ctx, db, apiKeyRowCopies(ctx));
 }

@@ -1,19 +1,19 @@
-import type { AuthContext } from "../context.ts";
-import { generateId, generateRandomString, sha256Base64Url } from "../crypto/random.ts";
-import type { DeletedSession } from "../db/repositories/sessions.ts";
-import * as sessions from "../db/repositories/sessions.ts";
-import type { Db, SessionRow, UserRow } from "../db/schema.ts";
-import { AuthError } from "../errors.ts";
-import { isoDate } from "../wire/common.ts";
-import type { Session } from "../wire/session.ts";
-import { withoutControlCharacters } from "./control-characters.ts";
-import { localReadStamp, readLocalSession, storeLocalSession } from "./local-session-cache.ts";
-import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
-import { disownCachedSessions, fillSessionCache, forgetCachedSessions, readCachedSession } from "./session-cache.ts";
-import { withTransaction } from "./transaction.ts";
+import type { AuthContext } from "../../context.ts";
+import { generateId, generateRandomString, sha256Base64Url } from "../../crypto/random.ts";
+import type { DeletedSession } from "../../db/repositories/sessions.ts";
+import * as sessions from "../../db/repositories/sessions.ts";
+import type { Db, SessionRow, UserRow } from "../../db/schema.ts";
+import { AuthError } from "../../errors.ts";
+import { withTransaction } from "../../platform/transaction.ts";
+import { isoDate } from "../../wire/common.ts";
+import type { Session } from "../../wire/session.ts";
+import { withoutControlCharacters } from "../control-characters.ts";
+import { type EventSource, recordSecurityEvent, type SecurityEvent } from "../security-events.ts";
+import { localReadStamp, readLocalSession, storeLocalSession } from "./local-cache.ts";
+import { disownCachedSessions, fillSessionCache, forgetCachedSessions, readCachedSession } from "./redis-cache.ts";
 
 // Sessions: every read and write of a session goes through here, so a secondary storage (Redis) can be
-// layered in one place (session-cache.ts). Each write keeps the cache right: a session changed or revoked
+// layered in one place (sessions/redis-cache.ts). Each write keeps the cache right: a session changed or revoked
 // by its token hash drops or tombstones that entry; sessions changed by anything else (a user's, an
 // organization's) disown every cached entry (disownCachedSessions).
 //
@@ -122,7 +122,7 @@ export async function createSession(
 
 /**
  * The live session for a token with its user, or null. An expired session is deleted when found. Read from
- * this process's memory when a current copy is there (local-session-cache.ts), else from Redis when there
+ * this process's memory when a current copy is there (sessions/local-cache.ts), else from Redis when there
  * is one, else from the database.
  */
 export async function findSession(ctx: AuthContext, token: string): Promise<SessionWithUser | null> {

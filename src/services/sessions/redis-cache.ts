@@ -1,8 +1,8 @@
-import type { AuthContext } from "../context.ts";
-import type { Db, SessionRow, UserRow } from "../db/schema.ts";
-import { isOutage } from "../dependencies.ts";
-import { invalidateLocalSessions } from "./local-session-cache.ts";
-import type { SecondaryStorage } from "./secondary-storage.ts";
+import type { AuthContext } from "../../context.ts";
+import type { Db, SessionRow, UserRow } from "../../db/schema.ts";
+import { isOutage } from "../../dependencies.ts";
+import type { SecondaryStorage } from "../../platform/secondary-storage.ts";
+import { invalidateLocalSessions } from "./local-cache.ts";
 
 // Sessions in the secondary storage (Redis). The database stays the record (lists, cascades and the CLI
 // read it); Redis holds {session, user} per token hash so that every daemon of a deployment answers a
@@ -10,7 +10,7 @@ import type { SecondaryStorage } from "./secondary-storage.ts";
 // entries carry only its SHA-256, so a Redis dump is no more a set of live sessions than a backup is.
 // Rules that keep it honest:
 // - An entry is filled on a read miss, tagged with the generation read before the database was asked.
-//   Only services/users.ts and services/sessions.ts write users and sessions, and each of their writes
+//   Only services/users.ts and services/sessions/sessions.ts write users and sessions, and each of their writes
 //   invalidates: a write to users, or to sessions chosen by anything but their token hash (a user's, an
 //   organization's), bumps the generation (disownCachedSessions), which disowns every older entry at once.
 //   Such writes are rare next to session reads, so one global counter costs almost nothing.
@@ -51,7 +51,7 @@ function bumpSessionCacheGeneration(storage: SecondaryStorage): Promise<void> {
 
 /**
  * After a write to users or sessions through `db` (the database or the writer's transaction): drop this
- * process's copies (local-session-cache.ts) and disown every Redis entry now, and once more a moment later.
+ * process's copies (sessions/local-cache.ts) and disown every Redis entry now, and once more a moment later.
  * The write may sit in a transaction that commits after this runs; a read on another daemon in between sees
  * the old rows and could cache them under the new generation (a deleted account's session, say). The
  * second bump disowns such an entry too. The caller's answer waits for the first bump.
@@ -108,7 +108,7 @@ export async function fillSessionCache(
 
 /**
  * After sessions changed through `db`: "changed": the next read refills from the database; "revoked": a
- * tombstone no fill can overwrite. This process's copies all go (local-session-cache.ts).
+ * tombstone no fill can overwrite. This process's copies all go (sessions/local-cache.ts).
  */
 export async function forgetCachedSessions(
   ctx: AuthContext,

@@ -1,10 +1,11 @@
-import type { AuthContext } from "../context.ts";
-import { generateId } from "../crypto/random.ts";
-import { countDeliveriesByEndpoint } from "../db/repositories/webhooks.ts";
-import { pruneAuditLog } from "./audit-log.ts";
-import { labels } from "./metrics.ts";
-import { fanOutEvents, type StartedDelivery, startDueDeliveries } from "./webhook-delivery.ts";
-import { createDeliveryHealthLog } from "./webhook-health.ts";
+import type { AuthContext } from "../../context.ts";
+import { generateId } from "../../crypto/random.ts";
+import { countDeliveriesByEndpoint } from "../../db/repositories/webhooks.ts";
+import { labels } from "../../platform/metrics.ts";
+import { repeatEvery } from "../../platform/repeating-task.ts";
+import { pruneAuditLog } from "../audit-log.ts";
+import { fanOutEvents, type StartedDelivery, startDueDeliveries } from "./delivery.ts";
+import { createDeliveryHealthLog } from "./health.ts";
 import { syncConfiguredEndpoints } from "./webhooks.ts";
 
 // The daemon's background worker for the audit log: webhook delivery every webhooks.pollIntervalMs, and
@@ -35,9 +36,6 @@ function deliveryGauges(ctx: AuthContext): () => Promise<string[]> {
 
 export function startAuditWorker(ctx: AuthContext): AuditWorker {
   const owner = generateId();
-  let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<void> = Promise.resolve();
   let lastPrune = 0;
   let synced = false;
   ctx.metrics.addSource(deliveryGauges(ctx));
@@ -68,25 +66,16 @@ export function startAuditWorker(ctx: AuthContext): AuditWorker {
       if (pruned > 0) ctx.logger.info("pruned audit events", { count: pruned });
     }
     if (!ctx.config.webhooks.enabled) return;
-    while ((await fanOutEvents(ctx)) > 0 && !stopped) {}
+    while ((await fanOutEvents(ctx)) > 0 && !task.stopped) {}
     for (const started of await startDueDeliveries(ctx, owner, new Set(inFlight.keys()), observe)) track(started);
   };
 
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = pass()
-        .catch((error: unknown) => ctx.logger.error("audit worker pass failed", { error }))
-        .finally(schedule);
-    }, ctx.config.webhooks.pollIntervalMs);
-    timer.unref?.();
-  };
-  schedule();
+  const task = repeatEvery(ctx.config.webhooks.pollIntervalMs, pass, (error: unknown) =>
+    ctx.logger.error("audit worker pass failed", { error }),
+  );
   return {
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      await task.stop();
       await Promise.all(sending);
     },
   };

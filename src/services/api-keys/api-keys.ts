@@ -1,22 +1,22 @@
-import type { AuthContext } from "../context.ts";
-import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../crypto/random.ts";
-import { toJSONColumn } from "../db/json-column.ts";
-import * as apiKeys from "../db/repositories/api-keys.ts";
-import type { ApiKeyRow } from "../db/schema.ts";
-import { AuthError } from "../errors.ts";
-import type { ApiKey, CreatedApiKey, Permissions } from "../wire/api-key.ts";
-import { applyRemainingEdit, withRedisUsage } from "./api-key-redis-usage.ts";
-import { forgetApiKeyRows } from "./api-key-rows.ts";
-import { pendingLastRequest } from "./api-key-usage.ts";
-import { toApiKeyWire } from "./api-key-wire.ts";
-import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "./security-events.ts";
-import { withTransaction } from "./transaction.ts";
+import type { AuthContext } from "../../context.ts";
+import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../../crypto/random.ts";
+import { toJSONColumn } from "../../db/json-column.ts";
+import * as apiKeys from "../../db/repositories/api-keys.ts";
+import type { ApiKeyRow } from "../../db/schema.ts";
+import { AuthError } from "../../errors.ts";
+import { withTransaction } from "../../platform/transaction.ts";
+import type { ApiKey, CreatedApiKey, Permissions } from "../../wire/api-key.ts";
+import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "../security-events.ts";
+import { scheduleExpiredApiKeyCleanup } from "./cleanup.ts";
+import { applyRemainingEdit, withRedisUsage } from "./redis-usage.ts";
+import { forgetApiKeyRows } from "./rows.ts";
+import { pendingLastRequest } from "./usage.ts";
+import { toApiKeyWire } from "./wire.ts";
 
 // API keys: issuing, reading, changing and removing them. Verification (counting uses) lives in
-// api-key-verification.ts; both share the wire mapping and the throttled cleanup defined here.
+// api-keys/verification.ts; both share the wire mapping (wire.ts) and the throttled cleanup (cleanup.ts).
 
 const DAY_SECONDS = 86_400;
-const CLEANUP_INTERVAL_MS = 10_000;
 
 export type ApiKeyPermissions = Permissions;
 
@@ -33,23 +33,6 @@ export { toApiKeyWire };
 /** The stored form of a key: SHA-256 base64url, unless hashing is switched off. */
 export function storedFormOfKey(ctx: AuthContext, key: string): string {
   return ctx.config.apiKey.disableKeyHashing ? key : sha256Base64Url(key);
-}
-
-// ---- cleanup of expired keys -------------------------------------------------------------------
-
-/** Delete every expired key now; returns how many went. */
-export async function deleteAllExpiredApiKeys(ctx: AuthContext): Promise<number> {
-  ctx.local.apiKeySweptAt = ctx.now();
-  const deleted = await apiKeys.deleteExpiredApiKeys(ctx.db, ctx.now());
-  if (deleted > 0) await forgetApiKeyRows(ctx, ctx.db);
-  return deleted;
-}
-
-/** After a key operation: sweep expired keys in the background, at most once every 10 seconds. */
-export function scheduleExpiredApiKeyCleanup(ctx: AuthContext): void {
-  const last = ctx.local.apiKeySweptAt;
-  if (last !== null && ctx.now() - last < CLEANUP_INTERVAL_MS) return;
-  ctx.background(deleteAllExpiredApiKeys(ctx));
 }
 
 // ---- shared validation ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import type { AuthContext } from "../context.ts";
-import { canonicalAddress, createAddressMatcher } from "../ip-address.ts";
+import type { AuthContext } from "../../context.ts";
+import { canonicalAddress, createAddressMatcher } from "../../ip-address.ts";
 
 // Where a webhook may go. A webhook URL is an operator's, but the daemon usually sits inside a network an
 // outsider cannot reach: a URL naming (or resolving to) a private, loopback, link-local or otherwise

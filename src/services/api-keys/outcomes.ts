@@ -1,9 +1,9 @@
-import type { ApiKeyWithOwnerBan } from "../db/repositories/api-keys.ts";
-import type { ApiKeyRow } from "../db/schema.ts";
-import type { Permissions } from "../wire/api-key.ts";
+import type { ApiKeyWithOwnerBan } from "../../db/repositories/api-keys.ts";
+import type { ApiKeyRow } from "../../db/schema.ts";
+import type { Permissions } from "../../wire/api-key.ts";
 
-// What a verification answers, in a module of its own: the in-process state (in-process.ts) batches
-// verifications and must not import the services that make them.
+// What a verification answers, in a module of its own: verification.ts decides it and redis-usage.ts (which
+// verification.ts calls) makes part of it, so neither imports the other for the types.
 
 export type ApiKeyRefusal =
   | "INVALID_API_KEY"

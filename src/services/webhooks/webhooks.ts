@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
-import type { Config } from "../config/schema.ts";
-import type { AuthContext } from "../context.ts";
-import { generateId } from "../crypto/random.ts";
-import * as webhooks from "../db/repositories/webhooks.ts";
-import type { WebhookEndpointRow } from "../db/schema.ts";
-import { AuthError } from "../errors.ts";
-import { AUDITED_EVENT_TYPES } from "./security-event-types.ts";
-import { refuseDestination } from "./webhook-destination.ts";
+import type { Config } from "../../config/schema.ts";
+import type { AuthContext } from "../../context.ts";
+import { generateId } from "../../crypto/random.ts";
+import * as webhooks from "../../db/repositories/webhooks.ts";
+import type { WebhookEndpointRow } from "../../db/schema.ts";
+import { AuthError } from "../../errors.ts";
+import { AUDITED_EVENT_TYPES } from "../security-event-types.ts";
+import { refuseDestination } from "./destination.ts";
 
 // Webhook endpoints (authd webhooks add/list/remove, and the config file) and their delivery status.
-// Delivery itself is webhook-delivery.ts.
+// Delivery itself is webhooks/delivery.ts.
 
 export interface WebhookEndpointWire {
   id: string;

@@ -1,7 +1,7 @@
-import { readJSONObject } from "../db/json-column.ts";
-import type { ApiKeyRow } from "../db/schema.ts";
-import type { ApiKey, Permissions } from "../wire/api-key.ts";
-import { iso, isoDate } from "../wire/common.ts";
+import { readJSONObject } from "../../db/json-column.ts";
+import type { ApiKeyRow } from "../../db/schema.ts";
+import type { ApiKey, Permissions } from "../../wire/api-key.ts";
+import { iso, isoDate } from "../../wire/common.ts";
 
 // An API key row as wire JSON: the one mapping the key routes, the listings and verification share.
 

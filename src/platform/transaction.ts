@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from "kysely";
-import type { AuthContext } from "../context.ts";
 import type { Database, Db } from "../db/schema.ts";
 
 // Services own transactions. A service that changes rows and records the security event describing the
@@ -39,7 +38,11 @@ export async function inTransaction<T>(
   return result;
 }
 
-export function withTransaction<T>(ctx: AuthContext, work: (tx: AuthContext) => Promise<T>): Promise<T> {
+/** Run `work` with a copy of the context (AuthContext) whose `db` is a transaction, or joins the one it is in. */
+export function withTransaction<C extends { db: Kysely<Database> }, T>(
+  ctx: C,
+  work: (tx: C) => Promise<T>,
+): Promise<T> {
   if (ctx.db.isTransaction) return work(ctx);
   return inTransaction(ctx.db, (trx) => work({ ...ctx, db: trx }));
 }

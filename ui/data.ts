@@ -1,6 +1,6 @@
 import type { AuthContext } from "../src/context.ts";
 import { banUser, revokeSessionsOf, setUserRole, unbanUser } from "../src/services/admin.ts";
-import { type CreatedApiKey, createApiKey } from "../src/services/api-keys/api-keys.ts";
+import type { CreatedApiKey } from "../src/services/api-keys/api-keys.ts";
 import { type AuditEventListing, listAuditLog, withSubjectEmails } from "../src/services/audit-log.ts";
 import {
   type ListedOrganization,
@@ -11,7 +11,12 @@ import {
   type Page,
   type SearchPageRequest,
 } from "../src/services/directory.ts";
-import { deleteUserWithSessions, revokeApiKeyById } from "../src/services/operator-actions.ts";
+import {
+  deleteUserWithSessions,
+  issueApiKeyAsOperator,
+  type OperatorApiKeyOptions,
+  revokeApiKeyById,
+} from "../src/services/operator-actions.ts";
 import { removeUserPasskey } from "../src/services/passkeys/operator.ts";
 import { CLI_SOURCE } from "../src/services/security-events.ts";
 import { resetTwoFactor } from "../src/services/two-factor/enrollment.ts";
@@ -27,13 +32,10 @@ import type { UserWire } from "../src/services/users.ts";
 // server and the CLI. Screens only see this interface, so the UI tests drive a real database through it.
 
 /** The issue dialog's choices, as `authd issue-api-key` takes them; unset: the configured default. */
-export interface IssueKeyOptions {
-  name?: string;
-  rateLimit?: false | { max: number; windowMs: number };
-  remaining?: number;
-  refill?: { amount: number; intervalMs: number };
-  expiresInSeconds?: number;
-}
+export type IssueKeyOptions = Pick<
+  OperatorApiKeyOptions,
+  "name" | "rateLimit" | "remaining" | "refill" | "expiresInSeconds"
+>;
 
 export interface AdminData {
   now(): number;
@@ -85,23 +87,7 @@ export function createAdminData(ctx: AuthContext): AdminData {
       await revokeSessionsOf(ctx, { sessionId }, CLI_SOURCE);
     },
     revokeAllSessions: (userId) => revokeSessionsOf(ctx, { userId }, CLI_SOURCE),
-    issueApiKey: (userId, options) =>
-      createApiKey(
-        ctx,
-        {
-          userId,
-          name: options.name,
-          remaining: options.remaining,
-          expiresIn: options.expiresInSeconds,
-          rateLimitEnabled: options.rateLimit === undefined ? undefined : options.rateLimit !== false,
-          rateLimitMax: options.rateLimit ? options.rateLimit.max : undefined,
-          rateLimitTimeWindow: options.rateLimit ? options.rateLimit.windowMs : undefined,
-          refillAmount: options.refill?.amount,
-          refillInterval: options.refill?.intervalMs,
-        },
-        { isServer: true },
-        CLI_SOURCE,
-      ),
+    issueApiKey: (userId, options) => issueApiKeyAsOperator(ctx, userId, options),
     apiKeyDefaults: () => {
       const { enabled, maxRequests, timeWindow } = ctx.config.apiKey.rateLimit;
       return { rateLimit: enabled ? { max: maxRequests, windowMs: timeWindow } : false };

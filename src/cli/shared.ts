@@ -6,6 +6,7 @@ import { unknownVariables } from "../config/unknown-env.ts";
 import { type AuthContext, type CreateContextOptions, createContext } from "../context.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { findUserIdByIdOrEmail } from "../services/directory.ts";
+import { findPasswordLengthProblem } from "../services/passwords.ts";
 import { configuredEndpointProblems } from "../services/webhooks/webhooks.ts";
 
 // What every command shares: the --config flag, configuration loading, the context, and exit codes
@@ -89,11 +90,11 @@ export async function withContext<T>(
  * "Password too short", which a client maps to its own text).
  */
 export function assertPasswordPolicy(ctx: AuthContext, password: string): void {
-  const { minPasswordLength: min, maxPasswordLength: max } = ctx.config.emailAndPassword;
-  if (password.length < min)
-    throw new UserError(`password too short: at least ${min} characters (emailAndPassword.minPasswordLength)`);
-  if (password.length > max)
-    throw new UserError(`password too long: at most ${max} characters (emailAndPassword.maxPasswordLength)`);
+  const found = findPasswordLengthProblem(ctx, password);
+  if (found?.problem === "too-short")
+    throw new UserError(`password too short: at least ${found.min} characters (emailAndPassword.minPasswordLength)`);
+  if (found?.problem === "too-long")
+    throw new UserError(`password too long: at most ${found.max} characters (emailAndPassword.maxPasswordLength)`);
 }
 
 /** The id of the user an operator named by id or email; an unknown one is the operator's to fix. */

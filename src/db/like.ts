@@ -23,3 +23,15 @@ export function columnMatches(
   const ref = typeof column === "string" ? sql.ref(column) : column;
   return sql<SqlBool>`lower(cast(${ref} as text)) like ${literalLikePattern(text, position)} escape '\\'`;
 }
+
+/** True where any of the columns holds `text` literally, ignoring case (the same SQL on SQLite and Postgres). */
+export function anyColumnMatches(
+  columns: readonly string[],
+  text: string,
+  position: LikePosition = "contains",
+): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${sql.join(
+    columns.map((column) => columnMatches(column, text, position)),
+    sql` or `,
+  )})`;
+}

@@ -57,16 +57,17 @@ function columnValue(field: ListableUserField, value: string | number | boolean)
   return String(value);
 }
 
-function userFilter(query: ListUsersQuery): UserPageQuery["filter"] {
+function userFilter(ctx: AuthContext, query: ListUsersQuery): UserPageQuery["filter"] {
   if (query.filterValue === undefined || query.filterValue === "") return undefined;
   const field = listableField(query.filterField ?? "email", "filterField");
+  const dialect = ctx.database.dialect;
   const operator = query.filterOperator ?? "eq";
-  if (operator === "contains") return { field, operator, value: String(query.filterValue) };
+  if (operator === "contains") return { field, dialect, operator, value: String(query.filterValue) };
   const value = columnValue(field, query.filterValue);
   if (typeof value === "boolean" && operator !== "eq" && operator !== "ne") {
     throw new AuthError("VALIDATION_ERROR", { message: `filterOperator must be eq or ne for ${field}` });
   }
-  return { field, operator, value };
+  return { field, dialect, operator, value };
 }
 
 export async function listUsers(
@@ -74,20 +75,15 @@ export async function listUsers(
   query: ListUsersQuery,
 ): Promise<{ users: UserRow[]; total: number; limit?: number; offset?: number }> {
   const search = query.searchValue
-    ? { field: query.searchField ?? "email", value: query.searchValue, position: query.searchOperator ?? "contains" }
+    ? { fields: [query.searchField ?? "email"], value: query.searchValue, position: query.searchOperator ?? "contains" }
     : undefined;
+  // Unsorted: by creation time, oldest first.
   const sort = query.sortBy
     ? { field: listableField(query.sortBy, "sortBy"), direction: query.sortDirection ?? "asc" }
-    : undefined;
-  const filter = userFilter(query);
+    : { field: "createdAt" as const, direction: "asc" as const };
+  const filter = userFilter(ctx, query);
   const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-  const page = await listUserPage(ctx.db, ctx.database.dialect, {
-    search,
-    filter,
-    sort,
-    limit,
-    offset: query.offset ?? 0,
-  });
+  const page = await listUserPage(ctx.db, { search, filter, sort, limit, offset: query.offset ?? 0 });
   // limit and offset are echoed only when the caller gave them, as Better Auth does.
   return { ...page, limit: query.limit, offset: query.offset };
 }

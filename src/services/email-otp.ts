@@ -17,13 +17,6 @@ import { assertPasswordLength, findUserByEmail, markEmailVerified } from "./user
 
 export { OTP_TYPES, type OtpType, readLiveCode } from "./email-otp-codes.ts";
 
-// Client-facing format check of send-verification-otp and verify-email (the spec's pattern).
-const EMAIL_PATTERN = /^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}$/;
-
-export function assertOtpEmail(email: string): void {
-  if (!EMAIL_PATTERN.test(email)) throw new AuthError("INVALID_EMAIL");
-}
-
 const PURPOSE: Record<OtpType, string> = {
   "sign-in": "sign in",
   "email-verification": "verify your email address",

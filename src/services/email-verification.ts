@@ -1,7 +1,7 @@
-import * as z from "zod";
 import type { AuthContext } from "../context.ts";
 import { signHS256, verifyHS256 } from "../crypto/jwt.ts";
 import type { UserRow } from "../db/schema.ts";
+import { isValidEmail } from "./email-address.ts";
 
 // Verification tokens are HS256 JWTs holding the email (and, for an email change, the new address);
 // nothing is stored, so they cannot be listed or leaked from the database. They are checked under the current
@@ -48,15 +48,13 @@ export type ReadVerificationResult =
   | { ok: true; claims: VerificationClaims }
   | { ok: false; failure: VerifyEmailFailure };
 
-const EMAIL = z.email();
-
 /** Check a verification token's signature, expiry and payload (which must hold a valid email). */
 export async function readEmailVerificationToken(ctx: AuthContext, token: string): Promise<ReadVerificationResult> {
   const verified = await verifyHS256<Record<string, unknown>>(ctx.secret, token);
   if (!verified.ok) return { ok: false, failure: verified.reason === "expired" ? "token_expired" : "invalid_token" };
   const { email, updateTo } = verified.payload;
-  if (typeof email !== "string" || !EMAIL.safeParse(email).success) return { ok: false, failure: "invalid_token" };
-  if (updateTo !== undefined && (typeof updateTo !== "string" || !EMAIL.safeParse(updateTo).success))
+  if (typeof email !== "string" || !isValidEmail(email)) return { ok: false, failure: "invalid_token" };
+  if (updateTo !== undefined && (typeof updateTo !== "string" || !isValidEmail(updateTo)))
     return { ok: false, failure: "invalid_token" };
   return { ok: true, claims: { email, updateTo } };
 }

@@ -1,6 +1,6 @@
 import type { AuthContext } from "../context.ts";
 import { removeUser } from "./admin.ts";
-import { deleteApiKey } from "./api-keys/api-keys.ts";
+import { type ApiKeyPermissions, type CreatedApiKey, createApiKey, deleteApiKey } from "./api-keys/api-keys.ts";
 import { findApiKeyOwnerId } from "./directory.ts";
 import { CLI_SOURCE, type EventSource } from "./security-events.ts";
 import { revokeUserSessions } from "./sessions/sessions.ts";
@@ -27,4 +27,45 @@ export async function deleteUserWithSessions(
   // (accounts, keys and memberships go with it: the foreign keys cascade).
   await revokeUserSessions(ctx, userId);
   await removeUser(ctx, userId, source);
+}
+
+/**
+ * What an operator chooses for a new key: `authd issue-api-key`'s flags and the UI's issue dialog map to
+ * this one shape, and issueApiKeyAsOperator maps it to the service's fields. Unset: the configured default.
+ */
+export interface OperatorApiKeyOptions {
+  name?: string;
+  prefix?: string;
+  expiresInSeconds?: number;
+  remaining?: number;
+  permissions?: ApiKeyPermissions;
+  metadata?: Record<string, unknown>;
+  /** false: no per-key rate limit; a rate: that many verifications per window; unset: the configured default. */
+  rateLimit?: false | { max: number; windowMs: number };
+  /** Add `amount` to the remaining uses every `intervalMs`. */
+  refill?: { amount: number; intervalMs: number };
+}
+
+/** Issue a key as the server would (server-only fields allowed), under the same rules as the API. */
+export function issueApiKeyAsOperator(
+  ctx: AuthContext,
+  userId: string,
+  options: OperatorApiKeyOptions,
+): Promise<CreatedApiKey> {
+  const { rateLimit, refill } = options;
+  const fields = {
+    userId,
+    name: options.name,
+    prefix: options.prefix,
+    expiresIn: options.expiresInSeconds,
+    remaining: options.remaining,
+    permissions: options.permissions,
+    metadata: options.metadata,
+    rateLimitEnabled: rateLimit === undefined ? undefined : rateLimit !== false,
+    rateLimitMax: rateLimit ? rateLimit.max : undefined,
+    rateLimitTimeWindow: rateLimit ? rateLimit.windowMs : undefined,
+    refillAmount: refill?.amount,
+    refillInterval: refill?.intervalMs,
+  };
+  return createApiKey(ctx, fields, { isServer: true }, CLI_SOURCE);
 }

@@ -18,6 +18,21 @@ import { revokeTrustedDevices } from "./two-factor/trusted-devices.ts";
 // has none until a reset or set-password creates it. Every credential account is created by
 // storePasswordHash (sign-up and admin create-user included), so its columns are written in one place.
 
+/** Which configured length bound a password misses (emailAndPassword.min/maxPasswordLength), if any. */
+export type PasswordLengthProblem = { problem: "too-short"; min: number } | { problem: "too-long"; max: number };
+
+/**
+ * The one password policy: its length, bounded by the configuration. Every front end applies it (the API
+ * refuses with the spec's errors, the CLI with an operator's line), so no door takes a password another
+ * door would refuse.
+ */
+export function findPasswordLengthProblem(ctx: AuthContext, password: string): PasswordLengthProblem | null {
+  const { minPasswordLength: min, maxPasswordLength: max } = ctx.config.emailAndPassword;
+  if (password.length < min) return { problem: "too-short", min };
+  if (password.length > max) return { problem: "too-long", max };
+  return null;
+}
+
 /** Write a password hash onto the user's credential account, creating the account when there is none. */
 export async function storePasswordHash(
   ctx: AuthContext,

@@ -8,7 +8,7 @@ import { AuthError } from "../errors.ts";
 import { withTransaction } from "../platform/transaction.ts";
 import { iso, isoDate } from "../wire/common.ts";
 import type { PublicUser, User } from "../wire/user.ts";
-import { storePasswordHash } from "./passwords.ts";
+import { findPasswordLengthProblem, storePasswordHash } from "./passwords.ts";
 import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
 import { disownCachedSessions } from "./sessions/redis-cache.ts";
 import { revokeUserSessions } from "./sessions/sessions.ts";
@@ -224,6 +224,7 @@ export async function deleteUser(ctx: AuthContext, userId: string, source: Event
 
 /** Password length per configuration; the spec's two messages. */
 export function assertPasswordLength(ctx: AuthContext, password: string): void {
-  if (password.length < ctx.config.emailAndPassword.minPasswordLength) throw new AuthError("PASSWORD_TOO_SHORT");
-  if (password.length > ctx.config.emailAndPassword.maxPasswordLength) throw new AuthError("PASSWORD_TOO_LONG");
+  const found = findPasswordLengthProblem(ctx, password);
+  if (found?.problem === "too-short") throw new AuthError("PASSWORD_TOO_SHORT");
+  if (found?.problem === "too-long") throw new AuthError("PASSWORD_TOO_LONG");
 }

@@ -61,7 +61,8 @@ describeEachDialect("AUTH_SECRET_PREVIOUS", (dialect) => {
   it("accepts a mailed two-factor code hashed under the old secret; a wrong one still counts", async () => {
     const { after } = await rotated();
     const now = after.ctx.now();
-    const stored = `${hmacSha256Base64Url(TEST_SECRET, "two-factor-otp:428913")}:0`;
+    // As one-time-codes.ts stores it: "{wrong tries}:{keyed hash of identifier NUL code}".
+    const stored = `0:${hmacSha256Base64Url(TEST_SECRET, "2fa-otp-challenge-1\u0000428913")}`;
     await insertVerification(after.ctx.db, "2fa-otp-challenge-1", stored, now + 60_000, now);
     await expect(redeemCode(after.ctx, "challenge-1", "000000")).rejects.toMatchObject({ code: "INVALID_CODE" });
     await expect(redeemCode(after.ctx, "challenge-1", "428913")).resolves.toBeUndefined();

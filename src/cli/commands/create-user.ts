@@ -1,6 +1,6 @@
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { isValidEmail } from "../../http/routes/schemas.ts";
+import { parseEmail } from "../../services/email-address.ts";
 import { CLI_SOURCE } from "../../services/security-events.ts";
 import { createUser, toUserWire, type UserWire } from "../../services/users.ts";
 import { formatFields, writeLines } from "../format.ts";
@@ -28,10 +28,11 @@ export interface CreateUserInput {
 
 /** Create a user with a credential account, under the same rules as sign-up (email format, password length). */
 export async function createUserWithPassword(ctx: AuthContext, input: CreateUserInput): Promise<UserWire> {
-  if (!isValidEmail(input.email)) throw new UserError(`invalid email: ${input.email}`);
+  const email = parseEmail(input.email);
+  if (email === null) throw new UserError(`invalid email: ${input.email}`);
   assertPasswordPolicy(ctx, input.password);
   const row = await createUser(ctx, {
-    email: input.email,
+    email,
     name: input.name,
     password: input.password,
     role: input.role,

@@ -2,13 +2,8 @@ import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import { describeRate, parseDuration, parseRate } from "../../durations.ts";
 import { isAuthError } from "../../errors.ts";
-import {
-  type ApiKeyPermissions,
-  type CreateApiKeyInput,
-  type CreatedApiKey,
-  createApiKey,
-} from "../../services/api-keys/api-keys.ts";
-import { CLI_SOURCE } from "../../services/security-events.ts";
+import type { CreatedApiKey } from "../../services/api-keys/api-keys.ts";
+import { issueApiKeyAsOperator, type OperatorApiKeyOptions } from "../../services/operator-actions.ts";
 import { formatFields, writeLines } from "../format.ts";
 import { createCommand, parseFlags, printJSON, resolveUserId, UserError, withContext } from "../shared.ts";
 
@@ -70,39 +65,16 @@ const IssueFlags = z.object({
   config: z.string().optional(),
 });
 
-export interface IssueApiKeyInput {
+export interface IssueApiKeyInput extends OperatorApiKeyOptions {
   userIdOrEmail: string;
-  name?: string;
-  prefix?: string;
-  expiresIn?: number;
-  remaining?: number;
-  permissions?: ApiKeyPermissions;
-  metadata?: Record<string, unknown>;
-  /** false: no per-key rate limit; a rate: that many verifications per window; unset: the configured default. */
-  rateLimit?: false | { max: number; windowMs: number };
-  /** Add `amount` to the remaining uses every `intervalMs`. */
-  refill?: { amount: number; intervalMs: number };
 }
 
-/** Issue a key as the server would (server-only fields allowed), under the same rules as the API. */
+/** Issue a key for the user named by id or email, as the terminal UI does (operator-actions.ts). */
 export async function issueApiKey(ctx: AuthContext, input: IssueApiKeyInput): Promise<CreatedApiKey> {
-  const userId = await resolveUserId(ctx, input.userIdOrEmail);
-  const fields: CreateApiKeyInput = {
-    userId,
-    name: input.name,
-    prefix: input.prefix,
-    expiresIn: input.expiresIn,
-    remaining: input.remaining,
-    permissions: input.permissions,
-    metadata: input.metadata,
-    rateLimitEnabled: input.rateLimit === undefined ? undefined : input.rateLimit !== false,
-    rateLimitMax: input.rateLimit ? input.rateLimit.max : undefined,
-    rateLimitTimeWindow: input.rateLimit ? input.rateLimit.windowMs : undefined,
-    refillAmount: input.refill?.amount,
-    refillInterval: input.refill?.intervalMs,
-  };
+  const { userIdOrEmail, ...options } = input;
+  const userId = await resolveUserId(ctx, userIdOrEmail);
   try {
-    return await createApiKey(ctx, fields, { isServer: true }, CLI_SOURCE);
+    return await issueApiKeyAsOperator(ctx, userId, options);
   } catch (error) {
     if (isAuthError(error) && error.key === "METADATA_DISABLED")
       throw new UserError("--metadata: API-key metadata is off; set AUTH_API_KEY_METADATA=on (apiKey.enableMetadata)");
@@ -147,7 +119,7 @@ export const issueApiKeyCommand = createCommand("issue-api-key", "create an API 
         userIdOrEmail: flags.user,
         name: flags.name,
         prefix: flags.prefix,
-        expiresIn: flags.expiresIn,
+        expiresInSeconds: flags.expiresIn,
         remaining: flags.remaining,
         permissions: flags.permissions,
         metadata: flags.metadata,

@@ -1,5 +1,5 @@
+import { anyColumnMatches } from "../like.ts";
 import type { ApiKeyRow, Db, InvitationRow, OrganizationRow, TeamRow, UserRow } from "../schema.ts";
-import { anyColumnContains } from "./users.ts";
 
 // Read-only listings for operators (the CLI and the terminal UI): pages, counts and joins that the
 // HTTP routes do not need. Writes stay in the services that own their rules.
@@ -14,7 +14,7 @@ export type OrganizationListRow = OrganizationRow & { memberCount: number };
 
 function whereOrganizationMatches(db: Db, search: string | undefined) {
   const query = db.selectFrom("organization");
-  return search ? query.where(anyColumnContains(["name", "slug"], search)) : query;
+  return search ? query.where(anyColumnMatches(["name", "slug"], search)) : query;
 }
 
 export async function listOrganizations(db: Db, query: PageQuery = {}): Promise<OrganizationListRow[]> {

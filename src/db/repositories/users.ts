@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import { columnMatches } from "../like.ts";
 import type { Db, NewUserRow, Trx, UserRow, UserUpdate } from "../schema.ts";
+import { countUserRows, listUserRows, type UserMatch } from "./user-listing.ts";
 
 export function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom("user").selectAll().where("id", "=", id).executeTakeFirst();
@@ -60,35 +60,23 @@ export interface UserListQuery {
   offset?: number;
 }
 
-/** True where any of the columns contains the text literally, ignoring case (the same SQL on SQLite and Postgres). */
-export function anyColumnContains(columns: string[], text: string) {
-  return sql<boolean>`(${sql.join(
-    columns.map((column) => columnMatches(column, text)),
-    sql` or `,
-  )})`;
-}
-
-function whereUserMatches(db: Db, search: string | undefined) {
-  const query = db.selectFrom("user");
-  return search ? query.where(anyColumnContains(["email", "name", "username"], search)) : query;
+// The operators' directory (CLI and terminal UI) over the one user listing (user-listing.ts).
+function operatorMatch(search: string | undefined): UserMatch {
+  return search ? { search: { fields: ["email", "name", "username"], value: search, position: "contains" } } : {};
 }
 
 /** A page of users, newest first (ties broken by id so pages never overlap). */
 export function listUsers(db: Db, query: UserListQuery = {}): Promise<UserRow[]> {
-  return whereUserMatches(db, query.search)
-    .selectAll()
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "asc")
-    .limit(query.limit ?? 50)
-    .offset(query.offset ?? 0)
-    .execute();
+  return listUserRows(db, {
+    ...operatorMatch(query.search),
+    sort: { field: "createdAt", direction: "desc" },
+    limit: query.limit ?? 50,
+    offset: query.offset ?? 0,
+  });
 }
 
-export async function countUsers(db: Db, query: Pick<UserListQuery, "search"> = {}): Promise<number> {
-  const row = await whereUserMatches(db, query.search)
-    .select((eb) => eb.fn.countAll<number | string>().as("count"))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+export function countUsers(db: Db, query: Pick<UserListQuery, "search"> = {}): Promise<number> {
+  return countUserRows(db, operatorMatch(query.search));
 }
 
 /** A user by id, or by email when the text looks like one. */

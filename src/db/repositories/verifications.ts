@@ -43,24 +43,6 @@ export async function deleteVerificationsOfValue(db: Db, identifierPrefix: strin
   return Number(result.numDeletedRows);
 }
 
-/**
- * Delete one record only if it still holds `value`, and return it: of several callers that read the same
- * record, exactly one gets it back, and none does once another caller has changed it.
- */
-export async function consumeVerificationIfUnchanged(
-  db: Db,
-  id: string,
-  value: string,
-): Promise<VerificationRow | undefined> {
-  const rows = await db
-    .deleteFrom("verification")
-    .where("id", "=", id)
-    .where("value", "=", value)
-    .returningAll()
-    .execute();
-  return rows[0];
-}
-
 /** Delete and return one unexpired record (a challenge) in one statement: one concurrent caller wins. */
 export async function consumeLiveVerification(
   db: Db,

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { isAuthError } from "../../errors.ts";
+import { assertOtpEmail } from "../../services/email-address.ts";
 import {
-  assertOtpEmail,
   createCodeForServer,
   OTP_TYPES,
   proveSignInCode,

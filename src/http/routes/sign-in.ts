@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
+import { requireValidEmail } from "../../services/email-address.ts";
 import { sendVerificationEmail } from "../../services/email-verification.ts";
 import { toUserWire } from "../../services/users.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
@@ -8,7 +9,6 @@ import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { recordSignInFailure } from "../security-log.ts";
 import { provePasswordSignIn, signInUser } from "../sign-in.ts";
-import { isValidEmail } from "./schemas.ts";
 
 export const signInEmail = defineRoute({
   method: "POST",
@@ -37,8 +37,7 @@ export const signInEmail = defineRoute({
   ],
   handler: async ({ c, ctx, body }) => {
     if (!ctx.config.emailAndPassword.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
-    const email = body.email.trim().toLowerCase();
-    if (!isValidEmail(email)) throw new AuthError("INVALID_EMAIL");
+    const email = requireValidEmail(body.email);
     const attempt = { method: "email" } as const;
     const user = await provePasswordSignIn(c, ctx, attempt, { email }, body.password);
     if (!user) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");

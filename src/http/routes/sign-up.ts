@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
+import { requireValidEmail } from "../../services/email-address.ts";
 import { sendVerificationEmail } from "../../services/email-verification.ts";
 import { pickAdditionalFields } from "../../services/user-fields.ts";
 import { prepareUsernameForSignUp } from "../../services/usernames.ts";
@@ -9,7 +10,6 @@ import { jsonValue, singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import { startUserSession } from "../sign-in.ts";
-import { isValidEmail } from "./schemas.ts";
 
 // Extra keys are the configured additional user fields (checked by pickAdditionalFields).
 export const SignUpBody = z
@@ -53,8 +53,7 @@ export const signUpEmail = defineRoute({
   handler: async ({ c, ctx, body }) => {
     const options = ctx.config.emailAndPassword;
     if (!options.enabled || options.disableSignUp) throw new AuthError("EMAIL_PASSWORD_SIGN_UP_DISABLED");
-    const email = body.email.trim().toLowerCase();
-    if (!isValidEmail(email)) throw new AuthError("INVALID_EMAIL");
+    const email = requireValidEmail(body.email);
     assertPasswordLength(ctx, body.password);
     const username = await prepareUsernameForSignUp(ctx, body);
     if (await findUserByEmail(ctx, email)) throw new AuthError("USER_ALREADY_EXISTS");

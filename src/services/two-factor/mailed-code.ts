@@ -1,47 +1,32 @@
 import type { AuthContext } from "../../context.ts";
-import { hmacSha256Base64Url, matchesKeyedHash } from "../../crypto/hmac.ts";
-import { generateRandomString } from "../../crypto/random.ts";
-import {
-  deleteVerificationById,
-  deleteVerificationIf,
-  deleteVerificationsOfIdentifier,
-  findVerification,
-  insertVerification,
-  updateVerificationIfUnchanged,
-} from "../../db/repositories/verifications.ts";
 import type { UserRow } from "../../db/schema.ts";
-import { AuthError } from "../../errors.ts";
-import { inTransaction } from "../../platform/transaction.ts";
+import * as codes from "../one-time-codes.ts";
 
-// Two-factor codes by mail: 6 digits, kept as an HMAC (never in clear) with the count of wrong tries, in
-// a verification record keyed by the challenge or by the session asking. Conditional writes keep the count
-// exact and the code single-use under concurrency: every change names the value it replaces.
+// Two-factor codes by mail: 6 digits, in a verification record keyed by the challenge or by the session
+// asking, stored, checked and counted by one-time-codes.ts (a keyed hash, never in clear; conditional
+// writes keep the count exact and the code single-use under concurrency).
 
-const PREFIX = "2fa-otp-";
-
-function hashCode(ctx: AuthContext, code: string): string {
-  return hmacSha256Base64Url(ctx.secret, `two-factor-otp:${code}`);
+function twoFactorCodes(ctx: AuthContext): codes.CodeKind {
+  const { otpExpiresIn, otpMaxAttempts } = ctx.config.twoFactor;
+  return {
+    prefix: "2fa-otp-",
+    length: 6,
+    expiresInSeconds: otpExpiresIn,
+    maxWrongTries: otpMaxAttempts,
+    sweepExpired: false,
+  };
 }
 
-function encode(hash: string, tries: number): string {
-  return `${hash}:${tries}`;
-}
+const REFUSALS: codes.CodeRefusals = {
+  missing: "OTP_HAS_EXPIRED",
+  expired: "OTP_HAS_EXPIRED",
+  tooManyTries: "TOO_MANY_CODE_ATTEMPTS",
+  wrong: "INVALID_CODE",
+};
 
 /** Replace the context's code with a new one and mail it to the user. */
 export async function sendCode(ctx: AuthContext, key: string, user: UserRow): Promise<void> {
-  const code = generateRandomString(6, "0123456789");
-  const now = ctx.now();
-  const identifier = `${PREFIX}${key}`;
-  await inTransaction(ctx.db, async (trx) => {
-    await deleteVerificationsOfIdentifier(trx, identifier);
-    await insertVerification(
-      trx,
-      identifier,
-      encode(hashCode(ctx, code), 0),
-      now + ctx.config.twoFactor.otpExpiresIn * 1000,
-      now,
-    );
-  });
+  const code = await codes.createCode(ctx, twoFactorCodes(ctx), key);
   const minutes = Math.max(1, Math.round(ctx.config.twoFactor.otpExpiresIn / 60));
   ctx.sendMail({
     to: user.email,
@@ -55,29 +40,6 @@ export async function sendCode(ctx: AuthContext, key: string, user: UserRow): Pr
  * TOO_MANY_CODE_ATTEMPTS once the tries are used up (the code is deleted), INVALID_CODE for a wrong one
  * (counted). A right code is used up here: only one of concurrent callers gets past.
  */
-export async function redeemCode(ctx: AuthContext, key: string, code: string): Promise<void> {
-  const identifier = `${PREFIX}${key}`;
-  for (let attempt = 0; attempt < 64; attempt += 1) {
-    const record = await findVerification(ctx.db, identifier);
-    if (!record) throw new AuthError("OTP_HAS_EXPIRED");
-    if (Number(record.expiresAt) <= ctx.now()) {
-      await deleteVerificationById(ctx.db, record.id);
-      throw new AuthError("OTP_HAS_EXPIRED");
-    }
-    const separator = record.value.lastIndexOf(":");
-    const hash = record.value.slice(0, separator);
-    const tries = Number(record.value.slice(separator + 1)) || 0;
-    if (tries >= ctx.config.twoFactor.otpMaxAttempts) {
-      await deleteVerificationById(ctx.db, record.id);
-      throw new AuthError("TOO_MANY_CODE_ATTEMPTS");
-    }
-    // Any accepted secret: a code mailed just before a rotation still counts.
-    if (matchesKeyedHash(ctx.acceptedSecrets, `two-factor-otp:${code}`, hash)) {
-      if (await deleteVerificationIf(ctx.db, record.id, record.value)) return;
-      continue;
-    }
-    if (await updateVerificationIfUnchanged(ctx.db, record.id, record.value, encode(hash, tries + 1), ctx.now()))
-      throw new AuthError("INVALID_CODE");
-  }
-  throw new AuthError("INVALID_CODE");
+export function redeemCode(ctx: AuthContext, key: string, code: string): Promise<void> {
+  return codes.redeemCode(ctx, twoFactorCodes(ctx), REFUSALS, key, code);
 }

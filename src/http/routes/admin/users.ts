@@ -2,6 +2,7 @@ import * as z from "zod";
 import { AuthError } from "../../../errors.ts";
 import { actorFor, assertAdminPermission, removeUser, setUserPassword, setUserRole } from "../../../services/admin.ts";
 import { LISTABLE_USER_FIELDS, listUsers } from "../../../services/admin-list-users.ts";
+import { requireValidEmail } from "../../../services/email-address.ts";
 import { pickAdditionalFields } from "../../../services/user-fields.ts";
 import { prepareUsernameForSignUp } from "../../../services/usernames.ts";
 import { assertPasswordLength, createUser, findUserByEmail, toUserWire } from "../../../services/users.ts";
@@ -10,7 +11,6 @@ import { UserListSchema, UserSchema } from "../../../wire/user.ts";
 import { jsonValue, singleLine } from "../../fields.ts";
 import { defineRoute } from "../../route.ts";
 import { adminRequestSource } from "../../security-log.ts";
-import { isValidEmail } from "../schemas.ts";
 import { TARGET_USER_REFUSALS } from "./shared.ts";
 
 // Admin routes over users. Every one checks the caller's admin permission before touching anything.
@@ -60,8 +60,7 @@ export const adminCreateUser = defineRoute({
   handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { user: ["create"] });
-    const email = body.email.trim().toLowerCase();
-    if (!isValidEmail(email)) throw new AuthError("INVALID_EMAIL");
+    const email = requireValidEmail(body.email);
     assertPasswordLength(ctx, body.password);
     const data = body.data ?? {};
     const username = await prepareUsernameForSignUp(ctx, {

@@ -109,6 +109,7 @@ function recordRefusedOrigin(c: Context, ctx: AuthContext, presented: string): s
   const slot = claimLogSlot(ctx, "origin", origin);
   if (!slot) return origin;
   const path = c.req.path.slice(ctx.config.basePath.length);
+  // Recorded here, not by a service: the refusal is the request pipeline's own (CORS, origin check), before any flow.
   // Log only (see LOG_ONLY in security-events.ts): nothing is written to the database, so nothing to wait for.
   void recordSecurityEvent(ctx, {
     type: "origin_refused",

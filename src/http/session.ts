@@ -1,19 +1,8 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
-import { AuthError, type ErrorKey } from "../errors.ts";
-import { type ApiKeyRefusal, verifyApiKey } from "../services/api-keys/verification.ts";
-import type { SignInFailureReason } from "../services/security-event-types.ts";
-import {
-  findSession,
-  hashSessionToken,
-  isRefreshDue,
-  type LiveSession,
-  refreshSession,
-  type SessionWithUser,
-} from "../services/sessions/sessions.ts";
-import { findUserById } from "../services/users.ts";
+import { findSession, isRefreshDue, refreshSession, type SessionWithUser } from "../services/sessions/sessions.ts";
+import { signInWithApiKey } from "../services/sign-in/api-key.ts";
 import { readBearerSessionToken } from "./bearer.ts";
-import { clientAddress } from "./client-address.ts";
 import {
   clearSessionCookies,
   hasDontRememberCookie,
@@ -22,7 +11,7 @@ import {
   setSessionDataCookie,
 } from "./cookies.ts";
 import { noteUser } from "./middleware/request-log.ts";
-import { recordSignIn, recordSignInFailure } from "./security-log.ts";
+import { requestOrigin } from "./security-log.ts";
 
 // Who the caller is: the session cookie, `Authorization: Bearer <session token>` (when the bearer feature
 // is on), or an API key header standing in for a session of the key's owner (when that feature is on).
@@ -112,60 +101,15 @@ export function readApiKeyHeader(c: Context, ctx: AuthContext): string | null {
   return null;
 }
 
-// How each refusal answers on the header path (the verify route reports them as values instead), and
-// the reason the security log gives.
-const HEADER_REFUSALS: Record<ApiKeyRefusal, { key: ErrorKey; reason: SignInFailureReason }> = {
-  INVALID_API_KEY: { key: "MALFORMED_API_KEY", reason: "invalid_api_key" },
-  KEY_NOT_FOUND: { key: "INVALID_API_KEY", reason: "key_not_found" },
-  KEY_DISABLED: { key: "KEY_DISABLED", reason: "key_disabled" },
-  KEY_EXPIRED: { key: "KEY_EXPIRED", reason: "key_expired" },
-  USER_IS_BANNED: { key: "USER_IS_BANNED", reason: "banned" },
-  USAGE_EXCEEDED: { key: "USAGE_EXCEEDED", reason: "usage_exceeded" },
-  RATE_LIMITED: { key: "RATE_LIMITED", reason: "rate_limited" },
-  FAILED_TO_UPDATE_API_KEY: { key: "FAILED_TO_UPDATE_API_KEY", reason: "failed" },
-};
-
 /**
  * Other ways than the session cookie to prove who the caller is: an API key header becomes a session
- * for the key's owner (the use is counted like a verification). Returns null when the request carries
- * no key or the feature is off; a key that fails verification, or a banned owner, is refused. Both are
- * logged as sign-ins by API key, the key's id standing in for it (the key itself is never logged).
+ * for the key's owner (signInWithApiKey: verified, counted and logged as a sign-in by API key). Returns null
+ * when the request carries no key or the feature is off; a refused key throws.
  */
 export async function resolveApiKeySession(c: Context, ctx: AuthContext): Promise<ResolvedSession | null> {
   const config = ctx.config.apiKey;
   if (!config.enabled || config.disableSessionForAPIKeys) return null;
   const key = readApiKeyHeader(c, ctx);
   if (key === null) return null;
-  const attempt = { method: "api-key" } as const;
-  const result = await verifyApiKey(ctx, key);
-  if (!result.valid) {
-    const refusal = HEADER_REFUSALS[result.reason];
-    await recordSignInFailure(c, ctx, attempt, refusal.reason);
-    const details = result.tryAgainIn === undefined ? undefined : { tryAgainIn: result.tryAgainIn };
-    throw new AuthError(refusal.key, { details });
-  }
-  const apiKey = result.row;
-  const user = await findUserById(ctx, apiKey.userId);
-  if (!user) {
-    await recordSignInFailure(c, ctx, attempt, "failed", apiKey.userId);
-    throw new AuthError("INVALID_USER_ID_FROM_API_KEY");
-  }
-  await recordSignIn(c, ctx, { ...attempt, keyId: apiKey.id }, user.id);
-  const now = ctx.now();
-  // Not a stored session: its token is the key (as Better Auth answers), and its hash names no session row.
-  const session: LiveSession = {
-    id: apiKey.id,
-    token: key,
-    tokenHash: hashSessionToken(key),
-    userId: user.id,
-    expiresAt: apiKey.expiresAt === null ? now + ctx.config.session.expiresIn * 1000 : Number(apiKey.expiresAt),
-    ipAddress: clientAddress(c, ctx),
-    userAgent: c.req.header("user-agent") ?? null,
-    createdAt: now,
-    updatedAt: now,
-    activeOrganizationId: null,
-    activeTeamId: null,
-    impersonatedBy: null,
-  };
-  return { session, user, source: "api-key" };
+  return { ...(await signInWithApiKey(ctx, key, requestOrigin(c, ctx))), source: "api-key" };
 }

@@ -1,9 +1,14 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import type { EventSource } from "../services/security-events.ts";
+import { sessionOptionsFor } from "../services/sign-in/start-session.ts";
 import { readChallenge } from "../services/two-factor/challenge.ts";
 import { trustDevice } from "../services/two-factor/trusted-devices.ts";
-import type { VerificationContext, VerificationResult } from "../services/two-factor/verification.ts";
+import type {
+  VerificationContext,
+  VerificationRequest,
+  VerificationResult,
+} from "../services/two-factor/verification.ts";
 import { toPublicUserWire } from "../services/users.ts";
 import type { TwoFactorVerification } from "../wire/two-factor.ts";
 import {
@@ -15,9 +20,9 @@ import {
   setSignedCookie,
   twoFactorCookieNames,
 } from "./cookies.ts";
-import { recordSignIn, requestSource } from "./security-log.ts";
+import { requestOrigin, requestSource } from "./security-log.ts";
 import type { ResolvedSession } from "./session.ts";
-import { sessionOptionsOf } from "./sign-in.ts";
+import { rememberedChoice } from "./sign-in.ts";
 
 // What the two-factor routes share: in which context a code is checked (the caller's session, else the
 // sign-in challenge the two_factor cookie names), and the cookies and answer of a successful check.
@@ -38,9 +43,21 @@ export function verificationSource(c: Context, ctx: AuthContext, session: Resolv
   return session ? requestSource(c, ctx, "user", session.user.id) : requestSource(c, ctx);
 }
 
-/** The new session of a challenge completed here lasts as the sign-in asked (rememberMe false: the browser session). */
-export function challengeSessionOptions(c: Context, ctx: AuthContext) {
-  return sessionOptionsOf(c, ctx, hasDontRememberCookie(c, ctx) ? false : undefined);
+/**
+ * What a code check needs from the request: the new session of a challenge completed here lasts as the
+ * sign-in asked (rememberMe false: the browser session); who verifies, and from where.
+ */
+export function verificationRequest(
+  c: Context,
+  ctx: AuthContext,
+  session: ResolvedSession | null,
+): VerificationRequest {
+  const origin = requestOrigin(c, ctx);
+  return {
+    sessionOptions: sessionOptionsFor(origin, rememberedChoice(c, ctx)),
+    source: verificationSource(c, ctx, session),
+    origin,
+  };
 }
 
 /**
@@ -65,7 +82,6 @@ export async function answerVerification(
       setSignedCookie(c, ctx, names.trustDevice, value, ctx.config.twoFactor.trustDeviceMaxAge);
       if (dontRemember) clearCookie(c, ctx, cookieNames(ctx).dontRemember);
     }
-    await recordSignIn(c, ctx, { method: "two-factor" }, result.user.id);
   }
   return { token: result.session.token, user };
 }

@@ -7,7 +7,8 @@ import { claimSignInMail, clearPasswordAttempts, throttleCodeCheck } from "./acc
 import { createCode, type OtpType, redeemCode } from "./email-otp-codes.ts";
 import { type MailboxOwner, ownerOfProvenMailbox } from "./passwordless.ts";
 import { storePasswordHash } from "./passwords.ts";
-import type { EventSource } from "./security-events.ts";
+import { type RequestOrigin, sourceOf } from "./request-origin.ts";
+import { type EventSource, recordSecurityEvent } from "./security-events.ts";
 import { revokeUserSessions } from "./sessions/sessions.ts";
 import { assertPasswordLength, findUserByEmail, markEmailVerified } from "./users.ts";
 
@@ -104,9 +105,10 @@ export async function resetPasswordWithCode(
   email: string,
   code: string,
   password: string,
-  source: EventSource,
+  origin: RequestOrigin,
 ): Promise<{ user: UserRow; revokedSessions: boolean }> {
   assertPasswordLength(ctx, password);
+  const source = sourceOf(origin);
   const passwordHash = await ctx.passwords.hash(password);
   await redeemCodeThrottled(ctx, email, "forget-password", code, source);
   const user = await findUserByEmail(ctx, email);
@@ -121,5 +123,14 @@ export async function resetPasswordWithCode(
   await clearPasswordAttempts(ctx, user);
   const revokeSessions = ctx.config.emailAndPassword.revokeSessionsOnPasswordReset;
   if (revokeSessions) await revokeUserSessions(ctx, user.id);
-  return { user, revokedSessions: claimed || revokeSessions };
+  const revokedSessions = claimed || revokeSessions;
+  await recordSecurityEvent(ctx, {
+    type: "password_reset",
+    outcome: "success",
+    method: "email-otp",
+    revokedSessions,
+    userId: user.id,
+    source: sourceOf(origin, "user", user.id),
+  });
+  return { user, revokedSessions };
 }

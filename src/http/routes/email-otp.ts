@@ -1,27 +1,23 @@
 import * as z from "zod";
-import { isAuthError } from "../../errors.ts";
 import { assertOtpEmail } from "../../services/email-address.ts";
 import {
   createCodeForServer,
   OTP_TYPES,
-  proveSignInCode,
   readLiveCode,
   resetPasswordWithCode,
   sendCode,
-  verifyEmailWithCode,
 } from "../../services/email-otp.ts";
-import { recordSecurityEvent } from "../../services/security-events.ts";
+import { emailCodeStrategy, verifyEmailCodeAndSignIn } from "../../services/sign-in/mailbox.ts";
+import { signIn } from "../../services/sign-in/pipeline.ts";
 import { toPublicUserWire } from "../../services/users.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
-import { hasDontRememberCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { recordMailboxProof, recordSignInFailure, requestSource } from "../security-log.ts";
-import { signInUser } from "../sign-in.ts";
+import { requestOrigin } from "../security-log.ts";
+import { rememberedChoice, setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
 const tags = ["Email OTP"];
-const attempt = { method: "email-otp" } as const;
 const SuccessSchema = z.object({ success: z.boolean() });
 const EmailAndType = z.object({ email: singleLine(), type: z.enum(OTP_TYPES) });
 const EmailAndCode = z.object({ email: singleLine(), otp: singleLine() });
@@ -66,18 +62,11 @@ export const signInEmailOtpRoute = defineRoute({
   body: EmailAndCode,
   response: z.union([SignedInSchema, TwoFactorRedirectSchema]),
   handler: async ({ c, ctx, body }) => {
-    let owner: Awaited<ReturnType<typeof proveSignInCode>>;
-    try {
-      owner = await proveSignInCode(ctx, body.email, body.otp, requestSource(c, ctx));
-    } catch (error) {
-      const throttled = isAuthError(error) && error.key === "TOO_MANY_REQUESTS";
-      await recordSignInFailure(c, ctx, attempt, throttled ? "throttled" : "invalid_code");
-      throw error;
-    }
-    await recordMailboxProof(c, ctx, owner, "email-otp");
-    const signedIn = await signInUser(c, ctx, owner.user, undefined, attempt);
-    if (signedIn.kind === "two-factor") return { twoFactorRedirect: true as const };
-    return { token: signedIn.session.token, user: toPublicUserWire(owner.user) };
+    const request = signInRequestOf(c, ctx, undefined);
+    const signedIn = await signIn(ctx, emailCodeStrategy, body, request);
+    setSignInCookies(c, ctx, signedIn, request);
+    if (signedIn.kind === "challenge") return { twoFactorRedirect: true as const };
+    return { token: signedIn.session.token, user: toPublicUserWire(signedIn.user) };
   },
 });
 
@@ -101,14 +90,11 @@ export const verifyEmailOtpRoute = defineRoute({
   response: z.object({ status: z.boolean(), token: z.string().nullable(), user: PublicUserSchema }),
   handler: async ({ c, ctx, body }) => {
     assertOtpEmail(body.email);
-    const { user, verifiedNow } = await verifyEmailWithCode(ctx, body.email, body.otp, requestSource(c, ctx));
-    await recordMailboxProof(c, ctx, { user, verifiedNow, isNewUser: false }, "email-otp");
-    let token: string | null = null;
-    if (ctx.config.emailVerification.autoSignInAfterVerification) {
-      // With two-factor on, the challenge cookie is set and no session starts: token stays null.
-      const signedIn = await signInUser(c, ctx, user, hasDontRememberCookie(c, ctx) ? false : undefined, attempt);
-      if (signedIn.kind === "session") token = signedIn.session.token;
-    }
+    const request = signInRequestOf(c, ctx, rememberedChoice(c, ctx));
+    const { user, signedIn } = await verifyEmailCodeAndSignIn(ctx, body, request);
+    // With two-factor on, the challenge cookie is set and no session starts: token stays null.
+    if (signedIn) setSignInCookies(c, ctx, { ...signedIn, user }, request);
+    const token = signedIn?.kind === "session" ? signedIn.session.token : null;
     return { status: true, token, user: toPublicUserWire(user) };
   },
 });
@@ -145,16 +131,7 @@ export const resetPasswordEmailOtpRoute = defineRoute({
   body: z.object({ email: singleLine(), otp: singleLine(), password: z.string() }),
   response: SuccessSchema,
   handler: async ({ c, ctx, body }) => {
-    const source = requestSource(c, ctx);
-    const { user, revokedSessions } = await resetPasswordWithCode(ctx, body.email, body.otp, body.password, source);
-    await recordSecurityEvent(ctx, {
-      type: "password_reset",
-      outcome: "success",
-      method: "email-otp",
-      revokedSessions,
-      userId: user.id,
-      source: requestSource(c, ctx, "user", user.id),
-    });
+    await resetPasswordWithCode(ctx, body.email, body.otp, body.password, requestOrigin(c, ctx));
     return { success: true };
   },
 });

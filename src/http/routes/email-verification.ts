@@ -8,25 +8,20 @@ import {
   sendVerificationEmail,
   type VerifyEmailFailure,
 } from "../../services/email-verification.ts";
+import { verificationLinkStrategy } from "../../services/sign-in/mailbox.ts";
+import { signIn } from "../../services/sign-in/pipeline.ts";
 import { findUserByEmail, markEmailVerified, toPublicUserWire, type UserRecord } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
-import { hasDontRememberCookie, setSessionDataCookie } from "../cookies.ts";
+import { setSessionDataCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
+import { withQueryParam } from "../redirect-url.ts";
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import type { ResolvedSession } from "../session.ts";
-import { signInUser } from "../sign-in.ts";
+import { rememberedChoice, setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
 const tags = ["Email verification"];
-
-/** `url` with `name=value` appended, keeping a relative URL relative (the callback decides where it lands). */
-export function withQueryParam(url: string, name: string, value: string): string {
-  const hashAt = url.indexOf("#");
-  const [path, hash] = hashAt === -1 ? [url, ""] : [url.slice(0, hashAt), url.slice(hashAt)];
-  const separator = path.includes("?") ? (path.endsWith("?") || path.endsWith("&") ? "" : "&") : "?";
-  return `${path}${separator}${encodeURIComponent(name)}=${encodeURIComponent(value)}${hash}`;
-}
 
 const FAILURE_KEYS: Record<VerifyEmailFailure, ErrorKey> = {
   token_expired: "VERIFY_TOKEN_EXPIRED",
@@ -86,9 +81,9 @@ async function signInAfterVerification(
     setSessionDataCookie(c, ctx, { session: session.session, user: verifiedUser });
     return;
   }
-  await signInUser(c, ctx, verifiedUser, hasDontRememberCookie(c, ctx) ? false : undefined, {
-    method: "email-verification",
-  });
+  const request = signInRequestOf(c, ctx, rememberedChoice(c, ctx));
+  const signedIn = await signIn(ctx, verificationLinkStrategy, { user: verifiedUser }, request);
+  setSignInCookies(c, ctx, signedIn, request);
 }
 
 export const verifyEmailRoute = defineRoute({

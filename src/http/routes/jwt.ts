@@ -1,11 +1,7 @@
-import type { Context } from "hono";
-import type { AuthContext } from "../../context.ts";
 import { publishedKeys } from "../../services/jwt/keys.ts";
 import { issueUserJWT } from "../../services/jwt/tokens.ts";
 import { toUserWire } from "../../services/users.ts";
 import { JWKSetSchema, TokenSchema } from "../../wire/jwks.ts";
-import type { SessionWithUser } from "../../wire/session.ts";
-import { exposeHeader } from "../answer-headers.ts";
 import { defineRoute } from "../route.ts";
 
 // Better Auth's JWT plugin: a short-lived JWT of the session user for other services, which verify it
@@ -36,11 +32,3 @@ export const jwksRoute = defineRoute({
 });
 
 export const jwtRoutes = [tokenRoute, jwksRoute];
-
-/** get-session's answer, with the session user's JWT in `set-auth-jwt` when the feature is on. */
-export async function withSessionJWT(c: Context, ctx: AuthContext, answer: SessionWithUser): Promise<SessionWithUser> {
-  if (!ctx.config.jwt.enabled) return answer;
-  c.header("set-auth-jwt", await issueUserJWT(ctx, answer.user, answer.session.impersonatedBy));
-  exposeHeader(c, "set-auth-jwt");
-  return answer;
-}

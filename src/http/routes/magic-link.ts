@@ -1,19 +1,18 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { redeemMagicLink, sendMagicLink } from "../../services/magic-link.ts";
-import { ownerOfProvenMailbox } from "../../services/passwordless.ts";
+import { sendMagicLink } from "../../services/magic-link.ts";
+import { magicLinkStrategy } from "../../services/sign-in/mailbox.ts";
+import { signIn } from "../../services/sign-in/pipeline.ts";
 import { toPublicUserWire } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { recordMailboxProof, recordSignInFailure, requestSource } from "../security-log.ts";
-import { signInUser } from "../sign-in.ts";
+import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
 const tags = ["Magic link"];
-const attempt = { method: "magic-link" } as const;
 
 export const sendMagicLinkRoute = defineRoute({
   method: "POST",
@@ -75,27 +74,16 @@ export const verifyMagicLinkRoute = defineRoute({
     const callbackURL = resolved(ctx, query.callbackURL || "/");
     const newUserURL = query.newUserCallbackURL ? resolved(ctx, query.newUserCallbackURL) : callbackURL;
     const errorURL = query.errorCallbackURL ? resolved(ctx, query.errorCallbackURL) : callbackURL;
-    const link = await redeemMagicLink(ctx, query.token);
-    if (!link.ok) {
-      await recordSignInFailure(c, ctx, attempt, "invalid_token");
-      return refuse(c, errorURL, link.failure);
-    }
-    const owner = await ownerOfProvenMailbox(ctx, link.email, link.name, !ctx.config.magicLink.disableSignUp, {
-      method: "magic-link",
-      source: requestSource(c, ctx),
-    });
-    if (!owner) {
-      await recordSignInFailure(c, ctx, attempt, "signup_disabled");
-      return refuse(c, errorURL, "new_user_signup_disabled");
-    }
-    await recordMailboxProof(c, ctx, owner, "magic-link");
-    const signedIn = await signInUser(c, ctx, owner.user, undefined, attempt);
+    const request = signInRequestOf(c, ctx, undefined);
+    const signedIn = await signIn(ctx, magicLinkStrategy, { token: query.token }, request);
+    if (signedIn.kind === "refused") return refuse(c, errorURL, signedIn.refusal);
+    setSignInCookies(c, ctx, signedIn, request);
     // With two-factor on, no session starts: JSON says so, a browser goes on to the app with the challenge cookie.
     if (!query.callbackURL)
-      return signedIn.kind === "two-factor"
+      return signedIn.kind === "challenge"
         ? { twoFactorRedirect: true as const }
-        : { token: signedIn.session.token, user: toPublicUserWire(owner.user) };
-    return c.redirect(owner.isNewUser ? newUserURL : callbackURL, 302);
+        : { token: signedIn.session.token, user: toPublicUserWire(signedIn.user) };
+    return c.redirect(signedIn.isNewUser ? newUserURL : callbackURL, 302);
   },
 });
 

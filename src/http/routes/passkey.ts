@@ -1,9 +1,11 @@
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
-import { authenticationOptions, verifyAuthentication } from "../../services/passkeys/authentication.ts";
+import { authenticationOptions } from "../../services/passkeys/authentication.ts";
 import { registrationOptions, verifyRegistration } from "../../services/passkeys/registration.ts";
 import { isSessionFresh, toSessionWire } from "../../services/sessions/sessions.ts";
+import { passkeyStrategy } from "../../services/sign-in/passkey.ts";
+import { signIn } from "../../services/sign-in/pipeline.ts";
 import { PasskeySchema } from "../../wire/passkey.ts";
 import { SessionSchema } from "../../wire/session.ts";
 import { jsonObject, singleLine } from "../fields.ts";
@@ -11,7 +13,7 @@ import { readChallengeCookie, setChallengeCookie, withChallengeSpent } from "../
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import type { ResolvedSession } from "../session.ts";
-import { signInWithPasskey } from "../sign-in.ts";
+import { rememberedChoice, setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
 // Better Auth's passkey ceremonies (spec: plugins.md §7): registration for a signed-in user, sign-in
 // with a passkey. The WebAuthn options are the library's JSON, passed through unchanged.
@@ -109,10 +111,13 @@ export const verifyAuthenticationRoute = defineRoute({
   response: z.object({ session: SessionSchema }),
   handler: ({ c, ctx, body }) =>
     withChallengeSpent(c, ctx, async () => {
-      const handle = readChallengeCookie(c, ctx);
-      const session = await signInWithPasskey(c, ctx, () =>
-        verifyAuthentication(ctx, handle, body.response, requestSource(c, ctx)),
-      );
+      const assertion = { handle: readChallengeCookie(c, ctx), response: body.response };
+      const request = signInRequestOf(c, ctx, rememberedChoice(c, ctx));
+      const signedIn = await signIn(ctx, passkeyStrategy, assertion, request);
+      // A passkey is a strong factor: the gate never challenges it.
+      if (signedIn.kind !== "session") throw new Error("a passkey sign-in was challenged for a second factor");
+      setSignInCookies(c, ctx, signedIn, request);
+      const { session } = signedIn;
       return { session: toSessionWire(ctx, session) };
     }),
 });

@@ -8,10 +8,10 @@ import { StatusSchema } from "../../wire/common.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { hasDontRememberCookie } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
+import { withQueryParam } from "../redirect-url.ts";
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import { startUserSession } from "../sign-in.ts";
-import { withQueryParam } from "./email-verification.ts";
 
 const tags = ["Password"];
 const UNKNOWN_EMAIL_MESSAGE = "If this email exists in our system, check your email for the reset link";

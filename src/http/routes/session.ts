@@ -19,7 +19,7 @@ import { noteUser } from "../middleware/request-log.ts";
 import { defineRoute, queryBoolean } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import { readPresentedSessionToken, readPresentedSessionTokens, resolveSession } from "../session.ts";
-import { withSessionJWT } from "./jwt.ts";
+import { withSessionJWT } from "../session-jwt.ts";
 
 const tags = ["Session"];
 

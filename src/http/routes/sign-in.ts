@@ -1,14 +1,14 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { requireValidEmail } from "../../services/email-address.ts";
-import { sendVerificationEmail } from "../../services/email-verification.ts";
+import { emailPasswordStrategy } from "../../services/sign-in/password.ts";
+import { signIn } from "../../services/sign-in/pipeline.ts";
 import { toUserWire } from "../../services/users.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { UserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { recordSignInFailure } from "../security-log.ts";
-import { provePasswordSignIn, signInUser } from "../sign-in.ts";
+import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
 export const signInEmail = defineRoute({
   method: "POST",
@@ -38,21 +38,17 @@ export const signInEmail = defineRoute({
   handler: async ({ c, ctx, body }) => {
     if (!ctx.config.emailAndPassword.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
     const email = requireValidEmail(body.email);
-    const attempt = { method: "email" } as const;
-    const user = await provePasswordSignIn(c, ctx, attempt, { email }, body.password);
-    if (!user) throw new AuthError("INVALID_EMAIL_OR_PASSWORD");
-    if (ctx.config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
-      await recordSignInFailure(c, ctx, attempt, "email_not_verified", user.id);
-      if (ctx.config.emailVerification.sendOnSignUp) await sendVerificationEmail(ctx, user, body.callbackURL);
-      throw new AuthError("EMAIL_NOT_VERIFIED");
-    }
-    const signedIn = await signInUser(c, ctx, user, body.rememberMe, attempt);
-    if (signedIn.kind === "two-factor") return { twoFactorRedirect: true as const };
+    const request = signInRequestOf(c, ctx, body.rememberMe);
+    const input = { email, password: body.password, callbackURL: body.callbackURL };
+    const signedIn = await signIn(ctx, emailPasswordStrategy, input, request);
+    if (signedIn.kind === "refused") throw new AuthError(signedIn.refusal);
+    setSignInCookies(c, ctx, signedIn, request);
+    if (signedIn.kind === "challenge") return { twoFactorRedirect: true as const };
     return {
       redirect: Boolean(body.callbackURL),
       token: signedIn.session.token,
       url: body.callbackURL,
-      user: toUserWire(ctx, user),
+      user: toUserWire(ctx, signedIn.user),
     };
   },
 });

@@ -19,7 +19,7 @@ import { setSessionCookies } from "../cookies.ts";
 import { freeText, singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
-import { answerVerification, challengeSessionOptions, verificationContext, verificationSource } from "../two-factor.ts";
+import { answerVerification, verificationContext, verificationRequest } from "../two-factor.ts";
 
 // Better Auth's two-factor routes: enrolment (password required), the three kinds of code, in the
 // signed-in context or the sign-in challenge's, and the server's two calls.
@@ -97,7 +97,7 @@ export const verifyTotpRoute = defineRoute({
   response: TwoFactorVerificationSchema,
   handler: async ({ c, ctx, body, session }) => {
     const context = await verificationContext(c, ctx, session);
-    const request = { sessionOptions: challengeSessionOptions(c, ctx), source: verificationSource(c, ctx, session) };
+    const request = verificationRequest(c, ctx, session);
     return answerVerification(c, ctx, await verifyTotp(ctx, context, body.code, request), body.trustDevice);
   },
 });
@@ -137,7 +137,7 @@ export const verifyOtpRoute = defineRoute({
   response: TwoFactorVerificationSchema,
   handler: async ({ c, ctx, body, session }) => {
     const context = await verificationContext(c, ctx, session);
-    const request = { sessionOptions: challengeSessionOptions(c, ctx), source: verificationSource(c, ctx, session) };
+    const request = verificationRequest(c, ctx, session);
     return answerVerification(c, ctx, await verifyOtp(ctx, context, body.code, request), body.trustDevice);
   },
 });
@@ -161,7 +161,7 @@ export const verifyBackupCodeRoute = defineRoute({
   response: TwoFactorVerificationSchema,
   handler: async ({ c, ctx, body, session }) => {
     const context = await verificationContext(c, ctx, session);
-    const request = { sessionOptions: challengeSessionOptions(c, ctx), source: verificationSource(c, ctx, session) };
+    const request = verificationRequest(c, ctx, session);
     const result = await verifyBackupCode(ctx, context, body, request);
     return answerVerification(c, ctx, result, body.trustDevice);
   },

@@ -1,13 +1,13 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
-import { sendVerificationEmail } from "../../services/email-verification.ts";
-import { assertValidUsername, toUsernameSignInUser } from "../../services/usernames.ts";
+import { usernamePasswordStrategy } from "../../services/sign-in/password.ts";
+import { signIn } from "../../services/sign-in/pipeline.ts";
+import { toUsernameSignInUser } from "../../services/usernames.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { UsernameSignInUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { recordSignInFailure } from "../security-log.ts";
-import { provePasswordSignIn, signInUser } from "../sign-in.ts";
+import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
 export const signInUsername = defineRoute({
   method: "POST",
@@ -34,19 +34,11 @@ export const signInUsername = defineRoute({
     "USERNAME_TOO_SHORT",
   ],
   handler: async ({ c, ctx, body }) => {
-    if (!body.username || !body.password) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
-    assertValidUsername(ctx, body.username);
-    // The password is checked before anything else about the user is revealed (verification state, bans).
-    const attempt = { method: "username" } as const;
-    const user = await provePasswordSignIn(c, ctx, attempt, { username: body.username }, body.password);
-    if (!user) throw new AuthError("INVALID_USERNAME_OR_PASSWORD");
-    if (ctx.config.emailAndPassword.requireEmailVerification && !user.emailVerified) {
-      await recordSignInFailure(c, ctx, attempt, "email_not_verified", user.id);
-      await sendVerificationEmail(ctx, user, body.callbackURL);
-      throw new AuthError("USERNAME_EMAIL_NOT_VERIFIED");
-    }
-    const signedIn = await signInUser(c, ctx, user, body.rememberMe, attempt);
-    if (signedIn.kind === "two-factor") return { twoFactorRedirect: true as const };
-    return { token: signedIn.session.token, user: toUsernameSignInUser(user) };
+    const request = signInRequestOf(c, ctx, body.rememberMe);
+    const signedIn = await signIn(ctx, usernamePasswordStrategy, body, request);
+    if (signedIn.kind === "refused") throw new AuthError(signedIn.refusal);
+    setSignInCookies(c, ctx, signedIn, request);
+    if (signedIn.kind === "challenge") return { twoFactorRedirect: true as const };
+    return { token: signedIn.session.token, user: toUsernameSignInUser(signedIn.user) };
   },
 });

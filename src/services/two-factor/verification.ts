@@ -5,10 +5,12 @@ import type { UserRow } from "../../db/schema.ts";
 import { AuthError, isAuthError } from "../../errors.ts";
 import { tooManyRequests } from "../../platform/rate-limit.ts";
 import { consumeSignInMail } from "../account-throttle.ts";
+import type { RequestOrigin } from "../request-origin.ts";
 import { type EventSource, recordSecurityEvent, type TwoFactorMethod } from "../security-events.ts";
 import type { CreateSessionOptions, LiveSession } from "../sessions/sessions.ts";
 import { rotateSession } from "../sessions/sessions.ts";
-import { startSession } from "../sign-in.ts";
+import { signInEvent } from "../sign-in/events.ts";
+import { startSession } from "../sign-in/start-session.ts";
 import { updateUser } from "../users.ts";
 import { type Challenge, consumeChallenge, countWrongCode } from "./challenge.ts";
 import {
@@ -38,6 +40,8 @@ export interface VerificationRequest {
   /** The new session's options, for a challenge (address, agent, rememberMe). */
   sessionOptions: CreateSessionOptions;
   source: EventSource;
+  /** Where the request came from: a completed sign-in's sign_in event names the user from there. */
+  origin: RequestOrigin;
 }
 
 function userOf(context: VerificationContext): UserRow {
@@ -71,7 +75,8 @@ async function succeed(
   if (context.kind === "challenge") {
     await consumeChallenge(ctx, context.challenge);
     const { user } = context.challenge;
-    return { outcome: "signed-in", user, session: await startSession(ctx, user, request.sessionOptions) };
+    const event = () => signInEvent({ method: "two-factor" }, user.id, request.origin);
+    return { outcome: "signed-in", user, session: await startSession(ctx, user, { ...request.sessionOptions, event }) };
   }
   const { user, session } = context;
   if (!turnsOn || user.twoFactorEnabled) return { outcome: "unchanged", user, session };

@@ -4,7 +4,7 @@ import type { AuthContext } from "../../../context.ts";
 import { AuthError } from "../../../errors.ts";
 import { actorFor, assertAdminPermission, assertMayBeImpersonated, findUserOrThrow } from "../../../services/admin.ts";
 import { findSession, revokeSession, toSessionWire } from "../../../services/sessions/sessions.ts";
-import { startSession } from "../../../services/sign-in.ts";
+import { startSession } from "../../../services/sign-in/start-session.ts";
 import { toUserWire } from "../../../services/users.ts";
 import { SessionWithUserSchema } from "../../../wire/session.ts";
 import { clientAddress } from "../../client-address.ts";

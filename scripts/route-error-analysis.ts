@@ -7,12 +7,15 @@
 // counted too. What it cannot follow is a call through an object (ctx.mailer.send, a stored callback);
 // the request pipeline's own errors are listed by hand in src/http/route-errors.ts and checked here too.
 //
-// `bun scripts/route-error-analysis.ts` prints, per route, the `errors` its definition must declare.
+// `bun scripts/route-error-analysis.ts` prints, per route, the errors its handler can answer with;
+// `--write` (`npm run route-errors`) writes them to src/http/route-errors.generated.ts, the map the
+// OpenAPI document reads at run time. test/unit/route-errors.test.ts fails while that file is stale.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseSync } from "rolldown/utils";
-import { ERRORS } from "../src/errors.ts";
+import { ERRORS, type ErrorKey } from "../src/errors.ts";
+import { GENERATED_PATH, generatedModule } from "./route-error-map.ts";
 
 type Node = { type: string; [key: string]: unknown };
 
@@ -22,8 +25,14 @@ interface ModuleInfo {
   bindings: Map<string, Node>;
   /** Local import names → the module and the name imported ("*" for a namespace). */
   imports: Map<string, { from: string; name: string }>;
-  /** Every defineRoute({...}) object in the module. */
-  routes: Node[];
+  /** Every defineRoute({...}) the module mounts, with the arguments of the factory call that made it, if any. */
+  routes: RouteInstance[];
+}
+
+/** A defineRoute({...}) object; one written in a factory (`const r = (path) => defineRoute({ path, ... })`) has one instance per call of the factory, its parameters bound to that call's arguments. */
+interface RouteInstance {
+  definition: Node;
+  args: Map<string, Node>;
 }
 
 const isNode = (value: unknown): value is Node =>
@@ -72,14 +81,40 @@ function readModule(path: string): ModuleInfo {
           info.bindings.set(d.id.name as string, d.init);
     }
   }
-  walk(program, (node) => {
+  const inFactory = new Set<Node>();
+  for (const [name, binding] of info.bindings) {
+    if (!FUNCTION_TYPES.has(binding.type)) continue;
+    const definitions = routeDefinitions(binding);
+    if (definitions.length === 0) continue;
+    const params = (binding.params as Node[]).map((param) =>
+      param.type === "Identifier" ? (param.name as string) : "",
+    );
+    walk(program, (node) => {
+      const callee = node.callee as Node | undefined;
+      if (node.type !== "CallExpression" || callee?.type !== "Identifier" || callee.name !== name) return;
+      const args = new Map(params.map((param, i) => [param, (node.arguments as Node[])[i]] as const));
+      for (const definition of definitions) info.routes.push({ definition, args });
+    });
+    for (const definition of definitions) inFactory.add(definition);
+  }
+  for (const definition of routeDefinitions(program))
+    if (!inFactory.has(definition)) info.routes.push({ definition, args: new Map() });
+  return info;
+}
+
+const FUNCTION_TYPES = new Set(["ArrowFunctionExpression", "FunctionExpression", "FunctionDeclaration"]);
+
+/** The object literal of every defineRoute({...}) call under a node. */
+function routeDefinitions(root: Node): Node[] {
+  const out: Node[] = [];
+  walk(root, (node) => {
     const callee = node.callee as Node | undefined;
     if (node.type === "CallExpression" && callee?.type === "Identifier" && callee.name === "defineRoute") {
       const [definition] = node.arguments as Node[];
-      if (definition?.type === "ObjectExpression") info.routes.push(definition);
+      if (definition?.type === "ObjectExpression") out.push(definition);
     }
   });
-  return info;
+  return out;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -97,6 +132,18 @@ export function propertyOf(object: Node, name: string): Node | undefined {
     if (property.type === "Property" && key && (key.name === name || key.value === name)) return property.value as Node;
   }
   return undefined;
+}
+
+/**
+ * A string property of a route definition: written as a literal, or a parameter of the factory that made
+ * the route, bound to a literal at the call. The generated map is keyed by method and path, so both must be
+ * readable from the source.
+ */
+function literalOf(definition: Node, name: string, args: Map<string, Node>, file: string): string {
+  let node = propertyOf(definition, name);
+  if (node?.type === "Identifier") node = args.get(node.name as string);
+  if (node?.type === "Literal" && typeof node.value === "string") return node.value;
+  throw new Error(`${file}: a route's ${name} is neither a string literal nor a factory parameter given one`);
 }
 
 const CATALOGUE = new Set(Object.keys(ERRORS));
@@ -159,11 +206,11 @@ export class ErrorAnalysis {
   }
 
   /** Every defineRoute in src/http/routes with what its handler can throw (as answered, through refusals). */
-  routes(): { file: string; path: string; method: string; declared: string[] | null; computed: string[] }[] {
+  routes(): { file: string; path: string; method: string; computed: ErrorKey[] }[] {
     const out = [];
     for (const module of this.modules.values()) {
       if (!module.path.includes(`${join("src", "http", "routes")}`)) continue;
-      for (const definition of module.routes) {
+      for (const { definition, args } of module.routes) {
         const handler = propertyOf(definition, "handler");
         const thrown = handler ? this.reachable(module, handler) : new Set<string>();
         const refusals = new Map<string, string>();
@@ -171,16 +218,12 @@ export class ErrorAnalysis {
         if (refusalNode?.type === "ObjectExpression")
           for (const p of refusalNode.properties as Node[])
             refusals.set(((p.key as Node).name ?? (p.key as Node).value) as string, (p.value as Node).value as string);
-        const computed = [...new Set([...thrown].map((key) => refusals.get(key) ?? key))].sort();
-        const errorsNode = propertyOf(definition, "errors");
-        const declared = errorsNode ? [...this.reachable(module, errorsNode)].sort() : null;
-        const pathNode = propertyOf(definition, "path");
-        const methodNode = propertyOf(definition, "method");
+        const computed = [...new Set([...thrown].map((key) => refusals.get(key) ?? key))].sort() as ErrorKey[];
+        const file = relative(this.root, module.path);
         out.push({
-          file: relative(this.root, module.path),
-          path: pathNode?.type === "Literal" ? String(pathNode.value) : "(computed)",
-          method: methodNode?.type === "Literal" ? String(methodNode.value) : "?",
-          declared,
+          file,
+          path: literalOf(definition, "path", args, file),
+          method: literalOf(definition, "method", args, file),
           computed,
         });
       }
@@ -201,11 +244,13 @@ export class ErrorAnalysis {
 }
 
 if (import.meta.main) {
-  const analysis = new ErrorAnalysis(resolve(import.meta.dirname, ".."));
-  for (const route of analysis.routes()) {
-    const marker = JSON.stringify(route.declared ?? []) === JSON.stringify(route.computed) ? " " : "≠";
-    console.log(
-      `${marker} ${route.method} ${route.path} (${route.file})\n    errors: ${JSON.stringify(route.computed)}`,
-    );
+  const root = resolve(import.meta.dirname, "..");
+  const analysis = new ErrorAnalysis(root);
+  if (process.argv.includes("--write")) {
+    writeFileSync(join(root, GENERATED_PATH), generatedModule(analysis.routes()));
+    console.log(`${GENERATED_PATH} written`);
+  } else {
+    for (const route of analysis.routes())
+      console.log(`${route.method} ${route.path} (${route.file})\n    ${JSON.stringify(route.computed)}`);
   }
 }

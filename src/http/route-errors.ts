@@ -3,11 +3,13 @@ import { ERRORS, type ErrorKey } from "../errors.ts";
 import { UNLIMITED_PATHS } from "./middleware/rate-limit.ts";
 import { REDIRECT_FIELDS } from "./request.ts";
 import type { Route } from "./route.ts";
+import { ROUTE_ERRORS } from "./route-errors.generated.ts";
 
 // The errors a route can answer with: the request pipeline's own (server token, body, origin, redirect
 // targets, session or API key, rate limit; src/http/route.ts and the app's middleware), which depend on
-// what the route declares, and the ones its handler can throw (the route's `errors`). The API reference
-// is generated from this; test/unit/route-errors.test.ts checks both halves against the call graph.
+// what the route declares, and the ones its handler can throw (src/http/route-errors.generated.ts, written
+// from the call graph by `npm run route-errors`). The API reference is generated from this;
+// test/unit/route-errors.test.ts checks both halves against the call graph.
 
 /** Refusals of a request that presents an API key header instead of a session (src/http/session.ts). */
 export const API_KEY_SESSION_ERRORS: readonly ErrorKey[] = [
@@ -45,6 +47,19 @@ export function pipelineErrors(route: Route): ErrorKey[] {
   return keys;
 }
 
+/**
+ * What the route's handler can throw, from the generated map. A route missing from it is a map not
+ * regenerated since the route was added: refusing here keeps the reference from silently listing none.
+ */
+export function handlerErrors(route: Pick<Route, "method" | "path">): readonly ErrorKey[] {
+  const errors = ROUTE_ERRORS[`${route.method} ${route.path}`];
+  if (!errors)
+    throw new Error(
+      `${route.method} ${route.path} has no entry in src/http/route-errors.generated.ts: run \`npm run route-errors\``,
+    );
+  return errors;
+}
+
 export interface DocumentedError {
   key: ErrorKey;
   status: number;
@@ -56,7 +71,7 @@ export interface DocumentedError {
 export function routeErrors(route: Route): DocumentedError[] {
   const seen = new Set<string>();
   const out: DocumentedError[] = [];
-  for (const key of [...pipelineErrors(route), ...(route.errors ?? [])]) {
+  for (const key of [...pipelineErrors(route), ...handlerErrors(route)]) {
     const { status, code, message } = ERRORS[key];
     if (seen.has(`${status} ${code}`)) continue;
     seen.add(`${status} ${code}`);

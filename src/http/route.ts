@@ -65,13 +65,6 @@ interface RouteOptions<B extends z.ZodType, Q extends z.ZodType, R extends z.Zod
    * then "Invalid query parameters" / "Invalid body parameters", where the spec words the route so.
    */
   namesMissingFields?: boolean;
-  /**
-   * The refusals the handler and the services it calls can answer with (as answered, after `refusals`),
-   * beside the request pipeline's own (src/http/route-errors.ts). The API reference lists them with status,
-   * code and message from the catalogue; test/unit/route-errors.test.ts reads the call graph and fails
-   * while a route can throw one it does not declare (`bun scripts/route-error-analysis.ts` prints them).
-   */
-  errors?: readonly ErrorKey[];
 }
 
 /** A handler answers with its response schema's shape (or a Response of its own: a redirect, a page). */

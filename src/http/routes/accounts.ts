@@ -30,7 +30,6 @@ export const unlinkAccountRoute = defineRoute({
   auth: "session",
   body: z.object({ providerId: singleLine(), accountId: singleLine().optional() }),
   response: StatusSchema,
-  errors: ["ACCOUNT_NOT_FOUND", "FAILED_TO_UNLINK_LAST_ACCOUNT", "SESSION_NOT_FRESH"],
   handler: async ({ ctx, body, session }) => {
     if (!isSessionFresh(ctx, session.session)) throw new AuthError("SESSION_NOT_FRESH");
     await unlinkAccount(ctx, session.user.id, body.providerId, body.accountId);

@@ -73,20 +73,6 @@ export const createApiKeyRoute = defineRoute({
   auth: "optional-session",
   body: CreateBody,
   response: CreatedApiKeySchema,
-  errors: [
-    "EXPIRES_IN_IS_TOO_LARGE",
-    "EXPIRES_IN_IS_TOO_SMALL",
-    "INVALID_NAME_LENGTH",
-    "INVALID_PREFIX_FORMAT",
-    "INVALID_PREFIX_LENGTH",
-    "KEY_DISABLED_EXPIRATION",
-    "METADATA_DISABLED",
-    "METADATA_MUST_BE_OBJECT",
-    "REFILL_AMOUNT_REQUIRED",
-    "REFILL_INTERVAL_REQUIRED",
-    "SERVER_ONLY_PROPERTY",
-    "UNAUTHORIZED_SESSION",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const { userId, ...input } = body;
     return createApiKey(
@@ -106,7 +92,6 @@ export const getApiKeyRoute = defineRoute({
   auth: "session",
   query: z.object({ id: singleLine() }),
   response: ApiKeySchema,
-  errors: ["KEY_NOT_FOUND"],
   handler: ({ ctx, query, session }) => getApiKey(ctx, session.user.id, query.id),
 });
 
@@ -145,20 +130,6 @@ export const updateApiKeyRoute = defineRoute({
   auth: "optional-session",
   body: UpdateBody,
   response: ApiKeySchema,
-  errors: [
-    "EXPIRES_IN_IS_TOO_LARGE",
-    "EXPIRES_IN_IS_TOO_SMALL",
-    "INVALID_NAME_LENGTH",
-    "KEY_DISABLED_EXPIRATION",
-    "KEY_NOT_FOUND",
-    "METADATA_DISABLED",
-    "METADATA_MUST_BE_OBJECT",
-    "NO_VALUES_TO_UPDATE",
-    "REFILL_AMOUNT_REQUIRED",
-    "REFILL_INTERVAL_REQUIRED",
-    "SERVER_ONLY_PROPERTY",
-    "UNAUTHORIZED_SESSION",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const { keyId, userId, ...input } = body;
     const source = callerSource(c, ctx, isServer ? null : session);
@@ -174,7 +145,6 @@ export const deleteApiKeyRoute = defineRoute({
   auth: "session",
   body: z.object({ keyId: singleLine() }),
   response: SuccessSchema,
-  errors: ["KEY_NOT_FOUND", "USER_IS_BANNED"],
   handler: async ({ c, ctx, body, session }) => {
     if (isBanned(session.user, ctx.now())) throw new AuthError("USER_IS_BANNED");
     await deleteApiKey(ctx, session.user.id, body.keyId, callerSource(c, ctx, session));
@@ -202,16 +172,6 @@ export const verifyApiKeyRoute = defineRoute({
   serverOnly: true,
   body: z.object({ key: singleLine(), permissions: PermissionsSchema.optional() }),
   response: ApiKeyVerificationSchema,
-  errors: [
-    "FAILED_TO_UPDATE_API_KEY",
-    "INVALID_API_KEY",
-    "KEY_DISABLED",
-    "KEY_EXPIRED",
-    "KEY_NOT_FOUND",
-    "RATE_LIMITED",
-    "USAGE_EXCEEDED",
-    "USER_IS_BANNED",
-  ],
   handler: async ({ ctx, body }) => {
     const result = await verifyApiKey(ctx, body.key, body.permissions);
     if (!result.valid) return { valid: false, error: verificationError(result), key: null };

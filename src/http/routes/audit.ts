@@ -28,11 +28,6 @@ const AuditQuery = z.object({
 export const adminAuditLog = defineRoute({
   method: "GET",
   path: "/admin/audit-log",
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   summary: "The audit log with filters and paging, newest first (admin or server; authd's own)",
   description: "Requires the audit:list admin permission. Defaults: limit 100, offset 0.",
   tags,

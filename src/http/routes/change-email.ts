@@ -16,7 +16,6 @@ export const changeEmailRoute = defineRoute({
   auth: "session",
   body: z.object({ newEmail: z.email(), callbackURL: singleLine().optional() }),
   response: StatusSchema,
-  errors: ["CHANGE_EMAIL_DISABLED", "COULDNT_UPDATE_EMAIL", "EMAIL_IS_THE_SAME"],
   handler: async ({ c, ctx, body, session }) => {
     const { user } = session;
     const source = requestSource(c, ctx, "user", user.id);

@@ -30,15 +30,6 @@ export const deleteUserRoute = defineRoute({
   }),
   response: DeleteAnswer,
   refusals: { INVALID_TOKEN: "INVALID_DELETE_TOKEN" },
-  errors: [
-    "CREDENTIAL_ACCOUNT_NOT_FOUND",
-    "INVALID_DELETE_TOKEN",
-    "INVALID_PASSWORD",
-    "SESSION_EXPIRED",
-    "TOO_MANY_REQUESTS",
-    "UNABLE_TO_CREATE_VERIFICATION",
-    "USER_CANNOT_BE_DELETED",
-  ],
   handler: async ({ c, ctx, body, session }) => {
     const { user } = session;
     let proven = false;
@@ -79,7 +70,6 @@ export const deleteUserCallbackRoute = defineRoute({
   query: z.object({ token: singleLine(), callbackURL: singleLine().optional() }),
   response: DeleteAnswer,
   refusals: { INVALID_TOKEN: "INVALID_DELETE_TOKEN" },
-  errors: ["INVALID_DELETE_TOKEN", "NO_SESSION_FOR_DELETE_LINK"],
   handler: async ({ c, ctx, query, session }) => {
     if (!session) throw new AuthError("NO_SESSION_FOR_DELETE_LINK");
     await deleteUserWithToken(ctx, session.user, query.token, requestSource(c, ctx, "user", session.user.id));

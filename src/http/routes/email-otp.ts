@@ -26,7 +26,6 @@ const SignedInSchema = z.object({ token: z.string(), user: PublicUserSchema });
 export const sendVerificationOtpRoute = defineRoute({
   method: "POST",
   path: "/email-otp/send-verification-otp",
-  errors: ["INVALID_EMAIL"],
   summary: "Mail a one-time code",
   description:
     "Always {success: true} for a well-formed address; the code is mailed in the background (no forget-password code for unknown addresses).",
@@ -43,18 +42,6 @@ export const sendVerificationOtpRoute = defineRoute({
 export const signInEmailOtpRoute = defineRoute({
   method: "POST",
   path: "/sign-in/email-otp",
-  errors: [
-    "BANNED_USER",
-    "FAILED_TO_CREATE_SESSION",
-    "FAILED_TO_CREATE_USER",
-    "INVALID_OTP",
-    "OTP_EXPIRED",
-    "TOO_MANY_ATTEMPTS",
-    "TOO_MANY_REQUESTS",
-    "USERNAME_IS_ALREADY_TAKEN",
-    "USER_ALREADY_EXISTS",
-    "USER_NOT_FOUND",
-  ],
   startsSession: true,
   summary: "Sign in (or up) with a mailed code",
   description: "A wrong code is counted; after the allowed wrong tries the code is deleted (403 TOO_MANY_ATTEMPTS).",
@@ -73,16 +60,6 @@ export const signInEmailOtpRoute = defineRoute({
 export const verifyEmailOtpRoute = defineRoute({
   method: "POST",
   path: "/email-otp/verify-email",
-  errors: [
-    "BANNED_USER",
-    "FAILED_TO_CREATE_SESSION",
-    "INVALID_EMAIL",
-    "INVALID_OTP",
-    "OTP_EXPIRED",
-    "TOO_MANY_ATTEMPTS",
-    "TOO_MANY_REQUESTS",
-    "USER_NOT_FOUND",
-  ],
   summary: "Verify an address with a mailed code",
   description: "Answers {status, token, user}; token is a new session's only with autoSignInAfterVerification.",
   tags,
@@ -116,15 +93,6 @@ export const forgetPasswordEmailOtpRoute = defineRoute({
 export const resetPasswordEmailOtpRoute = defineRoute({
   method: "POST",
   path: "/email-otp/reset-password",
-  errors: [
-    "INVALID_OTP",
-    "OTP_EXPIRED",
-    "PASSWORD_TOO_LONG",
-    "PASSWORD_TOO_SHORT",
-    "TOO_MANY_ATTEMPTS",
-    "TOO_MANY_REQUESTS",
-    "USER_NOT_FOUND",
-  ],
   summary: "Set a new password with a mailed code",
   description: "The password length is checked before the code is used; other sessions are kept unless configured.",
   tags,

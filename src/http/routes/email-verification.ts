@@ -51,7 +51,6 @@ export const sendVerificationEmailRoute = defineRoute({
   auth: "optional-session",
   body: z.object({ email: z.email(), callbackURL: singleLine().optional() }),
   response: StatusSchema,
-  errors: ["VERIFICATION_EMAIL_ALREADY_VERIFIED", "VERIFICATION_EMAIL_NOT_YOURS"],
   handler: async ({ ctx, body, session }) => {
     if (session) {
       if (session.user.emailVerified) throw new AuthError("VERIFICATION_EMAIL_ALREADY_VERIFIED");
@@ -96,15 +95,6 @@ export const verifyEmailRoute = defineRoute({
   auth: "optional-session",
   query: z.object({ token: singleLine(), callbackURL: singleLine().optional() }),
   response: z.object({ status: z.boolean(), user: PublicUserSchema.nullable() }),
-  errors: [
-    "BANNED_USER",
-    "COULDNT_UPDATE_EMAIL",
-    "FAILED_TO_CREATE_SESSION",
-    "VERIFY_INVALID_TOKEN",
-    "VERIFY_TOKEN_EXPIRED",
-    "VERIFY_UNAUTHORIZED",
-    "VERIFY_USER_NOT_FOUND",
-  ],
   handler: async ({ c, ctx, query, session }) => {
     const { callbackURL } = query;
     const read = await readEmailVerificationToken(ctx, query.token);

@@ -94,20 +94,6 @@ async function sessionOrNull(c: Context, ctx: AuthContext): Promise<ResolvedSess
 export const forwardAuthRoute = defineRoute({
   method: "GET",
   path: "/forward-auth",
-  errors: [
-    "ACCESS_DENIED",
-    "FAILED_TO_UPDATE_API_KEY",
-    "INVALID_API_KEY",
-    "INVALID_USER_ID_FROM_API_KEY",
-    "KEY_DISABLED",
-    "KEY_EXPIRED",
-    "KEY_NOT_FOUND",
-    "MALFORMED_API_KEY",
-    "RATE_LIMITED",
-    "UNAUTHORIZED",
-    "USAGE_EXCEEDED",
-    "USER_IS_BANNED",
-  ],
   summary: "Check a request for a reverse proxy (auth_request, forward_auth, forwardAuth)",
   description:
     "200 with the user in headers (X-Auth-User-Id, -Email, -Name, -Role, X-Auth-Session-Id by default) for a live session from the cookie, a bearer token or an API key; 403 when the role or organization asked for is missing; otherwise 401, or for a browser (Accept: text/html) a redirect to the configured sign-in URL.",

@@ -49,14 +49,6 @@ const refuse = (c: Context, errorURL: string, error: string) => c.redirect(`${er
 export const verifyMagicLinkRoute = defineRoute({
   method: "GET",
   path: "/magic-link/verify",
-  errors: [
-    "BANNED_USER",
-    "FAILED_TO_CREATE_SESSION",
-    "FAILED_TO_CREATE_USER",
-    "INVALID_TOKEN",
-    "USERNAME_IS_ALREADY_TAKEN",
-    "USER_ALREADY_EXISTS",
-  ],
   summary: "Follow a sign-in link",
   description:
     "Signs in (or up) and redirects to callbackURL, newUserCallbackURL for a new user; without callbackURL answers {token, user}. A used, unknown or expired link redirects to errorCallbackURL?error=INVALID_TOKEN|EXPIRED_TOKEN.",

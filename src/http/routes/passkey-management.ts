@@ -25,7 +25,6 @@ export const listUserPasskeysRoute = defineRoute({
 export const updatePasskeyRoute = defineRoute({
   method: "POST",
   path: "/passkey/update-passkey",
-  errors: ["PASSKEY_NOT_FOUND"],
   summary: "Rename one of the caller's passkeys",
   tags,
   auth: "session",
@@ -39,7 +38,6 @@ export const updatePasskeyRoute = defineRoute({
 export const deletePasskeyRoute = defineRoute({
   method: "POST",
   path: "/passkey/delete-passkey",
-  errors: ["PASSKEY_NOT_FOUND", "SESSION_NOT_FRESH"],
   summary: "Delete one of the caller's passkeys",
   description: "Needs a fresh session: it removes a way to sign in. Answers null.",
   tags,

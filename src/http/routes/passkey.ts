@@ -36,7 +36,6 @@ function assertMayAddPasskey(ctx: AuthContext, session: ResolvedSession): void {
 export const generateRegisterOptionsRoute = defineRoute({
   method: "GET",
   path: "/passkey/generate-register-options",
-  errors: ["SESSION_NOT_FRESH", "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY"],
   summary: "WebAuthn creation options for a new passkey of the caller",
   description: "Needs a fresh session. Sets the challenge cookie (better-auth-passkey) for verify-registration.",
   tags,
@@ -54,12 +53,6 @@ export const generateRegisterOptionsRoute = defineRoute({
 export const verifyRegistrationRoute = defineRoute({
   method: "POST",
   path: "/passkey/verify-registration",
-  errors: [
-    "CHALLENGE_NOT_FOUND",
-    "FAILED_TO_VERIFY_REGISTRATION",
-    "SESSION_NOT_FRESH",
-    "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY",
-  ],
   summary: "Store the passkey the authenticator created",
   description: "Needs a fresh session and the challenge cookie, which this call uses up whatever its answer.",
   tags,
@@ -95,13 +88,6 @@ export const generateAuthenticateOptionsRoute = defineRoute({
 export const verifyAuthenticationRoute = defineRoute({
   method: "POST",
   path: "/passkey/verify-authentication",
-  errors: [
-    "AUTHENTICATION_FAILED",
-    "BANNED_USER",
-    "CHALLENGE_NOT_FOUND",
-    "FAILED_TO_CREATE_SESSION",
-    "SIGN_IN_PASSKEY_NOT_FOUND",
-  ],
   summary: "Sign in with a passkey",
   description:
     "Checks the assertion against the challenge cookie (used up whatever the answer), then starts a session and sets its cookie. A passkey is a strong factor: no second factor is asked.",

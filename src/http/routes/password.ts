@@ -29,7 +29,6 @@ const resetRequestRoute = (path: string, summary: string) =>
     tags,
     body: ResetRequestBody,
     response: ResetRequestAnswer,
-    errors: ["RESET_PASSWORD_DISABLED"],
     handler: ({ ctx, body }) => {
       requestPasswordReset(ctx, body.email, body.redirectTo);
       return { status: true, message: UNKNOWN_EMAIL_MESSAGE };
@@ -47,7 +46,6 @@ export const resetPasswordLinkRoute = defineRoute({
     "Redirects to callbackURL with ?token=… when the token is live, otherwise with ?error=INVALID_TOKEN. Without callbackURL: 400, as Better Auth answers.",
   tags,
   query: z.object({ callbackURL: singleLine() }),
-  errors: ["INVALID_TOKEN"],
   handler: async ({ c, ctx, query, params }) => {
     const callbackURL = query.callbackURL;
     if (!callbackURL || !(await isResetTokenValid(ctx, params.token))) {
@@ -67,7 +65,6 @@ export const resetPasswordRoute = defineRoute({
   body: z.object({ newPassword: z.string(), token: singleLine().optional() }),
   query: z.object({ token: singleLine().optional() }),
   response: StatusSchema,
-  errors: ["INVALID_TOKEN", "PASSWORD_TOO_LONG", "PASSWORD_TOO_SHORT", "RESET_PASSWORD_DISABLED"],
   handler: async ({ c, ctx, body, query }) => {
     await resetPassword(ctx, body.token || query.token, body.newPassword, requestSource(c, ctx));
     return { status: true };
@@ -85,15 +82,6 @@ export const changePasswordRoute = defineRoute({
   auth: "session",
   body: z.object({ newPassword: z.string(), currentPassword: z.string(), revokeOtherSessions: z.boolean().optional() }),
   response: z.object({ token: z.string().nullable(), user: PublicUserSchema }),
-  errors: [
-    "BANNED_USER",
-    "CREDENTIAL_ACCOUNT_NOT_FOUND",
-    "FAILED_TO_CREATE_SESSION",
-    "INVALID_PASSWORD",
-    "PASSWORD_TOO_LONG",
-    "PASSWORD_TOO_SHORT",
-    "TOO_MANY_REQUESTS",
-  ],
   handler: async ({ c, ctx, body, session }) => {
     const { user } = session;
     assertPasswordLength(ctx, body.newPassword);
@@ -126,7 +114,6 @@ export const setPasswordRoute = defineRoute({
   serverOnly: true,
   body: z.object({ userId: singleLine().min(1), newPassword: z.string() }),
   response: StatusSchema,
-  errors: ["PASSWORD_TOO_LONG", "PASSWORD_TOO_SHORT", "USER_ALREADY_HAS_PASSWORD", "USER_NOT_FOUND"],
   handler: async ({ c, ctx, body }) => {
     assertPasswordLength(ctx, body.newPassword);
     const user = await findUserById(ctx, body.userId);

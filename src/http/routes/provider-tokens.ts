@@ -29,14 +29,6 @@ export const getAccessTokenRoute = defineRoute({
   tags: ["Social"],
   auth: "session-or-server",
   body: TokenBody,
-  errors: [
-    "ACCOUNT_NOT_FOUND",
-    "FAILED_TO_GET_ACCESS_TOKEN",
-    "PROVIDER_NOT_FOUND",
-    "PROVIDER_NOT_SUPPORTED",
-    "PROVIDER_UNAVAILABLE",
-    "USER_ID_OR_SESSION_REQUIRED",
-  ],
   handler: async ({ ctx, body, session, isServer }) => {
     const userId = targetUserId(session, isServer, body.userId);
     if (!isProviderConfigured(ctx, body.providerId))
@@ -52,13 +44,6 @@ export const refreshTokenRoute = defineRoute({
   tags: ["Social"],
   auth: "session-or-server",
   body: TokenBody,
-  errors: [
-    "ACCOUNT_NOT_FOUND",
-    "FAILED_TO_REFRESH_ACCESS_TOKEN",
-    "PROVIDER_NOT_FOUND",
-    "PROVIDER_UNAVAILABLE",
-    "USER_ID_OR_SESSION_REQUIRED",
-  ],
   handler: ({ ctx, body, session, isServer }) =>
     refreshTokens(ctx, {
       userId: targetUserId(session, isServer, body.userId),
@@ -75,15 +60,6 @@ export const accountInfoRoute = defineRoute({
   auth: "session-or-server",
   body: z.object({ accountId: singleLine(), userId: singleLine().optional() }),
   response: z.object({ user: z.record(z.string(), z.unknown()), data: z.record(z.string(), z.unknown()) }),
-  errors: [
-    "ACCESS_TOKEN_NOT_FOUND",
-    "ACCOUNT_NOT_FOUND",
-    "FAILED_TO_GET_ACCESS_TOKEN",
-    "FAILED_TO_GET_USER_INFO",
-    "PROVIDER_NOT_FOUND",
-    "PROVIDER_UNAVAILABLE",
-    "USER_ID_OR_SESSION_REQUIRED",
-  ],
   handler: ({ ctx, body, session, isServer }) =>
     accountInfo(ctx, targetUserId(session, isServer, body.userId), body.accountId),
 });

@@ -20,7 +20,6 @@ export const ready = defineRoute({
   summary: "Readiness: the database (and Redis when configured) answer",
   tags: ["Health"],
   response: z.object({ ready: z.boolean(), database: z.boolean(), secondaryStorage: z.boolean().optional() }),
-  errors: ["SERVICE_UNAVAILABLE"],
   handler: async ({ ctx }) => {
     const database = await within(ctx.database.ping(), READY_TIMEOUT_MS).then(
       () => true,

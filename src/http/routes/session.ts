@@ -30,18 +30,6 @@ export const getSession = defineRoute({
   tags,
   query: z.object({ disableCookieCache: queryBoolean.optional(), disableRefresh: queryBoolean.optional() }),
   response: SessionWithUserSchema.nullable(),
-  errors: [
-    "FAILED_TO_UPDATE_API_KEY",
-    "INVALID_API_KEY",
-    "INVALID_USER_ID_FROM_API_KEY",
-    "KEY_DISABLED",
-    "KEY_EXPIRED",
-    "KEY_NOT_FOUND",
-    "MALFORMED_API_KEY",
-    "RATE_LIMITED",
-    "USAGE_EXCEEDED",
-    "USER_IS_BANNED",
-  ],
   handler: async ({ c, ctx, query }) => {
     const token = readPresentedSessionToken(c, ctx);
     if (token && ctx.config.session.cookieCache.enabled && !query.disableCookieCache) {
@@ -88,7 +76,6 @@ export const revokeSessionRoute = defineRoute({
   auth: "session",
   body: z.object({ token: singleLine() }),
   response: StatusSchema,
-  errors: ["SESSION_NOT_FOUND", "UNAUTHORIZED"],
   handler: async ({ c, ctx, body, session }) => {
     // Only the caller's own sessions: another user's is refused (401) and left alone.
     const source = requestSource(c, ctx);
@@ -138,7 +125,6 @@ export const signOut = defineRoute({
   summary: "End the current session and clear its cookies",
   tags,
   response: SuccessSchema,
-  errors: ["FAILED_TO_GET_SESSION"],
   handler: async ({ c, ctx }) => {
     // Every session the request presents ends (a bearer token and a cookie of another session alike).
     const tokens = readPresentedSessionTokens(c, ctx);

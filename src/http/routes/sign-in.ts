@@ -26,15 +26,6 @@ export const signInEmail = defineRoute({
     z.object({ redirect: z.boolean(), token: z.string(), url: z.string().optional(), user: UserSchema }),
     TwoFactorRedirectSchema,
   ]),
-  errors: [
-    "BANNED_USER",
-    "EMAIL_NOT_VERIFIED",
-    "EMAIL_PASSWORD_DISABLED",
-    "FAILED_TO_CREATE_SESSION",
-    "INVALID_EMAIL",
-    "INVALID_EMAIL_OR_PASSWORD",
-    "TOO_MANY_REQUESTS",
-  ],
   handler: async ({ c, ctx, body }) => {
     if (!ctx.config.emailAndPassword.enabled) throw new AuthError("EMAIL_PASSWORD_DISABLED");
     const email = requireValidEmail(body.email);

@@ -35,21 +35,6 @@ export const signUpEmail = defineRoute({
   tags: ["Email"],
   body: SignUpBody,
   response: TokenAndUserSchema,
-  errors: [
-    "BANNED_USER",
-    "EMAIL_PASSWORD_SIGN_UP_DISABLED",
-    "FAILED_TO_CREATE_SESSION",
-    "FAILED_TO_CREATE_USER",
-    "INVALID_EMAIL",
-    "INVALID_USERNAME",
-    "PASSWORD_TOO_LONG",
-    "PASSWORD_TOO_SHORT",
-    "USERNAME_IS_ALREADY_TAKEN",
-    "USERNAME_TOO_LONG",
-    "USERNAME_TOO_SHORT",
-    "USER_ALREADY_EXISTS",
-    "VALIDATION_ERROR",
-  ],
   handler: async ({ c, ctx, body }) => {
     const options = ctx.config.emailAndPassword;
     if (!options.enabled || options.disableSignUp) throw new AuthError("EMAIL_PASSWORD_SIGN_UP_DISABLED");

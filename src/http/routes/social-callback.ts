@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import type { ErrorKey } from "../../errors.ts";
 import { completeSocialCallback, withParams } from "../../services/sign-in/social-callback.ts";
 import { freeText, singleLine } from "../fields.ts";
 import { isStateFromThisBrowser, releaseStateCookie } from "../oauth-state-cookie.ts";
@@ -30,23 +29,12 @@ async function handleCallback(c: Context, ctx: AuthContext, providerId: string, 
   return c.redirect(answer.location, 302);
 }
 
-/** What completing a sign-in from a provider can refuse with (both callbacks end in handleCallback). */
-const CALLBACK_ERRORS: ErrorKey[] = [
-  "BANNED_USER",
-  "FAILED_TO_CREATE_SESSION",
-  "FAILED_TO_CREATE_USER",
-  "USERNAME_IS_ALREADY_TAKEN",
-  "USER_ALREADY_EXISTS",
-  "VALIDATION_ERROR",
-];
-
 export const callbackGet = defineRoute({
   method: "GET",
   path: "/callback/:id",
   summary: "Return from a social provider",
   description: "Redirects to the callbackURL with a session cookie, or to the error URL with an error code.",
   tags: ["Social"],
-  errors: CALLBACK_ERRORS,
   handler: ({ c, ctx, params, query }) => handleCallback(c, ctx, params.id, query),
 });
 
@@ -69,7 +57,6 @@ export const callbackPost = defineRoute({
     "Providers answering with response_mode=form_post (Apple) post the code here; it is relayed to the GET callback (303), where the browser's state cookie is checked.",
   tags: ["Social"],
   acceptsForm: true,
-  errors: CALLBACK_ERRORS,
   handler: ({ c, ctx, params, query, body }) => {
     const input = { ...(query as object), ...(body as object) };
     return ctx.config.account.skipStateCookieCheck

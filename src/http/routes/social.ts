@@ -93,26 +93,6 @@ export const signInSocial = defineRoute({
     }),
     TwoFactorRedirectSchema,
   ]),
-  errors: [
-    "ACCOUNT_NOT_LINKED",
-    "BANNED_USER",
-    "CALLBACK_URL_REQUIRED",
-    "FAILED_TO_CREATE_SESSION",
-    "FAILED_TO_CREATE_USER",
-    "FAILED_TO_GET_USER_INFO",
-    "ID_TOKEN_NOT_SUPPORTED",
-    "INVALID_ID_TOKEN",
-    "PROVIDER_NOT_FOUND",
-    "PROVIDER_UNAVAILABLE",
-    "SIGNUP_DISABLED",
-    "UNABLE_TO_CREATE_USER",
-    "UNABLE_TO_CREATE_VERIFICATION",
-    "UNABLE_TO_LINK_ACCOUNT",
-    "USERNAME_IS_ALREADY_TAKEN",
-    "USER_ALREADY_EXISTS",
-    "USER_EMAIL_NOT_FOUND",
-    "VALIDATION_ERROR",
-  ],
   handler: async ({ c, ctx, body }) => {
     const provider = await requireProvider(ctx, body.provider);
     if (!body.idToken) {
@@ -142,19 +122,6 @@ export const linkSocial = defineRoute({
   auth: "session",
   body: LinkSocialBody,
   response: z.object({ url: z.string(), redirect: z.boolean(), status: z.boolean().optional() }),
-  errors: [
-    "CALLBACK_URL_REQUIRED",
-    "FAILED_TO_GET_USER_INFO",
-    "ID_TOKEN_NOT_SUPPORTED",
-    "INVALID_ID_TOKEN",
-    "LINKING_DIFFERENT_EMAILS",
-    "LINKING_FAILED",
-    "LINKING_NOT_ALLOWED",
-    "PROVIDER_NOT_FOUND",
-    "PROVIDER_UNAVAILABLE",
-    "UNABLE_TO_CREATE_VERIFICATION",
-    "USER_EMAIL_NOT_FOUND",
-  ],
   handler: async ({ c, ctx, body, session }) => {
     const user = session.user;
     const provider = await requireProvider(ctx, body.provider);

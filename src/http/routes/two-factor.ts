@@ -31,7 +31,6 @@ const CodeBody = z.object({ code: singleLine(), trustDevice: z.boolean().optiona
 export const enableRoute = defineRoute({
   method: "POST",
   path: "/two-factor/enable",
-  errors: ["CREDENTIAL_ACCOUNT_NOT_FOUND", "INVALID_PASSWORD", "TOO_MANY_REQUESTS"],
   summary: "Start two-factor enrolment: a new TOTP secret and backup codes",
   description: "Two-factor turns on at the first verified code (verify-totp); until then nothing changes at sign-in.",
   tags,
@@ -45,13 +44,6 @@ export const enableRoute = defineRoute({
 export const getTotpURIRoute = defineRoute({
   method: "POST",
   path: "/two-factor/get-totp-uri",
-  errors: [
-    "CREDENTIAL_ACCOUNT_NOT_FOUND",
-    "INVALID_PASSWORD",
-    "NO_PASSWORD_CREDENTIAL_FOUND",
-    "TOO_MANY_REQUESTS",
-    "TOTP_NOT_ENABLED",
-  ],
   summary: "The otpauth URI of the enrolled secret",
   tags,
   auth: "session",
@@ -64,7 +56,6 @@ export const getTotpURIRoute = defineRoute({
 export const disableRoute = defineRoute({
   method: "POST",
   path: "/two-factor/disable",
-  errors: ["CREDENTIAL_ACCOUNT_NOT_FOUND", "FAILED_TO_CREATE_SESSION", "INVALID_PASSWORD", "TOO_MANY_REQUESTS"],
   summary: "Turn two-factor off (secret, backup codes and trusted browsers are removed)",
   tags,
   auth: "session",
@@ -81,14 +72,6 @@ export const disableRoute = defineRoute({
 export const verifyTotpRoute = defineRoute({
   method: "POST",
   path: "/two-factor/verify-totp",
-  errors: [
-    "BANNED_USER",
-    "FAILED_TO_CREATE_SESSION",
-    "INVALID_CODE",
-    "INVALID_TWO_FACTOR_COOKIE",
-    "TOO_MANY_REQUESTS",
-    "TOTP_NOT_ENABLED",
-  ],
   startsSession: true,
   summary: "Check an authenticator code (completes a sign-in, or turns two-factor on)",
   tags,
@@ -105,7 +88,6 @@ export const verifyTotpRoute = defineRoute({
 export const sendOtpRoute = defineRoute({
   method: "POST",
   path: "/two-factor/send-otp",
-  errors: ["INVALID_TWO_FACTOR_COOKIE", "OTP_NOT_ENABLED", "TOO_MANY_REQUESTS"],
   summary: "Mail a one-time code (two-factor must be on)",
   tags,
   auth: "optional-session",
@@ -120,15 +102,6 @@ export const sendOtpRoute = defineRoute({
 export const verifyOtpRoute = defineRoute({
   method: "POST",
   path: "/two-factor/verify-otp",
-  errors: [
-    "BANNED_USER",
-    "FAILED_TO_CREATE_SESSION",
-    "INVALID_CODE",
-    "INVALID_TWO_FACTOR_COOKIE",
-    "OTP_HAS_EXPIRED",
-    "TOO_MANY_CODE_ATTEMPTS",
-    "TOO_MANY_REQUESTS",
-  ],
   startsSession: true,
   summary: "Check a mailed code (5 tries per code)",
   tags,
@@ -145,14 +118,6 @@ export const verifyOtpRoute = defineRoute({
 export const verifyBackupCodeRoute = defineRoute({
   method: "POST",
   path: "/two-factor/verify-backup-code",
-  errors: [
-    "BACKUP_CODES_ARENT_ENABLED",
-    "BANNED_USER",
-    "FAILED_TO_CREATE_SESSION",
-    "INVALID_BACKUP_CODE",
-    "INVALID_TWO_FACTOR_COOKIE",
-    "TOO_MANY_REQUESTS",
-  ],
   startsSession: true,
   summary: "Use a backup code (each works once)",
   tags,
@@ -170,14 +135,6 @@ export const verifyBackupCodeRoute = defineRoute({
 export const generateBackupCodesRoute = defineRoute({
   method: "POST",
   path: "/two-factor/generate-backup-codes",
-  errors: [
-    "BACKUP_CODES_ARENT_ENABLED",
-    "CREDENTIAL_ACCOUNT_NOT_FOUND",
-    "INVALID_PASSWORD",
-    "NO_PASSWORD_CREDENTIAL_FOUND",
-    "TOO_MANY_REQUESTS",
-    "TWO_FACTOR_ISNT_ENABLED",
-  ],
   summary: "Replace the backup codes",
   tags,
   auth: "session",
@@ -190,7 +147,6 @@ export const generateBackupCodesRoute = defineRoute({
 export const viewBackupCodesRoute = defineRoute({
   method: "POST",
   path: "/two-factor/view-backup-codes",
-  errors: ["BACKUP_CODES_ARENT_ENABLED"],
   summary: "A user's remaining backup codes (server call)",
   description: "Server only (Authorization: Bearer <AUTH_SERVER_TOKEN>).",
   tags,

@@ -23,15 +23,6 @@ export const updateUserRoute = defineRoute({
     })
     .catchall(jsonValue()),
   response: StatusSchema,
-  errors: [
-    "EMAIL_CAN_NOT_BE_UPDATED",
-    "INVALID_USERNAME",
-    "USERNAME_IS_ALREADY_TAKEN",
-    "USERNAME_TOO_LONG",
-    "USERNAME_TOO_SHORT",
-    "USER_NOT_FOUND",
-    "VALIDATION_ERROR",
-  ],
   handler: async ({ c, ctx, body, session }) => {
     const updated = await updateProfile(ctx, session.user, body, requestSource(c, ctx, "user", session.user.id));
     // The session cookie is written again, as Better Auth does (bearer clients read it from set-auth-token);

@@ -23,16 +23,6 @@ export const signInUsername = defineRoute({
     callbackURL: singleLine().optional(),
   }),
   response: z.union([z.object({ token: z.string(), user: UsernameSignInUserSchema }), TwoFactorRedirectSchema]),
-  errors: [
-    "BANNED_USER",
-    "FAILED_TO_CREATE_SESSION",
-    "INVALID_USERNAME",
-    "INVALID_USERNAME_OR_PASSWORD",
-    "TOO_MANY_REQUESTS",
-    "USERNAME_EMAIL_NOT_VERIFIED",
-    "USERNAME_TOO_LONG",
-    "USERNAME_TOO_SHORT",
-  ],
   handler: async ({ c, ctx, body }) => {
     const request = signInRequestOf(c, ctx, body.rememberMe);
     const signedIn = await signIn(ctx, usernamePasswordStrategy, body, request);

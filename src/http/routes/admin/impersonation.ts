@@ -39,16 +39,6 @@ export const adminImpersonateUser = defineRoute({
   auth: "session",
   body: z.object({ userId: singleLine().min(1) }),
   response: SessionWithUserSchema,
-  errors: [
-    "BANNED_USER",
-    "FAILED_TO_CREATE_SESSION",
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "USER_NOT_FOUND",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-    "YOU_CANNOT_IMPERSONATE_ADMINS",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const current = session;
     // Parking an API-key "session" in a cookie would turn a header credential into a browser one.
@@ -100,7 +90,6 @@ export const adminStopImpersonating = defineRoute({
   tags: ["Admin"],
   auth: "session",
   response: SessionWithUserSchema,
-  errors: ["FAILED_TO_FIND_ADMIN_SESSION", "NOT_IMPERSONATING"],
   handler: async ({ c, ctx, session }) => {
     const impersonatedBy = session.session.impersonatedBy;
     if (!impersonatedBy) throw new AuthError("NOT_IMPERSONATING");

@@ -29,13 +29,6 @@ export const adminBanUser = defineRoute({
     banExpiresIn: z.number().positive().optional(),
   }),
   response: z.object({ user: UserSchema }),
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "USER_NOT_FOUND",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-    "YOU_CANNOT_BAN_YOURSELF",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { user: ["ban"] });
@@ -59,12 +52,6 @@ export const adminUnbanUser = defineRoute({
   auth: "session-or-server",
   body: UserIdBody,
   response: z.object({ user: UserSchema }),
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "USER_NOT_FOUND",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { user: ["ban"] });
@@ -81,11 +68,6 @@ export const adminListUserSessions = defineRoute({
   auth: "session-or-server",
   body: UserIdBody,
   response: z.object({ sessions: z.array(SessionSchema) }),
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   handler: async ({ ctx, body, session, isServer }) => {
     assertAdminPermission(ctx, actorFor(isServer, session?.user), { session: ["list"] });
     const now = ctx.now();
@@ -103,11 +85,6 @@ export const adminRevokeUserSession = defineRoute({
   auth: "session-or-server",
   body: z.object({ sessionToken: singleLine().min(1) }),
   response: SuccessSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { session: ["revoke"] });
@@ -124,11 +101,6 @@ export const adminRevokeUserSessions = defineRoute({
   auth: "session-or-server",
   body: UserIdBody,
   response: SuccessSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { session: ["revoke"] });

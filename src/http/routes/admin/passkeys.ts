@@ -14,12 +14,6 @@ import { TARGET_USER_REFUSALS } from "./shared.ts";
 export const adminListUserPasskeys = defineRoute({
   method: "POST",
   path: "/admin/list-user-passkeys",
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "USER_NOT_FOUND",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   summary: "List a user's passkeys (admin)",
   tags: ["Admin"],
   refusals: TARGET_USER_REFUSALS,
@@ -35,13 +29,6 @@ export const adminListUserPasskeys = defineRoute({
 export const adminRemoveUserPasskey = defineRoute({
   method: "POST",
   path: "/admin/remove-user-passkey",
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "PASSKEY_NOT_FOUND",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "USER_NOT_FOUND",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   summary: "Remove one of a user's passkeys (admin)",
   description: "A passkey id that is not the user's answers 404 PASSKEY_NOT_FOUND.",
   tags: ["Admin"],

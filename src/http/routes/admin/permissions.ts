@@ -41,7 +41,6 @@ export const adminHasPermission = defineRoute({
     permissions: Permissions.optional(),
   }),
   response: z.object({ error: z.null(), success: z.boolean() }),
-  errors: ["INVALID_ACCESS_CONTROL_REQUEST", "UNAUTHORIZED", "USER_NOT_FOUND", "VALIDATION_ERROR"],
   handler: async ({ ctx, body, session, isServer }) => {
     const request = body.permissions ?? body.permission;
     if (!request || Object.keys(request).length === 0) throw new AuthError("VALIDATION_ERROR");

@@ -14,12 +14,6 @@ import { TARGET_USER_REFUSALS } from "./shared.ts";
 export const adminResetTwoFactor = defineRoute({
   method: "POST",
   path: "/admin/reset-two-factor",
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "USER_NOT_FOUND",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   summary: "Remove a user's second factor: TOTP secret, backup codes, trusted browsers (admin)",
   description: "The user signs in with the password alone until they enable two-factor again.",
   tags: ["Admin"],

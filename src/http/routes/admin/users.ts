@@ -42,21 +42,6 @@ export const adminCreateUser = defineRoute({
   response: UserResponse,
   // The admin plugin answers a taken email with 400, where sign-up answers 422.
   refusals: { USER_ALREADY_EXISTS: "ADMIN_USER_ALREADY_EXISTS" },
-  errors: [
-    "ADMIN_USER_ALREADY_EXISTS",
-    "FAILED_TO_CREATE_USER",
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "INVALID_EMAIL",
-    "INVALID_USERNAME",
-    "PASSWORD_TOO_LONG",
-    "PASSWORD_TOO_SHORT",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "USERNAME_IS_ALREADY_TAKEN",
-    "USERNAME_TOO_LONG",
-    "USERNAME_TOO_SHORT",
-    "VALIDATION_ERROR",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { user: ["create"] });
@@ -111,12 +96,6 @@ export const adminListUsers = defineRoute({
     filterOperator: z.enum(["eq", "ne", "lt", "lte", "gt", "gte", "contains"]).optional(),
   }),
   response: UserListSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "VALIDATION_ERROR",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   handler: async ({ ctx, query, session, isServer }) => {
     assertAdminPermission(ctx, actorFor(isServer, session?.user), { user: ["list"] });
     const page = await listUsers(ctx, query);
@@ -133,12 +112,6 @@ export const adminSetRole = defineRoute({
   auth: "session-or-server",
   body: z.object({ userId: singleLine().min(1), role: RoleInput }),
   response: UserResponse,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "USER_NOT_FOUND",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { user: ["set-role"] });
@@ -155,13 +128,6 @@ export const adminRemoveUser = defineRoute({
   auth: "session-or-server",
   body: z.object({ userId: singleLine().min(1) }),
   response: SuccessSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "USER_NOT_FOUND",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-    "YOU_CANNOT_REMOVE_YOURSELF",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { user: ["delete"] });
@@ -180,14 +146,6 @@ export const adminSetUserPassword = defineRoute({
   auth: "session-or-server",
   body: z.object({ userId: singleLine().min(1), newPassword: z.string() }),
   response: StatusSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "PASSWORD_TOO_LONG",
-    "PASSWORD_TOO_SHORT",
-    "UNAUTHORIZED_TO_ACCESS_RESOURCE",
-    "USER_NOT_FOUND",
-    "YOU_ARE_NOT_ALLOWED_TO_ACCESS_RESOURCE",
-  ],
   handler: async ({ c, ctx, body, session, isServer }) => {
     const actor = actorFor(isServer, session?.user);
     assertAdminPermission(ctx, actor, { user: ["set-password"] });

@@ -22,18 +22,6 @@ export const inviteMemberRoute = defineRoute({
     teamId: z.union([singleLine(), z.array(singleLine())]).optional(),
   }),
   response: InvitationSchema,
-  errors: [
-    "ALREADY_A_MEMBER",
-    "ALREADY_INVITED",
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "INVITATION_LIMIT_REACHED",
-    "MEMBER_NOT_FOUND",
-    "NOT_ALLOWED_TO_INVITE",
-    "NOT_ALLOWED_TO_INVITE_WITH_ROLE",
-    "ORGANIZATION_NOT_FOUND",
-    "TEAM_MEMBER_LIMIT_REACHED",
-    "TEAM_NOT_FOUND",
-  ],
   handler: ({ c, ctx, body, session }) => asActor(c, ctx, session, (actor) => service.inviteMember(ctx, actor, body)),
 });
 
@@ -45,14 +33,6 @@ export const acceptInvitationRoute = defineRoute({
   auth: "session",
   body: invitationIdBody,
   response: z.object({ invitation: InvitationSchema, member: MemberSchema }),
-  errors: [
-    "ALREADY_A_MEMBER",
-    "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION",
-    "INVITATION_NOT_FOUND",
-    "MEMBERSHIP_LIMIT_REACHED",
-    "NOT_THE_RECIPIENT",
-    "TEAM_MEMBER_LIMIT_REACHED",
-  ],
   handler: ({ c, ctx, body, session }) =>
     asActor(c, ctx, session, (actor) => service.acceptInvitation(ctx, actor, body.invitationId)),
 });
@@ -65,7 +45,6 @@ export const rejectInvitationRoute = defineRoute({
   auth: "session",
   body: invitationIdBody,
   response: z.object({ invitation: InvitationSchema, member: z.null() }),
-  errors: ["EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION", "INVITATION_NOT_FOUND", "NOT_THE_RECIPIENT"],
   handler: ({ c, ctx, body, session }) =>
     asActor(c, ctx, session, (actor) => service.rejectInvitation(ctx, actor, body.invitationId)),
 });
@@ -78,12 +57,6 @@ export const cancelInvitationRoute = defineRoute({
   auth: "session",
   body: invitationIdBody,
   response: InvitationSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "INVITATION_NOT_FOUND",
-    "MEMBER_NOT_FOUND",
-    "NOT_ALLOWED_TO_CANCEL_INVITATION",
-  ],
   handler: ({ c, ctx, body, session }) =>
     asActor(c, ctx, session, (actor) => service.cancelInvitation(ctx, actor, body.invitationId)),
 });
@@ -98,14 +71,6 @@ export const getInvitationRoute = defineRoute({
   // The spec words a missing id as any invalid query: 400 VALIDATION_ERROR "Invalid query parameters".
   namesMissingFields: false,
   response: InvitationDetailsSchema,
-  errors: [
-    "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION",
-    "INVITATION_NOT_FOUND",
-    "INVITER_IS_NO_LONGER_A_MEMBER",
-    "NOT_AUTHENTICATED",
-    "NOT_THE_RECIPIENT",
-    "ORGANIZATION_NOT_FOUND",
-  ],
   handler: ({ c, ctx, query, session }) => {
     if (!session) throw new AuthError("NOT_AUTHENTICATED");
     return asActor(c, ctx, session, (actor) => service.getInvitation(ctx, actor, query.id));
@@ -120,7 +85,6 @@ export const listInvitationsRoute = defineRoute({
   auth: "session",
   query: z.object({ organizationId: singleLine().optional() }),
   response: z.array(InvitationSchema),
-  errors: ["NOT_A_MEMBER_OF_ORGANIZATION", "ORGANIZATION_ID_REQUIRED"],
   handler: ({ c, ctx, query, session }) =>
     asActor(c, ctx, session, (actor) => service.listInvitations(ctx, actor, query.organizationId)),
 });
@@ -133,7 +97,6 @@ export const listUserInvitationsRoute = defineRoute({
   auth: "optional-session",
   query: z.object({ email: singleLine().optional() }),
   response: z.array(InvitationSchema),
-  errors: ["EMAIL_QUERY_SERVER_ONLY", "MISSING_SESSION_OR_EMAIL"],
   handler: ({ ctx, query, session, isServer }) => {
     if (query.email && !isServer) throw new AuthError("EMAIL_QUERY_SERVER_ONLY");
     if (session) return service.listUserInvitations(ctx, { user: session.user });

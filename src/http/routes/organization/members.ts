@@ -27,7 +27,6 @@ export const listMembersRoute = defineRoute({
     filterOperator: z.enum(["eq", "ne", "lt", "lte", "gt", "gte", "contains"]).optional(),
   }),
   response: z.object({ members: z.array(MemberWithUserSchema), total: z.number() }),
-  errors: ["NOT_A_MEMBER_OF_ORGANIZATION", "NO_ACTIVE_ORGANIZATION"],
   handler: ({ c, ctx, query, session }) =>
     asActor(c, ctx, session, (actor) =>
       service.listMembers(ctx, actor, {
@@ -51,7 +50,6 @@ export const getActiveMemberRoute = defineRoute({
   tags,
   auth: "session",
   response: MemberWithUserSchema,
-  errors: ["MEMBER_NOT_FOUND", "NO_ACTIVE_ORGANIZATION"],
   handler: ({ c, ctx, session }) => asActor(c, ctx, session, (actor) => service.getActiveMember(ctx, actor)),
 });
 
@@ -63,7 +61,6 @@ export const getActiveMemberRoleRoute = defineRoute({
   auth: "session",
   query: z.object({ userId: singleLine().optional(), organizationId: singleLine().optional() }),
   response: z.object({ role: z.string() }),
-  errors: ["MEMBER_NOT_FOUND", "NOT_A_MEMBER_OF_ORGANIZATION", "NO_ACTIVE_ORGANIZATION"],
   handler: ({ c, ctx, query, session }) =>
     asActor(c, ctx, session, (actor) => service.getActiveMemberRole(ctx, actor, query)),
 });
@@ -76,13 +73,6 @@ export const updateMemberRoleRoute = defineRoute({
   auth: "session",
   body: z.object({ memberId: singleLine(), role, organizationId: singleLine().optional() }),
   response: MemberSchema,
-  errors: [
-    "CANNOT_LEAVE_AS_ONLY_OWNER",
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "MEMBER_NOT_FOUND",
-    "NOT_ALLOWED_TO_UPDATE_MEMBER",
-    "NO_ACTIVE_ORGANIZATION",
-  ],
   handler: ({ c, ctx, body, session }) =>
     asActor(c, ctx, session, (actor) => service.updateMemberRole(ctx, actor, body)),
 });
@@ -101,15 +91,6 @@ export const addMemberRoute = defineRoute({
     teamId: singleLine().optional(),
   }),
   response: MemberSchema,
-  errors: [
-    "ALREADY_A_MEMBER",
-    "MEMBERSHIP_LIMIT_REACHED",
-    "NO_ACTIVE_ORGANIZATION",
-    "ORGANIZATION_NOT_FOUND",
-    "TEAMS_NOT_ENABLED",
-    "TEAM_NOT_FOUND",
-    "USER_NOT_FOUND",
-  ],
   handler: ({ c, ctx, body, session }) =>
     service.addMember(
       ctx,
@@ -126,13 +107,6 @@ export const removeMemberRoute = defineRoute({
   auth: "session",
   body: z.object({ memberIdOrEmail: singleLine().min(1), organizationId: singleLine().optional() }),
   response: z.object({ member: MemberWithUserSchema }),
-  errors: [
-    "CANNOT_LEAVE_AS_ONLY_OWNER",
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "MEMBER_NOT_FOUND",
-    "NOT_ALLOWED_TO_DELETE_MEMBER",
-    "NO_ACTIVE_ORGANIZATION",
-  ],
   handler: ({ c, ctx, body, session }) => asActor(c, ctx, session, (actor) => service.removeMember(ctx, actor, body)),
 });
 
@@ -144,7 +118,6 @@ export const leaveOrganizationRoute = defineRoute({
   auth: "session",
   body: z.object({ organizationId: singleLine() }),
   response: MemberWithUserSchema,
-  errors: ["CANNOT_LEAVE_AS_ONLY_OWNER", "MEMBER_NOT_FOUND"],
   handler: ({ c, ctx, body, session }) =>
     asActor(c, ctx, session, (actor) => service.leaveOrganization(ctx, actor, body.organizationId)),
 });
@@ -162,7 +135,6 @@ export const hasPermissionRoute = defineRoute({
     permission: permissionMap().optional(),
   }),
   response: z.object({ error: z.null(), success: z.boolean() }),
-  errors: ["INVALID_ACCESS_CONTROL_REQUEST", "NO_ACTIVE_ORGANIZATION", "PERMISSION_CHECK_NOT_A_MEMBER"],
   handler: ({ c, ctx, body, session }) =>
     asActor(c, ctx, session, (actor) =>
       service.checkPermission(ctx, actor, body.organizationId, body.permissions ?? body.permission ?? {}),

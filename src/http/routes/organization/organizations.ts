@@ -28,13 +28,6 @@ export const createOrganizationRoute = defineRoute({
     keepCurrentActiveOrganization: z.boolean().optional(),
   }),
   response: OrganizationWithMembersSchema,
-  errors: [
-    "NOT_ALLOWED_TO_CREATE_ORGANIZATION",
-    "ORGANIZATION_ALREADY_EXISTS",
-    "ORGANIZATION_LIMIT_REACHED",
-    "ORG_USER_NOT_FOUND",
-    "UNAUTHORIZED",
-  ],
   handler: async ({ c, ctx, body, session }) => {
     if (session) return asActor(c, ctx, session, (actor) => service.createOrganization(ctx, actor, body));
     return service.createOrganization(ctx, await serverActor(ctx, body.userId), {
@@ -52,7 +45,6 @@ export const checkSlugRoute = defineRoute({
   auth: "session",
   body: z.object({ slug: singleLine() }),
   response: StatusSchema,
-  errors: ["SLUG_IS_TAKEN"],
   handler: async ({ ctx, body }) => {
     if (!(await service.isSlugFree(ctx, body.slug))) throw new AuthError("SLUG_IS_TAKEN");
     return { status: true };
@@ -82,7 +74,6 @@ export const getFullOrganizationRoute = defineRoute({
     membersLimit: z.coerce.number().int().min(1).optional(),
   }),
   response: FullOrganizationSchema.nullable(),
-  errors: ["ORGANIZATION_ACCESS_NOT_A_MEMBER", "ORGANIZATION_NOT_FOUND"],
   handler: ({ c, ctx, query, session }) =>
     asActor(c, ctx, session, (actor) => service.getFullOrganization(ctx, actor, query)),
 });
@@ -96,7 +87,6 @@ export const setActiveOrganizationRoute = defineRoute({
   refusals: { USER_IS_NOT_A_MEMBER: "ORGANIZATION_ACCESS_NOT_A_MEMBER" },
   body: z.object({ organizationId: singleLine().nullable().optional(), organizationSlug: singleLine().optional() }),
   response: OrganizationSchema.nullable(),
-  errors: ["ORGANIZATION_ACCESS_NOT_A_MEMBER", "ORGANIZATION_NOT_FOUND"],
   handler: ({ c, ctx, body, session }) =>
     asActor(c, ctx, session, (actor) => service.setActiveOrganization(ctx, actor, body)),
 });
@@ -117,14 +107,6 @@ export const updateOrganizationRoute = defineRoute({
     organizationId: singleLine().optional(),
   }),
   response: OrganizationSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "NOT_ALLOWED_TO_UPDATE_ORGANIZATION",
-    "ORGANIZATION_NOT_FOUND",
-    "ORG_USER_NOT_FOUND",
-    "SLUG_IS_TAKEN",
-    "USER_IS_NOT_A_MEMBER",
-  ],
   handler: ({ c, ctx, body, session }) => {
     if (!session) throw new AuthError("ORG_USER_NOT_FOUND");
     return asActor(c, ctx, session, (actor) => service.updateOrganization(ctx, actor, body.organizationId, body.data));
@@ -139,12 +121,6 @@ export const deleteOrganizationRoute = defineRoute({
   auth: "session",
   body: z.object({ organizationId: singleLine() }),
   response: OrganizationSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "NOT_ALLOWED_TO_DELETE_ORGANIZATION",
-    "ORGANIZATION_NOT_FOUND",
-    "USER_IS_NOT_A_MEMBER",
-  ],
   handler: ({ c, ctx, body, session }) =>
     asActor(c, ctx, session, (actor) => service.deleteOrganization(ctx, actor, body.organizationId)),
 });

@@ -18,13 +18,6 @@ export const createTeamRoute = defineRoute({
   auth: "session-or-server",
   body: z.object({ name: singleLine().min(1), organizationId: singleLine().optional() }),
   response: TeamSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "NOT_ALLOWED_TO_CREATE_TEAMS",
-    "NOT_ALLOWED_TO_INVITE",
-    "NO_ACTIVE_ORGANIZATION",
-    "TEAM_LIMIT_REACHED",
-  ],
   handler: ({ ctx, body, session }) =>
     service.createTeam(ctx, session ? actorFrom(session.user, session.session) : null, body),
 });
@@ -37,7 +30,6 @@ export const listTeamsRoute = defineRoute({
   auth: "session",
   query: z.object({ organizationId: singleLine().optional() }),
   response: z.array(TeamSchema),
-  errors: ["NOT_ALLOWED_TO_ACCESS_ORGANIZATION", "NO_ACTIVE_ORGANIZATION"],
   handler: ({ c, ctx, query, session }) =>
     asActor(c, ctx, session, (actor) => service.listTeams(ctx, actor, query.organizationId)),
 });
@@ -53,7 +45,6 @@ export const updateTeamRoute = defineRoute({
     data: z.object({ name: singleLine().min(1).optional(), organizationId: singleLine().optional() }),
   }),
   response: TeamSchema,
-  errors: ["INVALID_ACCESS_CONTROL_REQUEST", "NOT_ALLOWED_TO_UPDATE_TEAM", "NO_ACTIVE_ORGANIZATION", "TEAM_NOT_FOUND"],
   handler: ({ c, ctx, body, session }) => asActor(c, ctx, session, (actor) => service.updateTeam(ctx, actor, body)),
 });
 
@@ -65,14 +56,6 @@ export const removeTeamRoute = defineRoute({
   auth: "session-or-server",
   body: z.object({ teamId: singleLine(), organizationId: singleLine().optional() }),
   response: MessageSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "NOT_ALLOWED_TO_DELETE_TEAM",
-    "NOT_ALLOWED_TO_DELETE_TEAMS",
-    "NO_ACTIVE_ORGANIZATION",
-    "TEAM_NOT_FOUND",
-    "UNABLE_TO_REMOVE_LAST_TEAM",
-  ],
   handler: ({ ctx, body, session }) =>
     service.removeTeam(ctx, session ? actorFrom(session.user, session.session) : null, body),
 });
@@ -85,7 +68,6 @@ export const setActiveTeamRoute = defineRoute({
   auth: "session",
   body: z.object({ teamId: singleLine().nullable().optional() }),
   response: TeamSchema.nullable(),
-  errors: ["TEAM_NOT_FOUND", "USER_IS_NOT_A_MEMBER_OF_TEAM"],
   handler: ({ c, ctx, body, session }) =>
     asActor(c, ctx, session, (actor) => service.setActiveTeam(ctx, actor, body.teamId)),
 });
@@ -109,7 +91,6 @@ export const listTeamMembersRoute = defineRoute({
   refusals: { USER_IS_NOT_A_MEMBER_OF_TEAM: "TEAM_LIST_NOT_A_MEMBER" },
   query: z.object({ teamId: singleLine().optional() }),
   response: z.array(TeamMemberSchema),
-  errors: ["NO_ACTIVE_TEAM", "TEAM_LIST_NOT_A_MEMBER"],
   handler: ({ c, ctx, query, session }) =>
     asActor(c, ctx, session, (actor) => service.listTeamMembers(ctx, actor, query.teamId)),
 });
@@ -122,15 +103,6 @@ export const addTeamMemberRoute = defineRoute({
   auth: "session",
   body: rosterBody,
   response: TeamMemberSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "NOT_ALLOWED_TO_CREATE_TEAM_MEMBER",
-    "NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER",
-    "NO_ACTIVE_ORGANIZATION",
-    "TEAM_MEMBER_LIMIT_REACHED",
-    "TEAM_NOT_FOUND",
-    "USER_IS_NOT_A_MEMBER",
-  ],
   handler: ({ c, ctx, body, session }) => asActor(c, ctx, session, (actor) => service.addTeamMember(ctx, actor, body)),
 });
 
@@ -142,14 +114,6 @@ export const removeTeamMemberRoute = defineRoute({
   auth: "session",
   body: rosterBody,
   response: MessageSchema,
-  errors: [
-    "INVALID_ACCESS_CONTROL_REQUEST",
-    "NOT_ALLOWED_TO_CREATE_TEAM_MEMBER",
-    "NOT_ALLOWED_TO_REMOVE_TEAM_MEMBER",
-    "NO_ACTIVE_ORGANIZATION",
-    "TEAM_NOT_FOUND",
-    "USER_IS_NOT_A_MEMBER",
-  ],
   handler: ({ c, ctx, body, session }) =>
     asActor(c, ctx, session, (actor) => service.removeTeamMember(ctx, actor, body)),
 });

@@ -1,10 +1,10 @@
 // The checks `npm test` runs before the test suite (so CI runs them too): the types, then Biome over the
 // whole tree (formatting, import order, lint rules, and the import-boundary and no-import-cycle rules in
-// biome.json). Every problem is one line naming the file and the rule; both checks always run, so one
+// biome.json, and the function-length limit), then the production-file length limit. Every problem is one line naming the file and the rule; both checks always run, so one
 // run shows everything, and the last lines say which check failed and how to fix it.
 //
 //   bun scripts/check.ts            all checks
-//   bun scripts/check.ts PATH…      Biome on these files or folders only (the types are always whole)
+//   bun scripts/check.ts PATH…      Biome on these files or folders only (types and file lengths are always whole)
 
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
@@ -36,7 +36,12 @@ const CHECKS: Check[] = [
       `--colors=${process.stdout.isTTY ? "force" : "off"}`,
       ...(paths.length > 0 ? paths : ["."]),
     ],
-    fix: "npx biome check --write . fixes formatting and import order; import-boundary and lint problems need a change by hand (ARCHITECTURE.md, Import rules)",
+    fix: "npx biome check --write . fixes formatting and import order; import-boundary and lint problems need a change by hand (ARCHITECTURE.md, Import rules); split a function over 60 lines by step",
+  },
+  {
+    name: "file-lengths",
+    command: [process.execPath, join(ROOT, "scripts/file-lengths.ts")],
+    fix: "split each file listed above by responsibility (a production file in src/, ui/ or bin/ is at most 300 lines)",
   },
 ];
 

@@ -73,6 +73,19 @@ function readModule(path: string): ModuleInfo {
           spec.type === "ImportNamespaceSpecifier" ? "*" : (((spec.imported as Node)?.name as string) ?? "default");
         info.imports.set(local, { from, name });
       }
+    } else if (declaration.type === "ExportNamedDeclaration" && isNode(declaration.source)) {
+      // A re-export (export { name } from "./x.ts") resolves to where the name is defined, so a function
+      // moved to another module and re-exported keeps its throws in the graph.
+      const from = resolveImport(path, declaration.source.value as string);
+      if (!from) continue;
+      for (const spec of declaration.specifiers as Node[]) {
+        const exported = spec.exported as Node;
+        const local = spec.local as Node;
+        info.imports.set((exported.name ?? exported.value) as string, {
+          from,
+          name: (local.name ?? local.value) as string,
+        });
+      }
     } else if (declaration.type === "FunctionDeclaration" && isNode(declaration.id)) {
       info.bindings.set(declaration.id.name as string, declaration);
     } else if (declaration.type === "VariableDeclaration") {

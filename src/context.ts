@@ -136,6 +136,54 @@ async function checkConnections(
     });
 }
 
+/** Reach the database, then migrate it (serve, the tests) or refuse one that is missing or out of date. */
+async function prepareDatabase(
+  config: Config,
+  db: Db,
+  database: Omit<DatabaseHandle, "db">,
+  migrate: boolean,
+  logger: Logger,
+): Promise<void> {
+  await database.ping().catch((error: unknown) => {
+    throw dependencyError(config.databaseURL, error);
+  });
+  if (migrate) await migrateToLatest(db, (name) => logger.info("applied migration", { name }), database.schema);
+  else await assertUpToDate(db, database.schema, config.databaseURL);
+}
+
+function openSecondaryStorage(config: Config): SecondaryStorage | undefined {
+  if (!config.redisURL) return undefined;
+  return createRedisStorage(config.redisURL, { keyPrefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs });
+}
+
+/** Work run after the response: a failure is logged, never thrown, and settle() waits for all of it (shutdown). */
+function backgroundWork(logger: Logger): Pick<AuthContext, "background" | "settle"> {
+  const pending = new Set<Promise<unknown>>();
+  return {
+    background(task) {
+      const tracked = task
+        .catch((error: unknown) => logger.error("background task failed", { error }))
+        .finally(() => pending.delete(tracked));
+      pending.add(tracked);
+    },
+    async settle() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+type Closable = Pick<AuthContext, "settle" | "local" | "mailer" | "secondaryStorage" | "database">;
+
+/** Close a context: background work settles first, then each part in turn, the database last. */
+async function closeContext({ settle, local, mailer, secondaryStorage, database }: Closable): Promise<void> {
+  await settle();
+  // What features keep behind (API-key uses counted in memory or in Redis) reaches the database before it closes.
+  await local.close();
+  mailer.close();
+  await secondaryStorage?.close();
+  await database.close();
+}
+
 export async function createContext(config: Config, options: CreateContextOptions = {}): Promise<AuthContext> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const { db, ...database } = openDatabase(config.databaseURL, {
@@ -145,12 +193,7 @@ export async function createContext(config: Config, options: CreateContextOption
   let secondaryStorage: SecondaryStorage | undefined;
   let mailer: Mailer | undefined;
   try {
-    await database.ping().catch((error: unknown) => {
-      throw dependencyError(config.databaseURL, error);
-    });
-    if (options.migrate)
-      await migrateToLatest(db, (name) => logger.info("applied migration", { name }), database.schema);
-    else await assertUpToDate(db, database.schema, config.databaseURL);
+    await prepareDatabase(config, db, database, options.migrate === true, logger);
     const secret = await resolveSecret(config, db, logger);
     const smtp = createMailer({
       smtpURL: config.smtpURL,
@@ -160,26 +203,12 @@ export async function createContext(config: Config, options: CreateContextOption
     });
     mailer = smtp;
     const baseURL = resolveBaseURL(config);
-    const pending = new Set<Promise<unknown>>();
-    secondaryStorage =
-      options.secondaryStorage ??
-      (config.redisURL
-        ? createRedisStorage(config.redisURL, { keyPrefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs })
-        : undefined);
+    secondaryStorage = options.secondaryStorage ?? openSecondaryStorage(config);
     if (options.checkConnections)
       await checkConnections(config, options.checkConnections === "all" ? smtp : undefined, secondaryStorage);
     const rateLimitStore = createRateLimitStore(config, db, secondaryStorage, logger);
 
-    const background = (task: Promise<unknown>) => {
-      const tracked = task
-        .catch((error: unknown) => logger.error("background task failed", { error }))
-        .finally(() => pending.delete(tracked));
-      pending.add(tracked);
-    };
-    const settle = async () => {
-      while (pending.size > 0) await Promise.allSettled([...pending]);
-    };
-
+    const { background, settle } = backgroundWork(logger);
     const passwords = createPasswordHasher();
     const metrics = createMetrics({
       passwordHashesInFlight: passwords.inFlight,
@@ -211,14 +240,7 @@ export async function createContext(config: Config, options: CreateContextOption
       sendMail: (mail) => background(smtp.send(mail)),
       background,
       settle,
-      async close() {
-        await settle();
-        // What features keep behind (API-key uses counted in memory or in Redis) reaches the database before it closes.
-        await local.close();
-        smtp.close();
-        await secondaryStorage?.close();
-        await database.close();
-      },
+      close: () => closeContext({ settle, local, mailer: smtp, secondaryStorage, database }),
     };
   } catch (error) {
     mailer?.close();

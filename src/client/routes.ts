@@ -1,3 +1,5 @@
+import { ADMIN_METHODS, type AdminRoutes } from "./admin.ts";
+import type { Get, None, PermissionCheck, Post } from "./route-shapes.ts";
 import { TWO_FACTOR_METHODS, type TwoFactorRoutes } from "./two-factor.ts";
 import type {
   AccessTokens,
@@ -10,7 +12,6 @@ import type {
   Invitation,
   InvitationDetails,
   LinkedAccount,
-  ListUsersQuery,
   Member,
   Organization,
   OrganizationWithMembers,
@@ -31,8 +32,6 @@ import type {
   TokenAndUser,
   UpdateApiKeyInput,
   UpdateUserInput,
-  User,
-  UserList,
   UsernameSignInUser,
 } from "./types.ts";
 
@@ -42,21 +41,9 @@ import type {
 // path. GET routes take a query, POST routes a body. ROUTE_METHODS below is the runtime side of the same
 // table; `satisfies` keeps the two in step.
 
-interface Get<Query, Output> {
-  method: "GET";
-  input: Query;
-  output: Output;
-}
-interface Post<Body, Output> {
-  method: "POST";
-  input: Body;
-  output: Output;
-}
-type None = Record<never, never>;
 type OrganizationScope = { organizationId?: string };
-type PermissionCheck = { permissions?: Permissions; permission?: Permissions };
 
-export interface AuthRoutes extends TwoFactorRoutes {
+export interface AuthRoutes extends TwoFactorRoutes, AdminRoutes {
   "/ok": Get<None, { ok: boolean }>;
   "/ready": Get<None, { ready: boolean; database: boolean; secondaryStorage?: boolean }>;
   // session
@@ -162,27 +149,6 @@ export interface AuthRoutes extends TwoFactorRoutes {
   "/api-key/delete": Post<{ keyId: string }, Success>;
   "/api-key/list": Get<None, ApiKey[]>;
   "/api-key/delete-all-expired-api-keys": Post<None, { success: boolean; error: unknown }>;
-  // admin
-  "/admin/create-user": Post<
-    { email: string; password: string; name: string; role?: string | string[]; data?: Record<string, unknown> },
-    { user: User }
-  >;
-  "/admin/list-users": Get<ListUsersQuery, UserList>;
-  "/admin/update-user": Post<{ userId: string; data: Record<string, unknown> }, User>;
-  "/admin/set-role": Post<{ userId: string; role: string | string[] }, { user: User }>;
-  "/admin/ban-user": Post<{ userId: string; banReason?: string; banExpiresIn?: number }, { user: User }>;
-  "/admin/unban-user": Post<{ userId: string }, { user: User }>;
-  "/admin/impersonate-user": Post<{ userId: string }, SessionWithUser>;
-  "/admin/stop-impersonating": Post<None, SessionWithUser>;
-  "/admin/list-user-sessions": Post<{ userId: string }, { sessions: Session[] }>;
-  "/admin/revoke-user-session": Post<{ sessionToken: string }, Success>;
-  "/admin/revoke-user-sessions": Post<{ userId: string }, Success>;
-  "/admin/remove-user": Post<{ userId: string }, Success>;
-  "/admin/set-user-password": Post<{ userId: string; newPassword: string }, Status>;
-  "/admin/has-permission": Post<
-    PermissionCheck & { userId?: string; role?: string },
-    { success: boolean; error: string | null }
-  >;
 }
 
 export type AuthRoutePath = keyof AuthRoutes;
@@ -261,20 +227,7 @@ export const ROUTE_METHODS = {
   "/api-key/delete": POST,
   "/api-key/list": GET,
   "/api-key/delete-all-expired-api-keys": POST,
-  "/admin/create-user": POST,
-  "/admin/list-users": GET,
-  "/admin/update-user": POST,
-  "/admin/set-role": POST,
-  "/admin/ban-user": POST,
-  "/admin/unban-user": POST,
-  "/admin/impersonate-user": POST,
-  "/admin/stop-impersonating": POST,
-  "/admin/list-user-sessions": POST,
-  "/admin/revoke-user-session": POST,
-  "/admin/revoke-user-sessions": POST,
-  "/admin/remove-user": POST,
-  "/admin/set-user-password": POST,
-  "/admin/has-permission": POST,
+  ...ADMIN_METHODS,
   ...TWO_FACTOR_METHODS,
 } as const satisfies { [P in AuthRoutePath]: AuthRoutes[P]["method"] };
 

@@ -1,13 +1,8 @@
+import type { Post } from "./route-shapes.ts";
 import type { PublicUser, Status, User } from "./types.ts";
 
 // Two-factor (Better Auth's twoFactorClient): client.twoFactor.enable(...), verifyTotp(...), … and how a
 // sign-in that stops at the second factor looks: `{ twoFactorRedirect: true }` in place of a session.
-
-interface Post<Body, Output> {
-  method: "POST";
-  input: Body;
-  output: Output;
-}
 
 /** A sign-in answered with this set the two-factor cookie, not a session: ask for a code next. */
 export interface TwoFactorRedirect {

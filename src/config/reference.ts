@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { ENV_BINDINGS } from "./load.ts";
+import { ENV_BINDINGS } from "./env-bindings.ts";
 import { ConfigSchema } from "./schema.ts";
 
 // The configuration reference (README table, `authd config check`), derived from the schema itself.

@@ -1,4 +1,4 @@
-import { ENV_BINDINGS, SOCIAL_ENV, SOCIAL_SUFFIXES } from "./load.ts";
+import { ENV_BINDINGS, SOCIAL_ENV, SOCIAL_SUFFIXES } from "./env-bindings.ts";
 
 // A misspelt variable (AUTH_DATABSE_URL) is otherwise silently ignored and the default used (SQLite beside
 // the process). serve warns about each unknown AUTH_* name; `authd config check` counts it as a problem. It is

@@ -66,97 +66,124 @@ const isConnectionLoss = (error: unknown) =>
 const PROBE_FIRST_MS = 50;
 const PROBE_MAX_MS = 500;
 
-export function createRedisStorage(url: string, options: RedisStorageOptions = {}): SecondaryStorage {
-  const prefix = options.keyPrefix ?? "";
-  const timeoutMs = options.timeoutMs ?? 1000;
-  // Bun's own reconnecting is off: it retried five times with a backoff (50 ms doubling, 1.55 s in all)
-  // inside every request that found Redis gone. The breaker below fails those requests at once instead.
-  const newClient = () =>
-    new Bun.RedisClient(url, { connectionTimeout: timeoutMs, enableOfflineQueue: false, autoReconnect: false });
-  let client = newClient();
-  let connecting: Promise<void> | undefined;
-  let closed = false;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * One Redis connection behind a breaker and a watchdog. Every command goes through run(): while Redis is
+ * known to be down it fails at once, and one probe at a time reconnects in the background.
+ */
+class RedisConnection {
+  private client: Bun.RedisClient;
+  private connecting: Promise<void> | undefined;
+  private closed = false;
   // The breaker: set while Redis is known to be down; every command fails with it at once, without a
   // round trip, while one probe at a time reconnects in the background.
-  let down: RedisUnavailableError | undefined;
-  let probing = false;
+  private down: RedisUnavailableError | undefined;
+  private probing = false;
   // The watchdog: one connection answers in order, so a command pending longer than timeoutMs with no
   // answer since means the connection is stuck (a blackholed network), not one slow command.
-  let pending = 0;
-  let lastAnswerAt = 0;
-  const watchdog = setInterval(
-    () => {
-      if (!down && pending > 0 && Date.now() - lastAnswerAt > timeoutMs)
-        markDown(
-          client,
-          Object.assign(new Error(`no answer in ${timeoutMs} ms`), { code: "ERR_REDIS_CONNECTION_TIMEOUT" }),
-        );
-    },
-    Math.max(10, timeoutMs / 4),
-  );
-  watchdog.unref();
+  private pending = 0;
+  private lastAnswerAt = 0;
+  private readonly watchdog: ReturnType<typeof setInterval>;
 
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+  constructor(
+    private readonly url: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.client = this.newClient();
+    this.watchdog = setInterval(() => this.watch(), Math.max(10, timeoutMs / 4));
+    this.watchdog.unref();
+  }
+
+  // Bun's own reconnecting is off: it retried five times with a backoff (50 ms doubling, 1.55 s in all)
+  // inside every request that found Redis gone. The breaker fails those requests at once instead.
+  private newClient(): Bun.RedisClient {
+    const options = { connectionTimeout: this.timeoutMs, enableOfflineQueue: false, autoReconnect: false };
+    return new Bun.RedisClient(this.url, options);
+  }
+
+  private watch(): void {
+    if (!this.down && this.pending > 0 && Date.now() - this.lastAnswerAt > this.timeoutMs)
+      this.markDown(
+        this.client,
+        Object.assign(new Error(`no answer in ${this.timeoutMs} ms`), { code: "ERR_REDIS_CONNECTION_TIMEOUT" }),
+      );
+  }
+
   // A client that failed to connect never connects again (Bun 1.4): each attempt gets a new one.
-  const probe = async () => {
-    probing = true;
-    for (let wait = PROBE_FIRST_MS; down && !closed; wait = Math.min(wait * 2, PROBE_MAX_MS)) {
+  private async probe(): Promise<void> {
+    this.probing = true;
+    for (let wait = PROBE_FIRST_MS; this.down && !this.closed; wait = Math.min(wait * 2, PROBE_MAX_MS)) {
       await sleep(wait);
-      if (closed) break;
-      const candidate = newClient();
+      if (this.closed) break;
+      const candidate = this.newClient();
       try {
         await candidate.connect();
         await candidate.send("PING", []);
         // Closed while this attempt was under way: nothing may keep the connection (or the process) open.
-        if (closed) candidate.close();
+        if (this.closed) candidate.close();
         else {
-          client = candidate;
-          down = undefined;
+          this.client = candidate;
+          this.down = undefined;
         }
       } catch {
         candidate.close();
       }
     }
-    probing = false;
-  };
-  function markDown(failed: Bun.RedisClient, error: unknown): RedisUnavailableError {
-    if (down) return down;
-    // A failure of a client already replaced says nothing about the current one.
-    if (failed !== client) return new RedisUnavailableError(error);
-    down = new RedisUnavailableError(error);
-    // Closing fails every command still waiting on this connection now, rather than at its own timeout.
-    client.close();
-    if (!probing && !closed) void probe();
-    return down;
+    this.probing = false;
   }
 
-  const connected = async (): Promise<Bun.RedisClient> => {
-    const current = client;
+  private markDown(failed: Bun.RedisClient, error: unknown): RedisUnavailableError {
+    if (this.down) return this.down;
+    // A failure of a client already replaced says nothing about the current one.
+    if (failed !== this.client) return new RedisUnavailableError(error);
+    this.down = new RedisUnavailableError(error);
+    // Closing fails every command still waiting on this connection now, rather than at its own timeout.
+    this.client.close();
+    if (!this.probing && !this.closed) void this.probe();
+    return this.down;
+  }
+
+  private async connected(): Promise<Bun.RedisClient> {
+    const current = this.client;
     if (!current.connected) {
-      connecting ??= current.connect().finally(() => {
-        connecting = undefined;
+      this.connecting ??= current.connect().finally(() => {
+        this.connecting = undefined;
       });
-      await connecting;
+      await this.connecting;
     }
     return current;
-  };
+  }
+
   /** One command (or a NOSCRIPT retry) against the current client, through the breaker and the watchdog. */
-  const run = async <T>(command: (redis: Bun.RedisClient) => Promise<T>): Promise<T> => {
-    if (closed) throw new Error("redis storage is closed");
-    if (down) throw down;
-    const current = client;
-    if (pending++ === 0) lastAnswerAt = Date.now();
+  async run<T>(command: (redis: Bun.RedisClient) => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error("redis storage is closed");
+    if (this.down) throw this.down;
+    const current = this.client;
+    if (this.pending++ === 0) this.lastAnswerAt = Date.now();
     try {
-      const reply = await command(await connected());
-      lastAnswerAt = Date.now();
+      const reply = await command(await this.connected());
+      this.lastAnswerAt = Date.now();
       return reply;
     } catch (error) {
-      if (isConnectionLoss(error)) throw markDown(current, error);
+      if (isConnectionLoss(error)) throw this.markDown(current, error);
       throw error;
     } finally {
-      pending -= 1;
+      this.pending -= 1;
     }
-  };
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.watchdog);
+    this.client.close();
+  }
+}
+
+export function createRedisStorage(url: string, options: RedisStorageOptions = {}): SecondaryStorage {
+  const prefix = options.keyPrefix ?? "";
+  const connection = new RedisConnection(url, options.timeoutMs ?? 1000);
+  const run = <T>(command: (redis: Bun.RedisClient) => Promise<T>) => connection.run(command);
   const key = (name: string) => prefix + name;
 
   return {
@@ -208,9 +235,7 @@ export function createRedisStorage(url: string, options: RedisStorageOptions = {
       await run((redis) => redis.send("PING", []));
     },
     async close() {
-      closed = true;
-      clearInterval(watchdog);
-      client.close();
+      connection.close();
     },
   };
 }

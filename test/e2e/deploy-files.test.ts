@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ENV_BINDINGS } from "../../src/config/load.ts";
+import { ENV_BINDINGS } from "../../src/config/env-bindings.ts";
 import { createAddressMatcher } from "../../src/ip-address.ts";
 import { runCli } from "../cli/run.ts";
 import { readRuntimeStage } from "../helpers/dockerfile.ts";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ENV_BINDINGS } from "../../src/config/load.ts";
+import { ENV_BINDINGS } from "../../src/config/env-bindings.ts";
 import { configReference, configReferenceMarkdown } from "../../src/config/reference.ts";
 
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");

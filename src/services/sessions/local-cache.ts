@@ -9,7 +9,7 @@ import { apiKeyRowCopies } from "../api-keys/rows.ts";
 // - Each copy is tagged, when its read starts, with this process's epoch and the database's change version
 //   (db/change-signal.ts: SQLite's data_version, or the count of Postgres notifications). A copy whose tags
 //   differ from the current ones is dropped, so a copy made by a read that raced a change never serves.
-// - Every write of users and sessions goes through services/users.ts and services/sessions/sessions.ts, and each one
+// - Every write of users and sessions goes through services/users.ts and services/sessions/, and each one
 //   calls invalidateLocalSessions: the epoch moves at once and again when the writer's transaction commits
 //   (read-your-writes in this process), and the change is announced to every other process (on Postgres
 //   a NOTIFY sent through the writer's transaction, so it arrives exactly at commit; on SQLite other

@@ -10,7 +10,7 @@ import { invalidateLocalSessions } from "./local-cache.ts";
 // entries carry only its SHA-256, so a Redis dump is no more a set of live sessions than a backup is.
 // Rules that keep it honest:
 // - An entry is filled on a read miss, tagged with the generation read before the database was asked.
-//   Only services/users.ts and services/sessions/sessions.ts write users and sessions, and each of their writes
+//   Only services/users.ts and services/sessions/ write users and sessions, and each of their writes
 //   invalidates: a write to users, or to sessions chosen by anything but their token hash (a user's, an
 //   organization's), bumps the generation (disownCachedSessions), which disowns every older entry at once.
 //   Such writes are rare next to session reads, so one global counter costs almost nothing.

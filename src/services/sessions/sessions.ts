@@ -1,6 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import { generateId, generateRandomString, sha256Base64Url } from "../../crypto/random.ts";
-import type { DeletedSession } from "../../db/repositories/sessions.ts";
+import { generateId, generateRandomString } from "../../crypto/random.ts";
 import * as sessions from "../../db/repositories/sessions.ts";
 import type { Db, SessionRow, UserRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
@@ -8,28 +7,30 @@ import { withTransaction } from "../../platform/transaction.ts";
 import { isoDate } from "../../wire/common.ts";
 import type { Session } from "../../wire/session.ts";
 import { withoutControlCharacters } from "../control-characters.ts";
-import { type EventSource, recordSecurityEvent, type SecurityEvent } from "../security-events.ts";
+import { recordSecurityEvent, type SecurityEvent } from "../security-events.ts";
 import { localReadStamp, readLocalSession, storeLocalSession } from "./local-cache.ts";
 import { disownCachedSessions, fillSessionCache, forgetCachedSessions, readCachedSession } from "./redis-cache.ts";
+import { revokeSession, revokeStoredSessions } from "./revocation.ts";
+import { hashSessionToken, type LiveSession } from "./token.ts";
 
 // Sessions: every read and write of a session goes through here, so a secondary storage (Redis) can be
 // layered in one place (sessions/redis-cache.ts). Each write keeps the cache right: a session changed or revoked
 // by its token hash drops or tombstones that entry; sessions changed by anything else (a user's, an
-// organization's) disown every cached entry (disownCachedSessions).
-//
-// Only the SHA-256 of a session token is stored (database and Redis), so a leaked backup or dump holds
-// no live session: a cookie needs the token itself, and a hash cannot be turned back into one. A plain
-// hash is enough because the token is 32 random characters (190 bits, nothing to guess); a key would
-// add nothing against a database reader (the secret may live in that very database) and would tie
-// every session, and the migration that converts old rows, to the secret.
+// organization's) disown every cached entry (disownCachedSessions). Ending sessions is in revocation.ts
+// and the stored token hash in token.ts; both are re-exported here, the one import path for sessions.
 
-/** What is stored for a session token, and the key every lookup uses (the unique index). */
-export function hashSessionToken(token: string): string {
-  return sha256Base64Url(token);
-}
-
-/** A session as its holder presents it: the stored row plus the clear token, known only to the holder. */
-export type LiveSession = SessionRow & { token: string };
+export {
+  deleteExpiredSessions,
+  ownRevocationEvent,
+  revokeAllSessions,
+  revokeOwnSession,
+  revokeSession,
+  revokeSessionByHandle,
+  revokeSessionById,
+  revokeUserSessions,
+  signOutEvent,
+} from "./revocation.ts";
+export { hashSessionToken, type LiveSession } from "./token.ts";
 
 export interface SessionWithUser {
   session: LiveSession;
@@ -180,19 +181,6 @@ export function listUserSessions(ctx: AuthContext, userId: string): Promise<Sess
   return sessions.listSessionsByUserId(ctx.db, userId);
 }
 
-async function revokeStoredSessions(
-  ctx: AuthContext,
-  tokenHashes: string[],
-  ownerId?: string,
-): Promise<DeletedSession[]> {
-  const deleted = await sessions.deleteSessionsByTokenHash(ctx.db, tokenHashes, ownerId);
-  // Without an owner to check, every hash asked for gets a tombstone, found or not (a cached copy goes
-  // either way). With one, only what was the owner's: a tombstone for another user's session would end it
-  // on every daemon, which is the very thing the owner check refuses.
-  await forgetCachedSessions(ctx, ownerId === undefined ? tokenHashes : deleted.map((row) => row.tokenHash), "revoked");
-  return deleted;
-}
-
 /**
  * Replace a session with a new one (new token, fresh lifetime, the same address, agent and active
  * organization) and delete the old one: what turning two-factor on or off does to the caller's session.
@@ -211,129 +199,11 @@ export async function rotateSession(ctx: AuthContext, session: LiveSession): Pro
   return rotated;
 }
 
-/** Revoke the session of a token the caller holds (sign-out). */
-export async function revokeSession(
-  ctx: AuthContext,
-  token: string,
-  event?: (revoked: DeletedSession) => SecurityEvent,
-): Promise<boolean> {
-  return withTransaction(ctx, async (tx) => {
-    const [revoked] = await revokeStoredSessions(tx, [hashSessionToken(token)]);
-    if (revoked && event) await recordSecurityEvent(tx, event(revoked));
-    return revoked !== undefined;
-  });
-}
-
-/** A user ending their own sessions (revoke-session, revoke-sessions, revoke-other-sessions). */
-export function ownRevocationEvent(
-  userId: string,
-  source: EventSource,
-  scope: "session" | "user",
-  count: number,
-  sessionId?: string,
-): SecurityEvent {
-  return {
-    type: "session_revoked",
-    outcome: "success",
-    scope,
-    count,
-    ...(sessionId ? { sessionId } : {}),
-    userId,
-    source: { ...source, actorType: "user", actorId: userId },
-  };
-}
-
-/** The sign-out of a session's own holder, from where the request came. */
-export function signOutEvent(source: EventSource): (revoked: DeletedSession) => SecurityEvent {
-  return (revoked) => ({
-    type: "sign_out",
-    outcome: "success",
-    userId: revoked.userId,
-    source: { ...source, actorType: "user", actorId: revoked.userId },
-  });
-}
-
-/**
- * Revoke a session named the way a client may name it: by its handle (the `token` of a listed session)
- * or, as Better Auth clients may, by the token itself. With `ownerId`, only that user's session can go,
- * so another user's handle or token revokes nothing and reveals nothing. Answers the sessions that went.
- */
-export function revokeSessionByHandle(
-  ctx: AuthContext,
-  handleOrToken: string,
-  ownerId?: string,
-): Promise<DeletedSession[]> {
-  return revokeStoredSessions(ctx, [handleOrToken, hashSessionToken(handleOrToken)], ownerId);
-}
-
-/**
- * Revoke one of the owner's sessions by handle or token, as Better Auth does: a session that is not there
- * is "Session not found" (400), another user's is "Unauthorized" (401), and neither revokes anything. The
- * owner check is part of the delete itself; the look-up afterwards only names the refusal.
- */
-export async function revokeOwnSession(
-  ctx: AuthContext,
-  handleOrToken: string,
-  ownerId: string,
-  event?: (revoked: DeletedSession) => SecurityEvent,
-): Promise<void> {
-  const hashes = [handleOrToken, hashSessionToken(handleOrToken)];
-  const deleted = await withTransaction(ctx, async (tx) => {
-    const gone = await revokeStoredSessions(tx, hashes, ownerId);
-    if (gone[0] && event) await recordSecurityEvent(tx, event(gone[0]));
-    return gone;
-  });
-  if (deleted.length > 0) return;
-  const owner = await sessions.findSessionOwnerByTokenHash(ctx.db, hashes);
-  throw new AuthError(owner === undefined ? "SESSION_NOT_FOUND" : "UNAUTHORIZED");
-}
-
-/** Revoke a session by its id (the terminal UI); answers the session that went, if any. */
-export async function revokeSessionById(ctx: AuthContext, sessionId: string): Promise<DeletedSession[]> {
-  const row = await sessions.findSessionById(ctx.db, sessionId);
-  return row ? revokeStoredSessions(ctx, [row.tokenHash]) : [];
-}
-
-/**
- * Revoke all of a user's sessions, except `keep` when given; returns how many went. With `event`, the
- * revocation's event is written in the same transaction (when any session went).
- */
-export async function revokeUserSessions(
-  ctx: AuthContext,
-  userId: string,
-  keep?: SessionRow,
-  event?: (count: number) => SecurityEvent,
-): Promise<number> {
-  const tokenHashes = await withTransaction(ctx, async (tx) => {
-    const hashes = await sessions.deleteSessionsByUserId(tx.db, userId, keep?.id);
-    if (hashes.length > 0 && event) await recordSecurityEvent(tx, event(hashes.length));
-    return hashes;
-  });
-  await forgetCachedSessions(ctx, tokenHashes, "revoked");
-  return tokenHashes.length;
-}
-
 /** Fresh: created within the fresh age (0 disables the check). */
 export function isSessionFresh(ctx: AuthContext, session: SessionRow): boolean {
   const freshAge = ctx.config.session.freshAge;
   if (freshAge === 0) return true;
   return ctx.now() - Number(session.createdAt) <= freshAge * 1000;
-}
-
-/** Revoke every session of every user in batches, reporting the running total after each batch. */
-export async function revokeAllSessions(
-  ctx: AuthContext,
-  onProgress?: (revoked: number) => void,
-  batchSize = 500,
-): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const tokenHashes = await sessions.deleteSessionBatch(ctx.db, batchSize);
-    if (tokenHashes.length === 0) return total;
-    await forgetCachedSessions(ctx, tokenHashes, "revoked");
-    total += tokenHashes.length;
-    onProgress?.(total);
-  }
 }
 
 /**
@@ -354,9 +224,4 @@ export async function clearActiveOrganization(
 export async function clearActiveTeam(ctx: AuthContext, db: Db, teamId: string): Promise<void> {
   await sessions.clearActiveTeam(db, teamId);
   await disownCachedSessions(ctx, db);
-}
-
-/** Delete the sessions that have expired (an expired session is refused anyway, cached or not); returns how many. */
-export function deleteExpiredSessions(ctx: AuthContext): Promise<number> {
-  return sessions.deleteExpiredSessions(ctx.db, ctx.now());
 }

@@ -1,0 +1,152 @@
+import type { AuthContext } from "../../context.ts";
+import type { DeletedSession } from "../../db/repositories/sessions.ts";
+import * as sessions from "../../db/repositories/sessions.ts";
+import type { SessionRow } from "../../db/schema.ts";
+import { AuthError } from "../../errors.ts";
+import { withTransaction } from "../../platform/transaction.ts";
+import { type EventSource, recordSecurityEvent, type SecurityEvent } from "../security-events.ts";
+import { forgetCachedSessions } from "./redis-cache.ts";
+import { hashSessionToken } from "./token.ts";
+
+// Ending sessions: sign-out, a user revoking their own, an operator revoking a user's or everyone's, and
+// the sweep of expired ones. Each revocation tombstones the cached copies by token hash
+// (forgetCachedSessions) after the delete, so a revoked session is refused on every daemon at once, not
+// when its cache entry would have run out. Creation, reads and refreshes are in sessions.ts, which
+// re-exports these.
+
+/** Delete sessions by token hash and tombstone their cached copies (an expired one found by findSession too). */
+export async function revokeStoredSessions(
+  ctx: AuthContext,
+  tokenHashes: string[],
+  ownerId?: string,
+): Promise<DeletedSession[]> {
+  const deleted = await sessions.deleteSessionsByTokenHash(ctx.db, tokenHashes, ownerId);
+  // Without an owner to check, every hash asked for gets a tombstone, found or not (a cached copy goes
+  // either way). With one, only what was the owner's: a tombstone for another user's session would end it
+  // on every daemon, which is the very thing the owner check refuses.
+  await forgetCachedSessions(ctx, ownerId === undefined ? tokenHashes : deleted.map((row) => row.tokenHash), "revoked");
+  return deleted;
+}
+
+/** Revoke the session of a token the caller holds (sign-out). */
+export async function revokeSession(
+  ctx: AuthContext,
+  token: string,
+  event?: (revoked: DeletedSession) => SecurityEvent,
+): Promise<boolean> {
+  return withTransaction(ctx, async (tx) => {
+    const [revoked] = await revokeStoredSessions(tx, [hashSessionToken(token)]);
+    if (revoked && event) await recordSecurityEvent(tx, event(revoked));
+    return revoked !== undefined;
+  });
+}
+
+/** A user ending their own sessions (revoke-session, revoke-sessions, revoke-other-sessions). */
+export function ownRevocationEvent(
+  userId: string,
+  source: EventSource,
+  scope: "session" | "user",
+  count: number,
+  sessionId?: string,
+): SecurityEvent {
+  return {
+    type: "session_revoked",
+    outcome: "success",
+    scope,
+    count,
+    ...(sessionId ? { sessionId } : {}),
+    userId,
+    source: { ...source, actorType: "user", actorId: userId },
+  };
+}
+
+/** The sign-out of a session's own holder, from where the request came. */
+export function signOutEvent(source: EventSource): (revoked: DeletedSession) => SecurityEvent {
+  return (revoked) => ({
+    type: "sign_out",
+    outcome: "success",
+    userId: revoked.userId,
+    source: { ...source, actorType: "user", actorId: revoked.userId },
+  });
+}
+
+/**
+ * Revoke a session named the way a client may name it: by its handle (the `token` of a listed session)
+ * or, as Better Auth clients may, by the token itself. With `ownerId`, only that user's session can go,
+ * so another user's handle or token revokes nothing and reveals nothing. Answers the sessions that went.
+ */
+export function revokeSessionByHandle(
+  ctx: AuthContext,
+  handleOrToken: string,
+  ownerId?: string,
+): Promise<DeletedSession[]> {
+  return revokeStoredSessions(ctx, [handleOrToken, hashSessionToken(handleOrToken)], ownerId);
+}
+
+/**
+ * Revoke one of the owner's sessions by handle or token, as Better Auth does: a session that is not there
+ * is "Session not found" (400), another user's is "Unauthorized" (401), and neither revokes anything. The
+ * owner check is part of the delete itself; the look-up afterwards only names the refusal.
+ */
+export async function revokeOwnSession(
+  ctx: AuthContext,
+  handleOrToken: string,
+  ownerId: string,
+  event?: (revoked: DeletedSession) => SecurityEvent,
+): Promise<void> {
+  const hashes = [handleOrToken, hashSessionToken(handleOrToken)];
+  const deleted = await withTransaction(ctx, async (tx) => {
+    const gone = await revokeStoredSessions(tx, hashes, ownerId);
+    if (gone[0] && event) await recordSecurityEvent(tx, event(gone[0]));
+    return gone;
+  });
+  if (deleted.length > 0) return;
+  const owner = await sessions.findSessionOwnerByTokenHash(ctx.db, hashes);
+  throw new AuthError(owner === undefined ? "SESSION_NOT_FOUND" : "UNAUTHORIZED");
+}
+
+/** Revoke a session by its id (the terminal UI); answers the session that went, if any. */
+export async function revokeSessionById(ctx: AuthContext, sessionId: string): Promise<DeletedSession[]> {
+  const row = await sessions.findSessionById(ctx.db, sessionId);
+  return row ? revokeStoredSessions(ctx, [row.tokenHash]) : [];
+}
+
+/**
+ * Revoke all of a user's sessions, except `keep` when given; returns how many went. With `event`, the
+ * revocation's event is written in the same transaction (when any session went).
+ */
+export async function revokeUserSessions(
+  ctx: AuthContext,
+  userId: string,
+  keep?: SessionRow,
+  event?: (count: number) => SecurityEvent,
+): Promise<number> {
+  const tokenHashes = await withTransaction(ctx, async (tx) => {
+    const hashes = await sessions.deleteSessionsByUserId(tx.db, userId, keep?.id);
+    if (hashes.length > 0 && event) await recordSecurityEvent(tx, event(hashes.length));
+    return hashes;
+  });
+  await forgetCachedSessions(ctx, tokenHashes, "revoked");
+  return tokenHashes.length;
+}
+
+/** Revoke every session of every user in batches, reporting the running total after each batch. */
+export async function revokeAllSessions(
+  ctx: AuthContext,
+  onProgress?: (revoked: number) => void,
+  batchSize = 500,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const tokenHashes = await sessions.deleteSessionBatch(ctx.db, batchSize);
+    if (tokenHashes.length === 0) return total;
+    await forgetCachedSessions(ctx, tokenHashes, "revoked");
+    total += tokenHashes.length;
+    onProgress?.(total);
+  }
+}
+
+/** Delete the sessions that have expired (an expired session is refused anyway, cached or not); returns how many. */
+export function deleteExpiredSessions(ctx: AuthContext): Promise<number> {
+  return sessions.deleteExpiredSessions(ctx.db, ctx.now());
+}

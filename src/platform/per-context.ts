@@ -1,5 +1,3 @@
-import { KeyedGate } from "./keyed-work.ts";
-
 // State kept in one daemon process: queues, gates, copies of rows, log-line counts. Each feature owns its
 // own piece, declared next to the code that uses it with `perContext(create, close)`; the context only holds
 // the store the pieces live in (AuthContext.local). A piece is made on first use, so two contexts in one
@@ -12,12 +10,6 @@ type Close<T> = (value: T) => Promise<void>;
 export class LocalState {
   readonly #pieces = new Map<object, unknown>();
   readonly #closers: (() => Promise<void>)[] = [];
-
-  /**
-   * Password attempts on one account, a few at a time (see services/account-throttle.ts). The one piece still
-   * declared here: account-throttle.ts is being reworked with sign-in and takes it over then (issue 27).
-   */
-  readonly passwordAttempts = new KeyedGate();
 
   /** The piece under `key`, made by `create` on first use; `close` runs when the context closes. */
   piece<T>(key: object, create: () => T, close?: Close<T>): T {

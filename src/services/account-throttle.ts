@@ -1,6 +1,8 @@
 import type { AuthContext } from "../context.ts";
 import { hmacSha256Base64Url } from "../crypto/hmac.ts";
 import { findUserByEmail, findUserByUsername } from "../db/repositories/users.ts";
+import { KeyedGate } from "../platform/keyed-work.ts";
+import { perContext } from "../platform/per-context.ts";
 import { type RateLimitDecision, tooManyRequests } from "../platform/rate-limit.ts";
 import { claimLogSlot, type EventSource, recordSecurityEvent } from "./security-events.ts";
 
@@ -17,6 +19,9 @@ import { claimLogSlot, type EventSource, recordSecurityEvent } from "./security-
 //   the owner; a reset (the mailed link) lets the owner in at once.
 
 export type ThrottleIdentifier = { email: string } | { username: string };
+
+/** Attempts on one account in this process, fewer than maxFailures at a time (provePassword, throttleCodeCheck). */
+const passwordAttempts = perContext(() => new KeyedGate());
 
 /**
  * What is counted: password attempts for an email or a username, or guesses of mailed one-time codes for an
@@ -102,7 +107,7 @@ export async function provePassword<U extends ProvenUser>(
   const key = throttleKey(ctx, identifier);
   // Attempts count from the moment they start, so correct sign-ins for one account made at the same time
   // could fill the count themselves: fewer than maxFailures of them run at once in one process.
-  return ctx.local.passwordAttempts.run(key, Math.max(1, options.maxFailures - 1), async () => {
+  return passwordAttempts(ctx).run(key, Math.max(1, options.maxFailures - 1), async () => {
     await countAttempt(ctx, key, identifier, source);
     const user = await check();
     if (!user) return null;
@@ -135,7 +140,7 @@ export async function throttleCodeCheck<T>(
   if (!options.enabled) return check();
   const identifier = { emailCode: email };
   const key = throttleKey(ctx, identifier);
-  return ctx.local.passwordAttempts.run(key, Math.max(1, options.maxFailures - 1), async () => {
+  return passwordAttempts(ctx).run(key, Math.max(1, options.maxFailures - 1), async () => {
     await countAttempt(ctx, key, identifier, source);
     const result = await check();
     await ctx.rateLimitStore.reset(key);

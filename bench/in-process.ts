@@ -9,15 +9,12 @@
 //   bun bench/in-process.ts --db postgres --only api-key   # --only: scenarios whose name contains it
 //   bun bench/in-process.ts --db postgres --concurrency 16 # keep 16 requests in flight (batching shows)
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { loadConfig } from "../src/config/load.ts";
 import { createContext } from "../src/context.ts";
 import { createApp } from "../src/http/app.ts";
 import { silentLogger } from "../src/logger.ts";
+import { scratchDatabase } from "./scratch-database.ts";
 import { SEED_PASSWORD, seedDatabase, seedEmail } from "./seed.ts";
 
 const { values: args } = parseArgs({
@@ -30,27 +27,12 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "1" },
   },
 });
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SERVER_TOKEN = "OYqEOkZFU7xVvE43q7UpGsAuyo1PE8cQbJqgrWtZtA0jYR_WdVwssUSxf7u0ecLa";
 const BASE = "http://127.0.0.1:3000";
 
 async function database(): Promise<{ url: string; cleanup: () => Promise<void> }> {
-  if (args.db === "postgres") {
-    const schema = `bench_ip_${Date.now().toString(36)}`;
-    const admin = async (query: string) => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(query).finally(() => client.end());
-    };
-    await admin(`create schema ${schema}`);
-    return { url: `${POSTGRES_URL}?schema=${schema}`, cleanup: () => admin(`drop schema ${schema} cascade`) };
-  }
-  const dir = mkdtempSync(join(tmpdir(), "authd-in-process-"));
-  return {
-    url: `sqlite://${join(dir, "bench.db")}`,
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-  };
+  return scratchDatabase(args.db, "in-process");
 }
 
 const target = await database();

@@ -10,11 +10,11 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import { scrypt } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { existsSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { scratchDatabase } from "./scratch-database.ts";
 import { SEED_PASSWORD, seedDatabase, seedEmail } from "./seed.ts";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -32,7 +32,6 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "2" },
   },
 });
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SERVER_TOKEN = "OYqEOkZFU7xVvE43q7UpGsAuyo1PE8cQbJqgrWtZtA0jYR_WdVwssUSxf7u0ecLa";
 const duration = Number(args.duration);
@@ -182,21 +181,7 @@ async function againstCeiling(
 async function prepareDatabase(): Promise<{ url: string; cleanup: () => Promise<void> }> {
   // A database seeded beforehand (bench/seed.ts) is used as is and kept.
   if (args["database-url"]) return { url: args["database-url"], cleanup: async () => {} };
-  if (args.db === "postgres") {
-    const schema = `bench_${Date.now().toString(36)}`;
-    const admin = async (query: string) => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(query).finally(() => client.end());
-    };
-    await admin(`create schema ${schema}`);
-    return { url: `${POSTGRES_URL}?schema=${schema}`, cleanup: () => admin(`drop schema ${schema} cascade`) };
-  }
-  const dir = mkdtempSync(join(tmpdir(), "authd-bench-"));
-  return {
-    url: `sqlite://${join(dir, "bench.db")}`,
-    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-  };
+  return scratchDatabase(args.db, "bench");
 }
 
 async function startDaemon(databaseURL: string) {

@@ -84,6 +84,9 @@ class RedisConnection {
   // answer since means the connection is stuck (a blackholed network), not one slow command.
   private pending = 0;
   private lastAnswerAt = 0;
+  private lastTickAt = Date.now();
+  private silentMs = 0;
+  private readonly tickMs: number;
   private readonly watchdog: ReturnType<typeof setInterval>;
 
   constructor(
@@ -91,7 +94,8 @@ class RedisConnection {
     private readonly timeoutMs: number,
   ) {
     this.client = this.newClient();
-    this.watchdog = setInterval(() => this.watch(), Math.max(10, timeoutMs / 4));
+    this.tickMs = Math.max(10, timeoutMs / 4);
+    this.watchdog = setInterval(() => this.watch(), this.tickMs);
     this.watchdog.unref();
   }
 
@@ -102,8 +106,19 @@ class RedisConnection {
     return new Bun.RedisClient(this.url, options);
   }
 
+  // Silence counts only the time this process was running: a tick that comes late means the event loop
+  // (or the whole machine) was stalled, and the answers that arrived meanwhile are still unread behind
+  // this timer. Counting that stall marked a healthy Redis down on a loaded machine.
   private watch(): void {
-    if (!this.down && this.pending > 0 && Date.now() - this.lastAnswerAt > this.timeoutMs)
+    const now = Date.now();
+    const elapsed = now - this.lastTickAt;
+    this.lastTickAt = now;
+    if (this.down || this.pending === 0 || this.lastAnswerAt > now - elapsed) {
+      this.silentMs = 0;
+      return;
+    }
+    if (elapsed <= this.tickMs * 2) this.silentMs += elapsed;
+    if (this.silentMs > this.timeoutMs)
       this.markDown(
         this.client,
         Object.assign(new Error(`no answer in ${this.timeoutMs} ms`), { code: "ERR_REDIS_CONNECTION_TIMEOUT" }),

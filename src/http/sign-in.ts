@@ -50,8 +50,9 @@ export function setSignInCookies(
 }
 
 /**
- * A session for a user who is already signed in or has just signed up (sign-up's auto sign-in,
- * change-password's replacement session): no second factor is asked for, and the cookies are set.
+ * A session for a user who is already signed in (change-password's replacement session): no second factor
+ * is asked for, and the cookies are set. Sign-up's auto sign-in starts its session in the service
+ * (src/services/sign-up.ts) and the route sets the cookies.
  */
 export async function startUserSession(
   c: Context,

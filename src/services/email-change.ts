@@ -1,6 +1,7 @@
 import type { AuthContext } from "../context.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { normalizeEmail } from "./email-address.ts";
 import { createEmailVerificationToken, sendVerificationEmail, verificationLink } from "./email-verification.ts";
 import { type EventSource, recordSecurityEvent } from "./security-events.ts";
 import { changeEmail, findUserByEmail } from "./users.ts";
@@ -19,7 +20,7 @@ export async function requestEmailChange(
   source: EventSource,
 ): Promise<EmailChangeOutcome> {
   if (!ctx.config.changeEmail.enabled) throw new AuthError("CHANGE_EMAIL_DISABLED");
-  const newEmail = requestedEmail.toLowerCase();
+  const newEmail = normalizeEmail(requestedEmail);
   if (newEmail === user.email) throw new AuthError("EMAIL_IS_THE_SAME");
   if (await findUserByEmail(ctx, newEmail)) throw new AuthError("COULDNT_UPDATE_EMAIL");
 
@@ -53,7 +54,7 @@ export async function applyEmailChange(
   source: EventSource,
 ): Promise<UserRow | null> {
   const event = { type: "email_changed", outcome: "success", method: "confirmed", userId: user.id, source } as const;
-  const changed = await changeEmail(ctx, user.id, newEmail.toLowerCase(), event);
+  const changed = await changeEmail(ctx, user.id, normalizeEmail(newEmail), event);
   if (changed) await sendVerificationEmail(ctx, changed, callbackURL);
   return changed;
 }

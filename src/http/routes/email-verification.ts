@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import { AuthError, type ErrorKey } from "../../errors.ts";
+import { normalizeEmail } from "../../services/email-address.ts";
 import { applyEmailChange } from "../../services/email-change.ts";
 import {
   readEmailVerificationToken,
@@ -54,7 +55,7 @@ export const sendVerificationEmailRoute = defineRoute({
   handler: async ({ ctx, body, session }) => {
     if (session) {
       if (session.user.emailVerified) throw new AuthError("VERIFICATION_EMAIL_ALREADY_VERIFIED");
-      if (session.user.email !== body.email.toLowerCase()) throw new AuthError("VERIFICATION_EMAIL_NOT_YOURS");
+      if (session.user.email !== normalizeEmail(body.email)) throw new AuthError("VERIFICATION_EMAIL_NOT_YOURS");
       await sendVerificationEmail(ctx, session.user, body.callbackURL);
       return { status: true };
     }

@@ -1,15 +1,11 @@
 import * as z from "zod";
-import { AuthError } from "../../errors.ts";
-import { requireValidEmail } from "../../services/email-address.ts";
-import { sendVerificationEmail } from "../../services/email-verification.ts";
-import { pickAdditionalFields } from "../../services/user-fields.ts";
-import { prepareUsernameForSignUp } from "../../services/usernames.ts";
-import { assertPasswordLength, createUser, findUserByEmail, toUserWire } from "../../services/users.ts";
+import { signUpWithPassword } from "../../services/sign-up.ts";
+import { toUserWire } from "../../services/users.ts";
 import { TokenAndUserSchema } from "../../wire/user.ts";
+import { setSessionCookies } from "../cookies.ts";
 import { jsonValue, singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
-import { requestSource } from "../security-log.ts";
-import { startUserSession } from "../sign-in.ts";
+import { requestOrigin } from "../security-log.ts";
 
 // Extra keys are the configured additional user fields (checked by pickAdditionalFields).
 export const SignUpBody = z
@@ -36,35 +32,9 @@ export const signUpEmail = defineRoute({
   body: SignUpBody,
   response: TokenAndUserSchema,
   handler: async ({ c, ctx, body }) => {
-    const options = ctx.config.emailAndPassword;
-    if (!options.enabled || options.disableSignUp) throw new AuthError("EMAIL_PASSWORD_SIGN_UP_DISABLED");
-    const email = requireValidEmail(body.email);
-    assertPasswordLength(ctx, body.password);
-    const username = await prepareUsernameForSignUp(ctx, body);
-    if (await findUserByEmail(ctx, email)) throw new AuthError("USER_ALREADY_EXISTS");
-    const additional = pickAdditionalFields(ctx, body, "create");
-    const user = await createUser(ctx, {
-      email,
-      name: body.name,
-      image: body.image ?? null,
-      password: body.password,
-      ...username,
-      additional,
-      event: (created) => ({
-        type: "sign_up",
-        outcome: "success",
-        method: "email",
-        userId: created.id,
-        source: requestSource(c, ctx, "user", created.id),
-      }),
-    });
-
-    const mustVerify = options.requireEmailVerification;
-    if (ctx.config.emailVerification.sendOnSignUp || mustVerify)
-      await sendVerificationEmail(ctx, user, body.callbackURL);
-    if (!options.autoSignIn || mustVerify) return { token: null, user: toUserWire(ctx, user) };
-
-    const session = await startUserSession(c, ctx, user, body.rememberMe);
-    return { token: session.token, user: toUserWire(ctx, user) };
+    const request = { ...requestOrigin(c, ctx), rememberMe: body.rememberMe };
+    const { user, session } = await signUpWithPassword(ctx, { ...body, fields: body }, request);
+    if (session) setSessionCookies(c, ctx, { session, user }, { dontRemember: body.rememberMe === false });
+    return { token: session?.token ?? null, user: toUserWire(ctx, user) };
   },
 });

@@ -10,6 +10,7 @@ import { AuthError } from "../../errors.ts";
 import { withTransaction } from "../../platform/transaction.ts";
 import { iso } from "../../wire/common.ts";
 import { splitRoles } from "../access-control.ts";
+import { normalizeEmail } from "../email-address.ts";
 import {
   type Actor,
   changeActiveSession,
@@ -85,7 +86,7 @@ export async function inviteMember(ctx: AuthContext, actor: Actor, input: Invite
   const role = joinRoles(input.role);
   if (!holdsCreatorRole(ctx, member.role) && splitRoles(role).includes(creatorRole(ctx)))
     throw new AuthError("NOT_ALLOWED_TO_INVITE_WITH_ROLE");
-  const email = input.email.trim().toLowerCase();
+  const email = normalizeEmail(input.email);
   const teamIds = ctx.config.organization.teams.enabled ? teamIdsOf(input.teamId) : [];
   const now = ctx.now();
   // Under the organization's lock, so concurrent invites cannot both pass the duplicate and limit checks.

@@ -16,6 +16,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { embeddedPageAssets } from "./embed-page-assets.ts";
 import { freePort } from "./free-port.ts";
 
 const outfileFlag = process.argv.indexOf("--outfile");
@@ -24,6 +25,8 @@ const profile = !process.argv.includes("--no-profile");
 const root = new URL("..", import.meta.url).pathname;
 /** JavaScriptCore's tier-up thresholds are this many times higher until serve listens. */
 const START_UP_JIT_POLICY = 50;
+
+const pageAssets = await embeddedPageAssets();
 
 async function compile(bytecodeOrder?: string): Promise<void> {
   const result = await Bun.build({
@@ -37,6 +40,7 @@ async function compile(bytecodeOrder?: string): Promise<void> {
     external: ["pg-native"],
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
     plugins: [
+      pageAssets,
       {
         // Ink loads react-devtools-core only when DEV=true. It is not installed, and an external import would
         // make the binary fail at start-up, so the bundle gets an inert stand-in (the binary stays self-contained).

@@ -9,6 +9,7 @@ import { corsMiddleware } from "./middleware/cors.ts";
 import { metricsMiddleware } from "./middleware/metrics.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
 import { requestLogMiddleware } from "./middleware/request-log.ts";
+import { mountPages } from "./pages/mount.ts";
 import { mountReference } from "./reference.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
@@ -94,6 +95,7 @@ export function createApp(ctx: AuthContext): Hono {
   const routes = enabledRoutes(ctx);
   for (const route of routes) app.on(route.method, `${base}${route.path}`, toHandler(ctx, route));
   if (ctx.config.apiReference.enabled) mountReference(app, ctx, routes);
+  if (ctx.config.pages.enabled) mountPages(app, ctx);
   mountHomePage(app, ctx);
   return app;
 }

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AuthContext } from "../../context.ts";
 import { isOutage } from "../../dependencies.ts";
 import { createMemoryRateLimitStore, tooManyRequests } from "../../platform/rate-limit.ts";
@@ -52,7 +52,16 @@ function ruleFor(ctx: AuthContext, path: string): { window: number; max: number 
   return { window, max };
 }
 
-export function rateLimitMiddleware(ctx: AuthContext): MiddlewareHandler {
+/** The API path a request counts as (the rule and the counter it shares), or null for none. */
+type CountedPath = (c: Context) => string | null;
+
+const apiPathOf =
+  (ctx: AuthContext): CountedPath =>
+  (c) =>
+    c.req.path.slice(ctx.config.basePath.length) || "/";
+
+/** `countAs` maps a request to the API path it counts as: the pages' form posts count as the API's routes. */
+export function rateLimitMiddleware(ctx: AuthContext, countAs: CountedPath = apiPathOf(ctx)): MiddlewareHandler {
   // While the shared counters (Redis or the database) are down, each instance counts in its own memory: a
   // per-path limit is an abuse bound, and N instances allowing N times the rate for the outage's length beats
   // answering every request 503 when only the counter store is gone (docs/operations.md, "During an
@@ -60,9 +69,9 @@ export function rateLimitMiddleware(ctx: AuthContext): MiddlewareHandler {
   const duringOutage = createMemoryRateLimitStore();
   return async (c, next) => {
     if (!ctx.config.rateLimit.enabled || c.req.method === "OPTIONS") return next();
-    const path = c.req.path.slice(ctx.config.basePath.length) || "/";
-    const rule = ruleFor(ctx, path);
-    if (!rule) return next();
+    const path = countAs(c);
+    const rule = path === null ? null : ruleFor(ctx, path);
+    if (!rule || path === null) return next();
     const key = `${rateLimitClientKey(c, ctx)}${path}`;
     const decision = await ctx.rateLimitStore.consume(key, rule.window, rule.max, ctx.now()).catch((error: unknown) => {
       if (!isOutage(error)) throw error;

@@ -1,0 +1,29 @@
+import type { Context } from "hono";
+import { pickLocale } from "../../../ui/shared/messages/index.ts";
+import type { FormProblem, PageState } from "../../../ui/web/state.ts";
+import type { AuthContext } from "../../context.ts";
+import { formToken } from "./csrf.ts";
+import { trustedReturnAddress } from "./return-address.ts";
+
+// The part of every page's state that comes from the request and the configuration: language, branding,
+// paths, the form token and the return address.
+
+export type CommonState = Pick<PageState, "locale" | "branding" | "paths" | "csrf" | "redirect" | "home" | "problem">;
+
+export function commonState(
+  c: Context,
+  ctx: AuthContext,
+  options: { redirect?: string | null; problem?: FormProblem | null } = {},
+): CommonState {
+  const pages = ctx.config.pages;
+  const redirect = trustedReturnAddress(ctx, options.redirect ?? c.req.query("redirect"));
+  return {
+    locale: pickLocale(c.req.header("accept-language"), pages.defaultLanguage),
+    branding: { appName: ctx.config.appName, logoURL: pages.logoURL ?? null, colorScheme: pages.colorScheme },
+    paths: { pages: pages.basePath, api: ctx.config.basePath },
+    csrf: formToken(c, ctx),
+    redirect,
+    home: ctx.appURL,
+    problem: options.problem ?? null,
+  };
+}

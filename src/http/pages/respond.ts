@@ -1,0 +1,43 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { PageState } from "../../../ui/web/state.ts";
+import type { AuthContext } from "../../context.ts";
+import { pageAssets } from "./assets.ts";
+
+// Answering with a page, or sending the browser on after a form (303: the next GET is a plain page load).
+
+// React's server renderer and the pages are loaded with the first page asked for, not at start: a daemon
+// that serves only the API never holds them in memory.
+let renderer: Promise<typeof import("../../../ui/web/server/render.tsx")> | undefined;
+const loadRenderer = () => {
+  renderer ??= import("../../../ui/web/server/render.tsx");
+  return renderer;
+};
+
+export async function renderPage(
+  c: Context,
+  ctx: AuthContext,
+  state: PageState,
+  status: ContentfulStatusCode = 200,
+): Promise<Response> {
+  const [assets, { renderDocument }] = await Promise.all([pageAssets(ctx), loadRenderer()]);
+  return c.html(renderDocument(state, { script: assets.script, styles: assets.styles }), status);
+}
+
+/** After a form: go to `location` with a GET (so a reload never posts the form again). */
+export function seeOther(c: Context, location: string): Response {
+  return c.redirect(location, 303);
+}
+
+/** A page's URL under the pages' base path, carrying the return address when there is one. */
+export function pageURL(
+  ctx: AuthContext,
+  path: string,
+  redirect: string | null,
+  params: Record<string, string> = {},
+): string {
+  const query = new URLSearchParams(params);
+  if (redirect) query.set("redirect", redirect);
+  const search = query.toString();
+  return `${ctx.config.pages.basePath}${path}${search ? `?${search}` : ""}`;
+}

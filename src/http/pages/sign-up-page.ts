@@ -1,0 +1,60 @@
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type FormProblem, problemFor } from "../../../ui/web/state.ts";
+import type { AuthContext } from "../../context.ts";
+import { isAuthError } from "../../errors.ts";
+import { signUpWithPassword } from "../../services/sign-up.ts";
+import { setSessionCookies } from "../cookies.ts";
+import { signInRequestOf } from "../sign-in.ts";
+import { type FormFields, guardForm } from "./guard.ts";
+import { commonState } from "./page-state.ts";
+import { pageURL, renderPage, seeOther } from "./respond.ts";
+
+// Sign up, as a page: the same service as POST /sign-up/email (signUpWithPassword), its refusals drawn
+// beside the field they concern.
+
+function signUpState(c: Context, ctx: AuthContext, fields: FormFields, problem: FormProblem | null) {
+  const { emailAndPassword, username } = ctx.config;
+  return {
+    ...commonState(c, ctx, { redirect: fields.redirect, problem }),
+    page: "sign-up" as const,
+    username: username.enabled,
+    passwordRules: { min: emailAndPassword.minPasswordLength, max: emailAndPassword.maxPasswordLength },
+    values: { name: fields.name ?? "", email: fields.email ?? "", username: fields.username ?? "" },
+  };
+}
+
+export function showSignUp(c: Context, ctx: AuthContext): Promise<Response> {
+  return renderPage(c, ctx, signUpState(c, ctx, {}, null));
+}
+
+export async function postSignUp(c: Context, ctx: AuthContext): Promise<Response> {
+  const guarded = await guardForm(c, ctx);
+  if (!guarded.ok) return renderPage(c, ctx, signUpState(c, ctx, {}, { code: guarded.problem }), 403);
+  const { fields } = guarded;
+  const { redirect, home } = commonState(c, ctx, { redirect: fields.redirect });
+  const request = signInRequestOf(c, ctx, true);
+  try {
+    const name = fields.name ?? "";
+    const input = {
+      email: fields.email ?? "",
+      password: fields.password ?? "",
+      name,
+      ...(ctx.config.username.enabled && fields.username ? { username: fields.username } : {}),
+      callbackURL: redirect ?? home,
+      fields: {},
+    };
+    const { user, session } = await signUpWithPassword(ctx, input, request);
+    if (!session) return seeOther(c, pageURL(ctx, "/check-mail", redirect, { kind: "verify" }));
+    setSessionCookies(c, ctx, { session, user }, { dontRemember: false });
+    return seeOther(c, redirect ?? home);
+  } catch (error) {
+    if (!isAuthError(error) || error.status >= 500) throw error;
+    return renderPage(
+      c,
+      ctx,
+      signUpState(c, ctx, fields, problemFor(error.code)),
+      error.status as ContentfulStatusCode,
+    );
+  }
+}

@@ -1,0 +1,23 @@
+import { type AuthClient, createAuthClient } from "../../src/client/index.ts";
+import { type FormProblem, problemFor } from "./state.ts";
+
+// The browser's way to the daemon once a page is hydrated: the published client over HTTP, like any app
+// (ui/web/README.md). Same origin, so the session cookies are the pages' own.
+
+let client: AuthClient | undefined;
+
+export function apiClient(apiPath: string): AuthClient {
+  client ??= createAuthClient({ baseURL: window.location.origin, basePath: apiPath });
+  return client;
+}
+
+export function problemOf(code: string | undefined, status?: number): FormProblem {
+  const known = code ?? (status === 429 ? "TOO_MANY_REQUESTS" : status === 503 ? "SERVICE_UNAVAILABLE" : "unknown");
+  return problemFor(known);
+}
+
+/** Leave the page for `url` (a full navigation: the next page is the server's). */
+export function go(url: string): null {
+  window.location.assign(url);
+  return null;
+}

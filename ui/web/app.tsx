@@ -1,0 +1,40 @@
+import { PageProvider } from "./components/page-context.tsx";
+import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
+import { SignInPage } from "./pages/sign-in.tsx";
+import { SignUpPage } from "./pages/sign-up.tsx";
+import { CheckMailPage, ErrorPage, SignedInPage, SignedOutPage } from "./pages/simple.tsx";
+import { VerifyEmailPage } from "./pages/verify-email.tsx";
+import type { PageState } from "./state.ts";
+
+// One component for every page: the server renders it to HTML, the browser hydrates the same tree.
+
+function Page({ state }: { state: PageState }) {
+  switch (state.page) {
+    case "sign-in":
+      return <SignInPage state={state} />;
+    case "sign-up":
+      return <SignUpPage state={state} />;
+    case "signed-out":
+      return <SignedOutPage />;
+    case "signed-in":
+      return <SignedInPage state={state} />;
+    case "forgot-password":
+      return <ForgotPasswordPage state={state} />;
+    case "check-mail":
+      return <CheckMailPage state={state} />;
+    case "reset-password":
+      return <ResetPasswordPage state={state} />;
+    case "verify-email":
+      return <VerifyEmailPage state={state} />;
+    case "error":
+      return <ErrorPage state={state} />;
+  }
+}
+
+export function PageApp({ state }: { state: PageState }) {
+  return (
+    <PageProvider state={state}>
+      <Page state={state} />
+    </PageProvider>
+  );
+}

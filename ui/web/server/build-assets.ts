@@ -1,0 +1,37 @@
+import { buildAsset } from "./asset-file.ts";
+import type { PageAssets } from "./asset-types.ts";
+
+// Builds the pages' browser bundle and stylesheet with esbuild: minified, content-hashed, compressed with
+// gzip and brotli once, here. `scripts/build.ts` runs it when compiling the binary and embeds the result
+// (assets.ts is replaced there); running from source, assets.ts calls it on the first page request.
+
+const here = new URL(".", import.meta.url).pathname;
+const ENTRY_SCRIPT = `${here}../client/main.tsx`;
+const ENTRY_STYLE = `${here}../styles/pages.css`;
+
+async function bundle(entry: string, loader: "tsx" | "css"): Promise<string> {
+  const esbuild = await import("esbuild");
+  const result = await esbuild.build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    write: false,
+    format: loader === "css" ? undefined : "esm",
+    target: ["es2020", "chrome100", "firefox100", "safari15"],
+    jsx: "automatic",
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    legalComments: "none",
+    logLevel: "silent",
+  });
+  const [output] = result.outputFiles;
+  if (!output) throw new Error(`esbuild produced nothing for ${entry}`);
+  return output.text;
+}
+
+export async function buildPageAssets(): Promise<PageAssets> {
+  const [script, style] = await Promise.all([bundle(ENTRY_SCRIPT, "tsx"), bundle(ENTRY_STYLE, "css")]);
+  return {
+    script: buildAsset("pages", "js", "text/javascript; charset=utf-8", script),
+    style: buildAsset("pages", "css", "text/css; charset=utf-8", style),
+  };
+}

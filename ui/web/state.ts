@@ -1,0 +1,81 @@
+import type { Locale } from "../shared/messages/index.ts";
+
+// What the server hands a page, once: rendered into the HTML on the server, and read again by the browser
+// bundle to hydrate the same markup. Plain JSON only (no functions, no dates), since it crosses the wire.
+
+export interface Branding {
+  appName: string;
+  logoURL: string | null;
+  colorScheme: "auto" | "light" | "dark";
+}
+
+export interface PagePaths {
+  /** Where the pages are served, e.g. /account. */
+  pages: string;
+  /** Where the JSON API is served, e.g. /api/auth. */
+  api: string;
+}
+
+/** A problem to show: a catalogue error code, and the field it belongs to when it has one. */
+export interface FormProblem {
+  code: string;
+  field?: string;
+}
+
+interface Common {
+  locale: Locale;
+  branding: Branding;
+  paths: PagePaths;
+  /** The form's anti-forgery token (also in a cookie): every POST to a page route carries it. */
+  csrf: string;
+  /** The trusted URL to return to after the flow, when one was given (carried through every form). */
+  redirect: string | null;
+  /** Where a finished flow goes when no redirect was given: the app's URL. */
+  home: string;
+  problem: FormProblem | null;
+}
+
+export interface SignInMethods {
+  password: boolean;
+  username: boolean;
+  signUp: boolean;
+}
+
+export type PageState = Common &
+  (
+    | { page: "sign-in"; methods: SignInMethods; identifier: string; notice: "password-reset" | null }
+    | {
+        page: "sign-up";
+        username: boolean;
+        passwordRules: { min: number; max: number };
+        values: { name: string; email: string; username: string };
+      }
+    | { page: "signed-out" }
+    | { page: "signed-in"; email: string; returnTo: string }
+    | { page: "forgot-password"; email: string }
+    | { page: "check-mail"; kind: "reset" | "verify" }
+    | { page: "reset-password"; token: string; passwordRules: { min: number; max: number } }
+    | { page: "verify-email"; token: string; done: boolean }
+    | { page: "error"; code: string }
+  );
+
+export type PageName = PageState["page"];
+export type StateOf<P extends PageName> = Extract<PageState, { page: P }>;
+
+/** Which field a refusal concerns, so a page shows it beside that field; others go above the form. */
+export const PROBLEM_FIELDS: Readonly<Record<string, string>> = {
+  INVALID_EMAIL: "email",
+  USER_ALREADY_EXISTS: "email",
+  PASSWORD_TOO_SHORT: "password",
+  PASSWORD_TOO_LONG: "password",
+  USERNAME_IS_ALREADY_TAKEN: "username",
+  USERNAME_TOO_SHORT: "username",
+  USERNAME_TOO_LONG: "username",
+  INVALID_USERNAME: "username",
+};
+
+/** A refusal's code as a problem of the form, tied to its field when it has one. */
+export function problemFor(code: string): FormProblem {
+  const field = PROBLEM_FIELDS[code];
+  return field ? { code, field } : { code };
+}

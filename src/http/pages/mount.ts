@@ -73,6 +73,9 @@ export function mountPages(app: Hono, ctx: AuthContext): void {
       const state = { ...commonState(c, ctx), page: "error" as const, code: "TOO_MANY_REQUESTS" };
       const answer = await renderPage(c, ctx, state, 429);
       for (const [name, value] of Object.entries(error.headers ?? {})) answer.headers.set(name, value);
+      // The API's X-Retry-After (Better Auth's name), and the standard header browsers and proxies read.
+      const retryAfter = error.headers?.["X-Retry-After"];
+      if (retryAfter) answer.headers.set("retry-after", retryAfter);
       c.res = answer;
     }
   };

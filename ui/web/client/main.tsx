@@ -9,4 +9,6 @@ const data = document.getElementById("authd-state");
 if (root && data?.textContent) {
   const state = JSON.parse(data.textContent) as PageState;
   hydrateRoot(root, <PageApp state={state} />);
+  // A mark for stylesheets and tests: the page is live (forms go through the API without a reload).
+  document.documentElement.dataset.hydrated = "true";
 }

@@ -238,6 +238,10 @@ for (const dialect of DIALECTS as Dialect[]) {
           (s: { token: string }) => s.token === hashSessionToken(signedIn.body.token),
         ).token;
         expect((await agent.post("/revoke-session", { token: handle })).body).toEqual({ status: true });
+        // The other daemon's memory learns of it when the change notification arrives, just after commit
+        // (on Postgres; docs/security.md, "How soon another daemon refuses a revoked session"): under load
+        // that is after this line, so the test waits for it as the line above it in other tests does.
+        await heardOfChanges(other.ctx);
         expect((await elsewhere.get("/get-session", { query: { disableCookieCache: true } })).body).toBeNull();
       });
 

@@ -193,8 +193,26 @@ describe("Forward-auth configuration", () => {
     }
   });
 
-  it("answers 401 to browsers when no sign-in URL is configured, and 404 when switched off", async () => {
-    const t = await createTestContext();
+  it("sends browsers to authd's own sign-in page when no sign-in URL is configured, and back after", async () => {
+    const t = await createTestContext({ env: { AUTH_TRUSTED_PROXIES: PROXY, AUTH_TRUSTED_ORIGINS: APP } });
+    try {
+      const res = await t.agent({ from: PROXY }).get("/forward-auth", { headers: forwarded("/private?a=1") });
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers.get("location") as string);
+      expect(`${location.origin}${location.pathname}`).toBe("http://localhost:3000/account/sign-in");
+      expect(location.searchParams.get("redirect")).toBe("https://app.example.com/private?a=1");
+      // A page on an origin that is not trusted is not carried (the sign-in page would check it again).
+      const foreign = await t.agent({ from: PROXY }).get("/forward-auth", { headers: forwarded("/x", "evil.example") });
+      expect(new URL(foreign.headers.get("location") as string).searchParams.has("redirect")).toBe(false);
+      // An API client still gets 401.
+      expect((await t.agent().get("/forward-auth")).status).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("answers 401 to browsers when no sign-in URL is configured and the pages are off, and 404 when switched off", async () => {
+    const t = await createTestContext({ env: { AUTH_PAGES: "off" } });
     const off = await createTestContext({ env: { AUTH_FORWARD_AUTH: "off" } });
     try {
       expect((await t.agent().get("/forward-auth", { headers: HTML })).status).toBe(401);

@@ -59,12 +59,24 @@ function allowedResponse(ctx: AuthContext, current: ResolvedSession): Response {
   return new Response(null, { status: 200, headers });
 }
 
+/**
+ * The sign-in page a browser without a session goes to: the configured one, else authd's own when the
+ * pages are on (its `redirect` parameter carries the page to return to), else none (401).
+ */
+function signInTarget(ctx: AuthContext): { url: string; returnParameter: string } | null {
+  const { signInURL, returnParameter } = ctx.config.forwardAuth;
+  if (signInURL) return { url: signInURL, returnParameter };
+  if (!ctx.config.pages.enabled) return null;
+  return { url: new URL(`${ctx.config.pages.basePath}/sign-in`, ctx.baseURL).href, returnParameter: "redirect" };
+}
+
 /** Where a browser without a session is sent: the sign-in URL, with the page to return to when it is safe. */
 function signInLocation(c: Context, ctx: AuthContext): string | null {
-  const { signInURL, returnParameter } = ctx.config.forwardAuth;
-  if (!signInURL) return null;
+  const target = signInTarget(ctx);
+  if (!target) return null;
   const accept = c.req.header("accept") ?? "";
   if (!accept.toLowerCase().includes("text/html")) return null;
+  const { url: signInURL, returnParameter } = target;
   const location = new URL(signInURL);
   const back = forwardedRequestURL(c, ctx);
   // Only back to a trusted origin: otherwise the sign-in page would become an open redirect.

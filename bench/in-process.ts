@@ -91,12 +91,20 @@ const verify = (presented: string) => () =>
     body: JSON.stringify({ key: presented }),
   });
 
+// authd's own pages (docs/pages.md): a page drawn by React on the server, signed out and signed in.
+const page =
+  (path: string, headers: Record<string, string> = {}) =>
+  () =>
+    app.fetch(new Request(`${BASE}/account${path}`, { headers: { accept: "text/html", ...headers } }), env);
+
 const scenarios: [string, () => Promise<Response>][] = [
   ["get-session (cookie cache)", () => call("/get-session", { headers: { cookie } })],
   ["get-session (cookie cache off)", () => call("/get-session?disableCookieCache=true", { headers: { cookie } })],
   ["POST /api-key/verify", verify(key)],
   ["POST /api-key/verify (remaining)", verify(remainingKey)],
   ["POST /api-key/verify (rate window)", verify(windowKey)],
+  ["GET /account/sign-in (page)", page("/sign-in")],
+  ["GET /account/sign-in (page, signed in)", page("/sign-in", { cookie })],
 ];
 
 const requests = Number(args.requests);
@@ -110,18 +118,23 @@ for (const [name, run] of scenarios) {
   statements = 0;
   const started = performance.now();
   let sent = 0;
+  const durations: number[] = [];
   const worker = async () => {
     while (sent < requests) {
       sent += 1;
+      const began = performance.now();
       const response = await run();
+      durations.push(performance.now() - began);
       if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
       await response.arrayBuffer();
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const micros = ((performance.now() - started) * 1000) / requests;
+  durations.sort((a, b) => a - b);
+  const p50 = (durations[Math.floor(durations.length / 2)] ?? 0) * 1000;
   console.log(
-    `${name.padEnd(38)} ${micros.toFixed(1).padStart(7)} µs per request   ${(statements / requests).toFixed(2)} statements per request`,
+    `${name.padEnd(38)} ${micros.toFixed(1).padStart(7)} µs per request   p50 ${p50.toFixed(1).padStart(7)} µs   ${(statements / requests).toFixed(2)} statements per request`,
   );
 }
 await ctx.close();

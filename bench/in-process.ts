@@ -12,6 +12,7 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/load.ts";
 import { createContext } from "../src/context.ts";
+import { registerFeatures } from "../src/features.ts";
 import { createApp } from "../src/http/app.ts";
 import { silentLogger } from "../src/logger.ts";
 import { scratchDatabase } from "./scratch-database.ts";
@@ -47,6 +48,7 @@ const config = loadConfig({
     ...(args.redis ? { AUTH_REDIS_URL: REDIS_URL, AUTH_REDIS_KEY_PREFIX: `bench-ip:${Date.now()}:` } : {}),
   },
 });
+registerFeatures();
 const ctx = await createContext(config, { logger: silentLogger, migrate: true });
 const app = createApp(ctx);
 const env = { remoteAddress: "127.0.0.1" };

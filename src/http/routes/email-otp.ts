@@ -6,8 +6,8 @@ import {
   readLiveCode,
   resetPasswordWithCode,
   sendCode,
-} from "../../services/email-otp.ts";
-import { emailCodeStrategy, verifyEmailCodeAndSignIn } from "../../services/sign-in/mailbox.ts";
+} from "../../services/email-otp/email-otp.ts";
+import { emailCodeStrategy, verifyEmailCodeAndSignIn } from "../../services/email-otp/sign-in.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
 import { toPublicUserWire } from "../../services/users.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";

@@ -3,7 +3,7 @@ import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import { AuthError, isAuthError } from "../../errors.ts";
 import { splitRoles } from "../../services/access-control.ts";
-import { decideForwardAuth, type ForwardAuthRequirements } from "../../services/forward-auth.ts";
+import { decideForwardAuth, type ForwardAuthRequirements } from "../../services/forward-auth/forward-auth.ts";
 import { forwardedRequestURL } from "../client-address.ts";
 import { singleLine } from "../fields.ts";
 import { isTrustedURL } from "../request.ts";

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { sendMagicLink } from "../../services/magic-link.ts";
-import { magicLinkStrategy } from "../../services/sign-in/mailbox.ts";
+import { sendMagicLink } from "../../services/magic-link/magic-link.ts";
+import { magicLinkStrategy } from "../../services/magic-link/sign-in.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
 import { toPublicUserWire } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";

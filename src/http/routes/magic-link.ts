@@ -9,7 +9,7 @@ import { StatusSchema } from "../../wire/common.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
-import { defineRoute } from "../route.ts";
+import { defineRoute, type RateLimits } from "../route.ts";
 import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
 const tags = ["Magic link"];
@@ -80,3 +80,11 @@ export const verifyMagicLinkRoute = defineRoute({
 });
 
 export const magicLinkRoutes = [sendMagicLinkRoute, verifyMagicLinkRoute];
+
+/** The passwordless paths' own rules (plugins.md). */
+export const magicLinkRateLimits: RateLimits = {
+  limited: [
+    { path: "/sign-in/magic-link", window: 60, max: 5 },
+    { path: "/magic-link/verify", window: 60, max: 5 },
+  ],
+};

@@ -147,12 +147,22 @@ beforeAll(() => {
   // Not --only: it would run a rule where biome.json turns it off.
   const run = spawnSync(BIOME, [...args, "."], { cwd: dir, encoding: "utf8" });
   if (run.error) throw run.error;
+  // Biome lints files in parallel and does not always print one file's problems in source order: sorted
+  // by position here, so each file's list reads in the order of its imports.
   problems = `${run.stdout}\n${run.stderr}`
     .split("\n")
-    .map((line) => /^\S+ ([^:\s]+):\d+:\d+: (lint\/\S+): (.*)$/.exec(line))
+    .map((line) => /^\S+ ([^:\s]+):(\d+):(\d+): (lint\/\S+): (.*)$/.exec(line))
     .filter((match) => match !== null)
-    .map(([, file, rule, message]) => ({ file, rule, message }))
-    .filter((problem) => IMPORT_RULES.includes(problem.rule));
+    .map(([, file, line, column, rule, message]) => ({
+      file,
+      line: Number(line),
+      column: Number(column),
+      rule,
+      message,
+    }))
+    .filter((problem) => IMPORT_RULES.includes(problem.rule))
+    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column)
+    .map(({ file, rule, message }) => ({ file, rule, message }));
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,6 +12,7 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/load.ts";
 import { createContext } from "../src/context.ts";
+import { registerFeatures } from "../src/features.ts";
 import { createApp } from "../src/http/app.ts";
 import { silentLogger } from "../src/logger.ts";
 import { scratchDatabase } from "./scratch-database.ts";
@@ -47,6 +48,7 @@ const config = loadConfig({
     ...(args.redis ? { AUTH_REDIS_URL: REDIS_URL, AUTH_REDIS_KEY_PREFIX: `bench-ip:${Date.now()}:` } : {}),
   },
 });
+registerFeatures();
 const ctx = await createContext(config, { logger: silentLogger, migrate: true });
 const app = createApp(ctx);
 const env = { remoteAddress: "127.0.0.1" };
@@ -94,7 +96,7 @@ const verify = (presented: string) => () =>
 // authd's own pages (docs/pages.md): a page drawn by React on the server, signed out and signed in.
 const page =
   (path: string, headers: Record<string, string> = {}) =>
-  () =>
+  async () =>
     app.fetch(new Request(`${BASE}/account${path}`, { headers: { accept: "text/html", ...headers } }), env);
 
 const scenarios: [string, () => Promise<Response>][] = [

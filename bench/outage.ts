@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { startTcpProxy, type TcpProxy, throughProxy } from "../scripts/tcp-proxy.ts";
 import { loadConfig } from "../src/config/load.ts";
 import { createContext } from "../src/context.ts";
+import { registerFeatures } from "../src/features.ts";
 import { createApp } from "../src/http/app.ts";
 import { silentLogger } from "../src/logger.ts";
 import { BENCH_POSTGRES_URL, scratchDatabase } from "./scratch-database.ts";
@@ -41,6 +42,7 @@ const config = loadConfig({
     ...(process.env.AUTH_REDIS_TIMEOUT_MS ? { AUTH_REDIS_TIMEOUT_MS: process.env.AUTH_REDIS_TIMEOUT_MS } : {}),
   },
 });
+registerFeatures();
 const ctx = await createContext(config, { logger: silentLogger, migrate: true });
 const app = createApp(ctx);
 const call = async (path: string, init: RequestInit = {}): Promise<Response> =>

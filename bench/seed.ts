@@ -14,6 +14,7 @@ import { loadConfig } from "../src/config/load.ts";
 import { createContext } from "../src/context.ts";
 import { createPasswordHasher } from "../src/crypto/password.ts";
 import type { Database } from "../src/db/schema.ts";
+import { registerFeatures } from "../src/features.ts";
 import { silentLogger } from "../src/logger.ts";
 import { hashSessionToken } from "../src/services/sessions/sessions.ts";
 
@@ -122,6 +123,7 @@ export async function seedDatabase(
       AUTH_SECRET: "cM80vGxqjs1il-Lx7LL-JTzVv_lXbXY65AW8cZIWusqsL9p4DMK3TXEgiu3os_2R",
     },
   });
+  registerFeatures();
   const ctx = await createContext(config, { logger: silentLogger, migrate: true });
   const started = performance.now();
   try {

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { unknownVariables } from "../config/unknown-env.ts";
 import { type AuthContext, type CreateContextOptions, createContext } from "../context.ts";
+import { registerFeatures } from "../features.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { findUserIdByIdOrEmail } from "../services/directory.ts";
 import { findPasswordLengthProblem } from "../services/passwords.ts";
@@ -62,6 +63,7 @@ export interface CommandContextOptions extends CreateContextOptions {
 export async function openCommandContext(config: Config, options: CommandContextOptions = {}): Promise<AuthContext> {
   const { writeLog, ...contextOptions } = options;
   const logger = createLogger({ level: config.logLevel, format: config.logFormat, write: writeLog });
+  registerFeatures();
   return createContext(config, { logger, ...contextOptions });
 }
 

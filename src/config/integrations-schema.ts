@@ -87,7 +87,9 @@ export const integrationFields = {
       signInURL: z
         .url({ protocol: /^https?$/ })
         .optional()
-        .describe("where browsers without a session are sent (302); unset: authd's own sign-in page while the pages are on, else 401"),
+        .describe(
+          "where browsers without a session are sent (302); unset: authd's own sign-in page while the pages are on, else 401",
+        ),
       returnParameter: z
         .string()
         .regex(/^[A-Za-z0-9_.-]+$/)

@@ -1,9 +1,9 @@
 import * as z from "zod";
 import { ERRORS, type ErrorKey } from "../errors.ts";
-import { UNLIMITED_PATHS } from "./middleware/rate-limit.ts";
 import { REDIRECT_FIELDS } from "./request.ts";
 import type { Route } from "./route.ts";
 import { ROUTE_ERRORS } from "./route-errors.generated.ts";
+import { UNLIMITED_PATHS } from "./routes/index.ts";
 
 // The errors a route can answer with: the request pipeline's own (server token, body, origin, redirect
 // targets, session or API key, rate limit; src/http/route.ts and the app's middleware), which depend on

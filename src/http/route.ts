@@ -12,6 +12,14 @@ import { type ResolvedSession, resolveSession } from "./session.ts";
 // A route is data: method, path, zod schemas, who may call it, and a handler. The app mounts the list,
 // and the OpenAPI document is generated from the same list, so the two cannot drift apart.
 
+/** A feature's built-in rate-limit rules, declared beside its routes (gathered in routes/index.ts). */
+export interface RateLimits {
+  /** Per client and path: at most `max` requests in `window` seconds; a path ending in `*` is a prefix. */
+  limited?: readonly { path: string; window: number; max: number }[];
+  /** Paths no built-in rule counts (a custom rule still may). */
+  unlimited?: readonly string[];
+}
+
 export type HttpMethod = "GET" | "POST";
 
 /**

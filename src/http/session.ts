@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
+import { signInWithApiKey } from "../services/api-keys/session.ts";
 import { findSession, isRefreshDue, refreshSession, type SessionWithUser } from "../services/sessions/sessions.ts";
-import { signInWithApiKey } from "../services/sign-in/api-key.ts";
 import { readBearerSessionToken } from "./bearer.ts";
 import {
   clearSessionCookies,

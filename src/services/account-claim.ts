@@ -1,17 +1,12 @@
 import type { AuthContext } from "../context.ts";
 import { deleteCredentialAccount, deleteProviderAccounts } from "../db/repositories/accounts.ts";
-import { deleteApiKeysByUserId } from "../db/repositories/api-keys.ts";
-import { deletePasskeysByUserId } from "../db/repositories/passkeys.ts";
-import { deleteTwoFactor } from "../db/repositories/two-factor.ts";
 import type { UserRow } from "../db/schema.ts";
 import { withTransaction } from "../platform/transaction.ts";
-import { forgetApiKeyRows } from "./api-keys/rows.ts";
+import { defineHook } from "./hooks.ts";
 import type { MailboxProofMethod } from "./security-event-types.ts";
 import { type EventSource, recordSecurityEvent } from "./security-events.ts";
 import { revokeUserSessions } from "./sessions/sessions.ts";
-import { clearSecondFactorFailures } from "./two-factor/lockout.ts";
-import { revokeTrustedDevices } from "./two-factor/trusted-devices.ts";
-import { findUserById, markEmailVerified, updateUser } from "./users.ts";
+import { findUserById, markEmailVerified } from "./users.ts";
 
 // The pre-registration defense. Anyone can sign up with someone else's address and wait: set a password,
 // turn two-factor on, create API keys, register passkeys, trust browsers, link a provider identity of
@@ -21,12 +16,12 @@ import { findUserById, markEmailVerified, updateUser } from "./users.ts";
 // who proved the mailbox then starts from nothing but that proof (docs/security.md, "Accounts and identity").
 
 /** What the proof itself brought, which is the owner's and stays. */
-interface Keep {
+export interface Keep {
   /** The provider account a provider sign-in linked just now (its row id). */
   accountId: string | null;
 }
 
-interface CredentialKind {
+export interface CredentialKind {
   /** Its name in the event's `removed` counts. */
   name: string;
   /**
@@ -37,39 +32,26 @@ interface CredentialKind {
 }
 
 /**
- * Every kind of credential or grant a user can hold. THE ONE LIST: a new way to act as a user (OAuth grants
- * once authd is a provider, say) is added here, or a squatter keeps it after the owner proves the mailbox.
+ * The credentials and grants of the optional features (API keys, passkeys, trusted browsers, the second
+ * factor), each registered by its feature. A new way to act as a user (OAuth grants once authd is a provider,
+ * say) registers its kind here, or a squatter keeps it after the owner proves the mailbox.
  */
-const CREDENTIAL_KINDS: readonly CredentialKind[] = [
-  // Cookies and bearer tokens; tombstoned in Redis, dropped from memory now and at commit.
-  { name: "sessions", remove: (tx, user) => revokeUserSessions(tx, user.id) },
-  {
-    name: "apiKeys",
-    remove: async (tx, user) => {
-      const removed = await deleteApiKeysByUserId(tx.db, user.id);
-      // Key rows are kept in memory for verification: dropped now, at commit, and in every other daemon.
-      if (removed > 0) await forgetApiKeyRows(tx, tx.db);
-      return removed;
-    },
-  },
-  // A passkey signs in on its own and skips the second factor.
-  { name: "passkeys", remove: (tx, user) => deletePasskeysByUserId(tx.db, user.id) },
-  // A trusted browser would skip the owner's own second factor later.
-  { name: "trustedBrowsers", remove: (tx, user) => revokeTrustedDevices(tx, user.id, tx.db) },
-  { name: "password", remove: (tx, user) => deleteCredentialAccount(tx.db, user.id) },
-  {
-    name: "secondFactor",
-    remove: async (tx, user) => {
-      const removed = await deleteTwoFactor(tx.db, user.id);
-      // The squatter's wrong guesses must not lock the owner's own factor later.
-      await clearSecondFactorFailures(tx, user.id, tx.db);
-      if (user.twoFactorEnabled) await updateUser(tx, user.id, { twoFactorEnabled: false });
-      return removed || user.twoFactorEnabled ? 1 : 0;
-    },
-  },
-  // Provider identities linked before the proof sign in as the user; their tokens act at the provider.
-  { name: "providerAccounts", remove: (tx, user, keep) => deleteProviderAccounts(tx.db, user.id, keep.accountId) },
-];
+export const credentialKinds = defineHook<CredentialKind>("credentialKinds");
+
+/**
+ * Every kind of credential or grant a user can hold: the core's and the features'. THE ONE LIST the claim
+ * removes; the core's own kinds are the sessions first, then the password and provider identities last.
+ */
+function everyCredentialKind(): readonly CredentialKind[] {
+  return [
+    // Cookies and bearer tokens; tombstoned in Redis, dropped from memory now and at commit.
+    { name: "sessions", remove: (tx, user) => revokeUserSessions(tx, user.id) },
+    ...credentialKinds.handlers(),
+    { name: "password", remove: (tx, user) => deleteCredentialAccount(tx.db, user.id) },
+    // Provider identities linked before the proof sign in as the user; their tokens act at the provider.
+    { name: "providerAccounts", remove: (tx, user, keep) => deleteProviderAccounts(tx.db, user.id, keep.accountId) },
+  ];
+}
 
 export interface MailboxProof {
   method: MailboxProofMethod;
@@ -85,10 +67,11 @@ export interface MailboxProof {
  * when it runs in one) with one event listing the count of each kind removed. Answers the user as it is now.
  */
 export function claimAccount(ctx: AuthContext, user: UserRow, proof: MailboxProof): Promise<UserRow> {
+  const kinds = everyCredentialKind();
   return withTransaction(ctx, async (tx) => {
     const removed: Record<string, number> = {};
     const keep = { accountId: proof.keepAccountId ?? null };
-    for (const kind of CREDENTIAL_KINDS) removed[kind.name] = await kind.remove(tx, user, keep);
+    for (const kind of kinds) removed[kind.name] = await kind.remove(tx, user, keep);
     await recordSecurityEvent(tx, {
       type: "account_claimed",
       outcome: "success",

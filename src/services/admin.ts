@@ -13,6 +13,7 @@ import {
   splitRoles,
 } from "./access-control.ts";
 import { clearPasswordAttempts } from "./account-throttle.ts";
+import { defineHook } from "./hooks.ts";
 import { setPassword } from "./passwords.ts";
 import { type EventSource, recordSecurityEvent } from "./security-events.ts";
 import {
@@ -21,7 +22,6 @@ import {
   revokeSessionById,
   revokeUserSessions,
 } from "./sessions/sessions.ts";
-import { clearSecondFactorFailures } from "./two-factor/lockout.ts";
 import { deleteUser, findUserById, updateUser } from "./users.ts";
 
 // The admin capability: who may act on users and sessions, and the actions themselves. Routes check the
@@ -157,6 +157,12 @@ export async function removeUser(ctx: AuthContext, userId: string, source: Event
 }
 
 /** Set a user's password, creating the credential account when the user signs in only socially. */
+/**
+ * An operator set a new password: every lock-out a feature keeps on the account goes with the old one
+ * (the second factor's count of wrong codes).
+ */
+export const lockoutsLifted = defineHook<(ctx: AuthContext, userId: string) => Promise<void>>("lockoutsLifted");
+
 export async function setUserPassword(
   ctx: AuthContext,
   userId: string,
@@ -174,7 +180,7 @@ export async function setUserPassword(
   // A new password set by an operator also unlocks an account held by the per-account throttle, and lifts
   // a lock on its second factor: whoever filled that count knew the old password, and it no longer works.
   await clearPasswordAttempts(ctx, user);
-  await clearSecondFactorFailures(ctx, userId);
+  for (const lift of lockoutsLifted.handlers()) await lift(ctx, userId);
 }
 
 /** Which sessions an administrator or operator ends: one (by handle or token, or by id), a user's, or everyone's. */

@@ -11,8 +11,8 @@ import type { AccountRow, Db, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import { withTransaction } from "../platform/transaction.ts";
 import { provePassword } from "./account-throttle.ts";
+import { defineHook } from "./hooks.ts";
 import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
-import { revokeTrustedDevices } from "./two-factor/trusted-devices.ts";
 
 // The credential account holds a user's password hash. A user who signed up through a social provider
 // has none until a reset or set-password creates it. Every credential account is created by
@@ -33,6 +33,13 @@ export function findPasswordLengthProblem(ctx: AuthContext, password: string): P
   return null;
 }
 
+/**
+ * A user's existing password was replaced, inside the write's transaction (`db`): what a feature granted on
+ * the strength of the old password goes (the browsers trusted to skip the second factor, as disabling it does).
+ */
+export const passwordChanged =
+  defineHook<(ctx: AuthContext, userId: string, db: Db) => Promise<unknown>>("passwordChanged");
+
 /** Write a password hash onto the user's credential account, creating the account when there is none. */
 export async function storePasswordHash(
   ctx: AuthContext,
@@ -43,8 +50,7 @@ export async function storePasswordHash(
   const now = ctx.now();
   const existing = await findCredentialAccount(db, userId);
   if (existing) {
-    // A new password takes back every browser trusted to skip the second factor (as disabling it does).
-    await revokeTrustedDevices(ctx, userId, db);
+    for (const changed of passwordChanged.handlers()) await changed(ctx, userId, db);
     const updated = await updateAccount(db, existing.id, { password: passwordHash, updatedAt: now });
     if (updated) return updated;
   }

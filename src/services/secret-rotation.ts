@@ -1,9 +1,6 @@
 import type { AuthContext } from "../context.ts";
 import { seal, unsealWithAny } from "../crypto/sealed.ts";
-import { listPublishedJwks, replaceJwkPrivateKeyIf } from "../db/repositories/jwks.ts";
-import { listSealedTwoFactors, replaceSealedTwoFactorIf } from "../db/repositories/two-factor.ts";
-import { SEALED_PURPOSE as JWT_KEY_PURPOSE } from "./jwt/keys.ts";
-import { BACKUP_PURPOSE, SECRET_PURPOSE } from "./two-factor/store.ts";
+import { defineHook } from "./hooks.ts";
 
 // Rotating AUTH_SECRET (docs/operations.md, "Rotating the secret"): the new secret goes in AUTH_SECRET, the
 // old one in AUTH_SECRET_PREVIOUS. Reads accept both; this sweep, run by `authd serve` before it listens,
@@ -13,19 +10,34 @@ import { BACKUP_PURPOSE, SECRET_PURPOSE } from "./two-factor/store.ts";
 // daemons sweeping at once one writes and the other finds the row changed and moves on (both ciphertexts
 // open under the current secret). Short-lived values (mailed codes) are only read with the old secret.
 
-const PAGE_SIZE = 500;
-
-export interface ResealCounts {
-  /** Two-factor rows (TOTP secret and backup codes) sealed again under the current secret. */
-  twoFactor: number;
-  /** JWT signing keys sealed again. */
-  jwtKeys: number;
+/** What one store's sweep did. */
+export interface ResealTally {
+  /** Rows sealed again under the current secret. */
+  resealed: number;
   /** Values no accepted secret opens (sealed under a secret that is not in AUTH_SECRET_PREVIOUS): left as they are. */
   unreadable: number;
 }
 
+/** A feature's stored values sealed with the app secret (two-factor secrets and backup codes, JWT signing keys). */
+export interface SealedStore {
+  /** Its name in the counts the sweep answers and `authd serve` logs (`twoFactor`, `jwtKeys`). */
+  name: string;
+  /** Seal again every value of this store an older accepted secret sealed (`resealed` does one value). */
+  reseal(ctx: AuthContext): Promise<ResealTally>;
+}
+
+/** The secret rotation sweeps the stores every feature registers, in the order registered. */
+export const sealedStores = defineHook<SealedStore>("sealedStores");
+
+/** Per store (by name), the rows sealed again; and the values no accepted secret opens. */
+export type ResealCounts = Record<string, number> & { unreadable: number };
+
 /** `sealed` again under the current secret when an older accepted one opened it; unchanged when current. */
-function resealed(ctx: AuthContext, purpose: string, sealed: string): { value: string; changed: boolean } | null {
+export function resealed(
+  ctx: AuthContext,
+  purpose: string,
+  sealed: string,
+): { value: string; changed: boolean } | null {
   const opened = unsealWithAny(ctx.acceptedSecrets, purpose, sealed);
   if (!opened) return null;
   return opened.stale
@@ -33,37 +45,15 @@ function resealed(ctx: AuthContext, purpose: string, sealed: string): { value: s
     : { value: sealed, changed: false };
 }
 
-async function resealTwoFactors(ctx: AuthContext, counts: ResealCounts): Promise<void> {
-  for (let after = ""; ; ) {
-    const rows = await listSealedTwoFactors(ctx.db, after, PAGE_SIZE);
-    for (const row of rows) {
-      const secret = resealed(ctx, SECRET_PURPOSE, row.secret);
-      const codes = resealed(ctx, BACKUP_PURPOSE, row.backupCodes);
-      if (!secret || !codes) counts.unreadable += 1;
-      else if (secret.changed || codes.changed) {
-        const replacement = { secret: secret.value, backupCodes: codes.value };
-        if (await replaceSealedTwoFactorIf(ctx.db, row.userId, row, replacement)) counts.twoFactor += 1;
-      }
-    }
-    if (rows.length < PAGE_SIZE) return;
-    after = rows[rows.length - 1].userId;
-  }
-}
-
-async function resealJwtKeys(ctx: AuthContext, counts: ResealCounts): Promise<void> {
-  for (const row of await listPublishedJwks(ctx.db, ctx.now())) {
-    const key = resealed(ctx, JWT_KEY_PURPOSE, row.privateKey);
-    if (!key) counts.unreadable += 1;
-    else if (key.changed && (await replaceJwkPrivateKeyIf(ctx.db, row.id, row.privateKey, key.value)))
-      counts.jwtKeys += 1;
-  }
-}
-
 /** Seal again under the current secret every stored value an AUTH_SECRET_PREVIOUS secret sealed. */
 export async function resealUnderCurrentSecret(ctx: AuthContext): Promise<ResealCounts> {
-  const counts: ResealCounts = { twoFactor: 0, jwtKeys: 0, unreadable: 0 };
+  const stores = sealedStores.handlers();
+  const counts: ResealCounts = { ...Object.fromEntries(stores.map((store) => [store.name, 0])), unreadable: 0 };
   if (ctx.acceptedSecrets.length < 2) return counts;
-  await resealTwoFactors(ctx, counts);
-  await resealJwtKeys(ctx, counts);
+  for (const store of stores) {
+    const tally = await store.reseal(ctx);
+    counts[store.name] = tally.resealed;
+    counts.unreadable += tally.unreadable;
+  }
   return counts;
 }

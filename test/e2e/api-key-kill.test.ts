@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.ts";
 import { createContext } from "../../src/context.ts";
+import { registerFeatures } from "../../src/features.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { FLUSH_INTERVAL_MS } from "../../src/services/api-keys/usage.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
@@ -148,6 +149,7 @@ for (const variant of variants) {
       expect(await survivor.stop()).toBe(0);
 
       // Then the database holds every valid use of the limited keys
+      registerFeatures();
       const ctx = await createContext(
         loadConfig({
           env: { ...env, AUTH_SECRET: "g7XFMDuN4xsp-bMuPlqxcoWnsG7nCp6XvaYhQieyPvCdhP5D_P6fAeSxfCtcGSjT" },

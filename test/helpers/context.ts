@@ -6,6 +6,7 @@ import { describe } from "vitest";
 import { loadConfig } from "../../src/config/load.ts";
 import type { ConfigInput } from "../../src/config/schema.ts";
 import { type AuthContext, createContext } from "../../src/context.ts";
+import { registerFeatures } from "../../src/features.ts";
 import { createApp } from "../../src/http/app.ts";
 import { type Logger, silentLogger } from "../../src/logger.ts";
 import { Agent } from "./agent.ts";
@@ -74,6 +75,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
       clock.now += ms;
     },
   };
+  registerFeatures();
   const ctx = await createContext(config, {
     logger: options.logger ?? silentLogger,
     migrate: true,

@@ -1,5 +1,6 @@
 import http from "node:http";
 import { createContext } from "../../src/context.ts";
+import { registerFeatures } from "../../src/features.ts";
 import { silentLogger } from "../../src/logger.ts";
 import { startServer } from "../../src/server.ts";
 import { createTestContext, type TestContext, type TestContextOptions } from "./context.ts";
@@ -99,6 +100,7 @@ export function peerRequest(baseURL: string, path: string, options: PeerRequestO
 
 /** Another daemon on the same database, Redis and configuration as `first` (the way a deployment scales out). */
 export async function startSecondAuthd(first: RunningAuthd): Promise<{ url: string; close(): Promise<void> }> {
+  registerFeatures();
   const ctx = await createContext(first.t.ctx.config, { logger: silentLogger, now: first.t.ctx.now });
   const running = startServer(ctx, { port: 0, host: "127.0.0.1" });
   return { url: `http://127.0.0.1:${running.server.port ?? 0}`, close: () => running.shutdown() };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readLiveCode } from "../../src/services/email-otp.ts";
+import { readLiveCode } from "../../src/services/email-otp/email-otp.ts";
 import { updateUser } from "../../src/services/users.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { mailCount, mailedCode, useMailContext } from "../helpers/mail-links.ts";

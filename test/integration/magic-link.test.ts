@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { magicLinkIdentifier } from "../../src/services/magic-link.ts";
+import { magicLinkIdentifier } from "../../src/services/magic-link/magic-link.ts";
 import { updateUser } from "../../src/services/users.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { LINK, mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";

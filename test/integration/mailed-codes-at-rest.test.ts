@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { createCode, redeemCode as redeemEmailCode } from "../../src/services/email-otp-codes.ts";
+import { createCode, redeemCode as redeemEmailCode } from "../../src/services/email-otp/codes.ts";
 import { redeemCode, sendCode } from "../../src/services/two-factor/mailed-code.ts";
 import { describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { useMailContext } from "../helpers/mail-links.ts";

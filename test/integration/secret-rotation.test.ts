@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, expect, it } from "vitest";
 import { hmacSha256Base64Url } from "../../src/crypto/hmac.ts";
 import { insertVerification } from "../../src/db/repositories/verifications.ts";
-import { createCodeForServer, readLiveCode } from "../../src/services/email-otp.ts";
+import { createCodeForServer, readLiveCode } from "../../src/services/email-otp/email-otp.ts";
 import { createEmailVerificationToken } from "../../src/services/email-verification.ts";
 import { redeemCode } from "../../src/services/two-factor/mailed-code.ts";
 import { Agent } from "../helpers/agent.ts";

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.ts";
-import { BUILT_IN_RULES, UNLIMITED_PATHS } from "../../src/http/middleware/rate-limit.ts";
+import { BUILT_IN_RULES, UNLIMITED_PATHS } from "../../src/http/routes/index.ts";
 
 // docs/operations.md lists every built-in rate-limit rule with the numbers the code uses: a rule added or
-// changed in src/http/middleware/rate-limit.ts (or a default in the config schema) fails here until the
+// changed in a route file or src/http/routes/index.ts (or a default in the config schema) fails here until the
 // document follows.
 
 const doc = readFileSync(join(resolve(import.meta.dirname, "../.."), "docs/operations.md"), "utf8");

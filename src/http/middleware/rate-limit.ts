@@ -3,40 +3,10 @@ import type { AuthContext } from "../../context.ts";
 import { isOutage } from "../../dependencies.ts";
 import { createMemoryRateLimitStore, tooManyRequests } from "../../platform/rate-limit.ts";
 import { rateLimitClientKey } from "../client-address.ts";
+import { BUILT_IN_RULES, UNLIMITED_PATHS } from "../routes/index.ts";
 
-// Per client and path. The credential-guessing paths get a tight window; configured custom rules win.
-
-/**
- * The built-in rules beside the general one (rateLimit.window / rateLimit.max), first match wins: the
- * passwordless paths' own rules (plugins.md), each passkey ceremony step (it stores a challenge or checks a
- * signature: 10 a minute is plenty for a person and bounds what a script can make the server store), and
- * Better Auth's tight window on the paths that take a password, a code or create an account. A path ending
- * in `*` is a prefix. docs/operations.md lists them (a test keeps the two in step); rateLimit.customRules
- * replaces any of them.
- */
-export const BUILT_IN_RULES: readonly { path: string; window: number; max: number }[] = [
-  { path: "/sign-in/magic-link", window: 60, max: 5 },
-  { path: "/magic-link/verify", window: 60, max: 5 },
-  { path: "/email-otp/send-verification-otp", window: 60, max: 3 },
-  { path: "/email-otp/verify-email", window: 60, max: 3 },
-  { path: "/sign-in/email-otp", window: 60, max: 3 },
-  { path: "/passkey/generate-register-options", window: 60, max: 10 },
-  { path: "/passkey/verify-registration", window: 60, max: 10 },
-  { path: "/passkey/generate-authenticate-options", window: 60, max: 10 },
-  { path: "/passkey/verify-authentication", window: 60, max: 10 },
-  { path: "/sign-in*", window: 10, max: 3 },
-  { path: "/sign-up*", window: 10, max: 3 },
-  { path: "/change-password*", window: 10, max: 3 },
-  { path: "/change-email*", window: 10, max: 3 },
-  { path: "/two-factor/*", window: 10, max: 3 },
-];
-
-/**
- * Paths no built-in rule counts (a custom rule still may): readiness probes must not depend on (or fill) the
- * counter store they partly check, and a reverse proxy asks /forward-auth on every request to the sites
- * behind it (a page and its images at once) and turns a 429 into an error page; it guesses nothing.
- */
-export const UNLIMITED_PATHS: readonly string[] = ["/ready", "/forward-auth"];
+// Per client and path. The credential-guessing paths get a tight window; configured custom rules win. The
+// built-in rules are declared by each feature beside its routes and gathered in routes/index.ts.
 
 const matchesPath = (pattern: string, path: string): boolean =>
   pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : path === pattern;

@@ -6,14 +6,14 @@ import {
   readLiveCode,
   resetPasswordWithCode,
   sendCode,
-} from "../../services/email-otp.ts";
-import { emailCodeStrategy, verifyEmailCodeAndSignIn } from "../../services/sign-in/mailbox.ts";
+} from "../../services/email-otp/email-otp.ts";
+import { emailCodeStrategy, verifyEmailCodeAndSignIn } from "../../services/email-otp/sign-in.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
 import { toPublicUserWire } from "../../services/users.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
-import { defineRoute } from "../route.ts";
+import { defineRoute, type RateLimits } from "../route.ts";
 import { requestOrigin } from "../security-log.ts";
 import { rememberedChoice, setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
@@ -137,3 +137,12 @@ export const emailOtpRoutes = [
   createVerificationOtpRoute,
   getVerificationOtpRoute,
 ];
+
+/** The passwordless paths' own rules (plugins.md). */
+export const emailOtpRateLimits: RateLimits = {
+  limited: [
+    { path: "/email-otp/send-verification-otp", window: 60, max: 3 },
+    { path: "/email-otp/verify-email", window: 60, max: 3 },
+    { path: "/sign-in/email-otp", window: 60, max: 3 },
+  ],
+};

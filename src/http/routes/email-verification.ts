@@ -9,8 +9,8 @@ import {
   sendVerificationEmail,
   type VerifyEmailFailure,
 } from "../../services/email-verification.ts";
-import { verificationLinkStrategy } from "../../services/sign-in/mailbox.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
+import { verificationLinkStrategy } from "../../services/sign-in/verification-link.ts";
 import { findUserByEmail, markEmailVerified, toPublicUserWire, type UserRecord } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { PublicUserSchema } from "../../wire/user.ts";

@@ -3,11 +3,11 @@ import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import { AuthError, isAuthError } from "../../errors.ts";
 import { splitRoles } from "../../services/access-control.ts";
-import { decideForwardAuth, type ForwardAuthRequirements } from "../../services/forward-auth.ts";
+import { decideForwardAuth, type ForwardAuthRequirements } from "../../services/forward-auth/forward-auth.ts";
 import { forwardedRequestURL } from "../client-address.ts";
 import { singleLine } from "../fields.ts";
 import { isTrustedURL } from "../request.ts";
-import { defineRoute } from "../route.ts";
+import { defineRoute, type RateLimits } from "../route.ts";
 import { type ResolvedSession, resolveSession } from "../session.ts";
 
 // authd's own check for reverse proxies (nginx auth_request, Caddy forward_auth, Traefik forwardAuth): the
@@ -120,3 +120,9 @@ export const forwardAuthRoute = defineRoute({
     return allowedResponse(ctx, current);
   },
 });
+
+/**
+ * A reverse proxy asks /forward-auth on every request to the sites behind it (a page and its images at once)
+ * and turns a 429 into an error page; it guesses nothing, so no built-in rule counts it.
+ */
+export const forwardAuthRateLimits: RateLimits = { unlimited: ["/forward-auth"] };

@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import type { Route } from "../route.ts";
+import type { RateLimits, Route } from "../route.ts";
 import { accountRoutes } from "./accounts.ts";
 import { adminRoutes } from "./admin/index.ts";
 import { adminPasskeyRoutes } from "./admin/passkeys.ts";
@@ -8,14 +8,14 @@ import { apiKeyRoutes } from "./api-key.ts";
 import { auditRoutes } from "./audit.ts";
 import { changeEmailRoute } from "./change-email.ts";
 import { deleteUserRoutes } from "./delete-user.ts";
-import { emailOtpRoutes } from "./email-otp.ts";
+import { emailOtpRateLimits, emailOtpRoutes } from "./email-otp.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
-import { forwardAuthRoute } from "./forward-auth.ts";
+import { forwardAuthRateLimits, forwardAuthRoute } from "./forward-auth.ts";
 import { jwtRoutes } from "./jwt.ts";
-import { magicLinkRoutes } from "./magic-link.ts";
+import { magicLinkRateLimits, magicLinkRoutes } from "./magic-link.ts";
 import { miscRoutes } from "./misc.ts";
 import { organizationRoutes } from "./organization/index.ts";
-import { passkeyCeremonyRoutes } from "./passkey.ts";
+import { passkeyCeremonyRoutes, passkeyRateLimits } from "./passkey.ts";
 import { passkeyManagementRoutes } from "./passkey-management.ts";
 import { passwordRoutes } from "./password.ts";
 import { providerTokenRoutes } from "./provider-tokens.ts";
@@ -25,7 +25,7 @@ import { signInEmail } from "./sign-in.ts";
 import { signUpEmail } from "./sign-up.ts";
 import { linkSocial, signInSocial } from "./social.ts";
 import { callbackGet, callbackPost } from "./social-callback.ts";
-import { twoFactorRoutes } from "./two-factor.ts";
+import { twoFactorRateLimits, twoFactorRoutes } from "./two-factor.ts";
 import { updateUserRoute } from "./user.ts";
 import { signInUsername } from "./username.ts";
 
@@ -50,3 +50,35 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   routes.push(...auditRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }
+
+// The built-in rate-limit rules beside the general one (rateLimit.window / rateLimit.max), first match wins.
+// Each optional feature declares its own beside its routes (`<feature>RateLimits` in its route file); the
+// core's are here: Better Auth's tight window on the paths that take a password, a code or create an
+// account. A path ending in `*` is a prefix. docs/operations.md lists them (a test keeps the two in step);
+// rateLimit.customRules replaces any of them.
+
+const CORE: RateLimits = {
+  limited: [
+    { path: "/sign-in*", window: 10, max: 3 },
+    { path: "/sign-up*", window: 10, max: 3 },
+    { path: "/change-password*", window: 10, max: 3 },
+    { path: "/change-email*", window: 10, max: 3 },
+  ],
+  // Readiness probes must not depend on (or fill) the counter store they partly check.
+  unlimited: ["/ready"],
+};
+
+// The features' exact paths come before the core's prefixes: /sign-in* would catch /sign-in/magic-link.
+const ALL: RateLimits[] = [
+  magicLinkRateLimits,
+  emailOtpRateLimits,
+  passkeyRateLimits,
+  CORE,
+  twoFactorRateLimits,
+  forwardAuthRateLimits,
+];
+
+export const BUILT_IN_RULES = ALL.flatMap((rules) => rules.limited ?? []);
+
+/** Paths no built-in rule counts (a custom rule still may). */
+export const UNLIMITED_PATHS: readonly string[] = ALL.flatMap((rules) => rules.unlimited ?? []);

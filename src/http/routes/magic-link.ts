@@ -1,15 +1,15 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { sendMagicLink } from "../../services/magic-link.ts";
-import { magicLinkStrategy } from "../../services/sign-in/mailbox.ts";
+import { sendMagicLink } from "../../services/magic-link/magic-link.ts";
+import { magicLinkStrategy } from "../../services/magic-link/sign-in.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
 import { toPublicUserWire } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
-import { defineRoute } from "../route.ts";
+import { defineRoute, type RateLimits } from "../route.ts";
 import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
 const tags = ["Magic link"];
@@ -80,3 +80,11 @@ export const verifyMagicLinkRoute = defineRoute({
 });
 
 export const magicLinkRoutes = [sendMagicLinkRoute, verifyMagicLinkRoute];
+
+/** The passwordless paths' own rules (plugins.md). */
+export const magicLinkRateLimits: RateLimits = {
+  limited: [
+    { path: "/sign-in/magic-link", window: 60, max: 5 },
+    { path: "/magic-link/verify", window: 60, max: 5 },
+  ],
+};

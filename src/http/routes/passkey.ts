@@ -3,14 +3,14 @@ import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
 import { authenticationOptions } from "../../services/passkeys/authentication.ts";
 import { registrationOptions, verifyRegistration } from "../../services/passkeys/registration.ts";
+import { passkeyStrategy } from "../../services/passkeys/sign-in.ts";
 import { isSessionFresh, toSessionWire } from "../../services/sessions/sessions.ts";
-import { passkeyStrategy } from "../../services/sign-in/passkey.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
 import { PasskeySchema } from "../../wire/passkey.ts";
 import { SessionSchema } from "../../wire/session.ts";
 import { jsonObject, singleLine } from "../fields.ts";
 import { readChallengeCookie, setChallengeCookie, withChallengeSpent } from "../passkey-cookie.ts";
-import { defineRoute } from "../route.ts";
+import { defineRoute, type RateLimits } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import type { ResolvedSession } from "../session.ts";
 import { rememberedChoice, setSignInCookies, signInRequestOf } from "../sign-in.ts";
@@ -114,3 +114,16 @@ export const passkeyCeremonyRoutes = [
   generateAuthenticateOptionsRoute,
   verifyAuthenticationRoute,
 ];
+
+/**
+ * Each ceremony step stores a challenge or checks a signature: 10 a minute is plenty for a person and bounds
+ * what a script can make the server store.
+ */
+export const passkeyRateLimits: RateLimits = {
+  limited: [
+    { path: "/passkey/generate-register-options", window: 60, max: 10 },
+    { path: "/passkey/verify-registration", window: 60, max: 10 },
+    { path: "/passkey/generate-authenticate-options", window: 60, max: 10 },
+    { path: "/passkey/verify-authentication", window: 60, max: 10 },
+  ],
+};

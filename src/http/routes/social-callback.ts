@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { completeSocialCallback, withParams } from "../../services/sign-in/social-callback.ts";
+import { completeSocialCallback, withParams } from "../../services/oauth/callback.ts";
 import { freeText, singleLine } from "../fields.ts";
 import { isStateFromThisBrowser, releaseStateCookie } from "../oauth-state-cookie.ts";
 import { defineRoute } from "../route.ts";

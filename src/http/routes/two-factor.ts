@@ -17,7 +17,7 @@ import {
 } from "../../wire/two-factor.ts";
 import { setSessionCookies } from "../cookies.ts";
 import { freeText, singleLine } from "../fields.ts";
-import { defineRoute } from "../route.ts";
+import { defineRoute, type RateLimits } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import { answerVerification, verificationContext, verificationRequest } from "../two-factor.ts";
 
@@ -180,3 +180,6 @@ export const twoFactorRoutes = [
   viewBackupCodesRoute,
   generateTotpRoute,
 ];
+
+/** Better Auth's tight window on the paths that take a code. */
+export const twoFactorRateLimits: RateLimits = { limited: [{ path: "/two-factor/*", window: 10, max: 3 }] };

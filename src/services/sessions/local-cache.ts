@@ -2,7 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { Db, SessionRow, UserRow } from "../../db/schema.ts";
 import { perContext } from "../../platform/per-context.ts";
 import { forgetCopies, ProvenCopies, type ReadStamp } from "../../platform/proven-copies.ts";
-import { apiKeyRowCopies } from "../api-keys/rows.ts";
+import { defineHook } from "../hooks.ts";
 
 // Sessions this process has read lately, kept in its memory so that a session read (every authenticated
 // request) costs no database or Redis round trip. A copy is only ever served while it is provably current:
@@ -55,8 +55,14 @@ export function storeLocalSession(ctx: AuthContext, tokenHash: string, found: Ca
   localSessions(ctx).set(tokenHash, found, stamp, ctx.now());
 }
 
+/**
+ * Other copies this process keeps of rows that carry user fields (API-key rows carry their owner's ban):
+ * any write of users or sessions drops them with the sessions.
+ */
+export const userCopies = defineHook<(ctx: AuthContext) => ProvenCopies<unknown>>("userCopies");
+
 /** After a write of users or sessions through `db` (the database, or the transaction that made it). */
 export function invalidateLocalSessions(ctx: AuthContext, db: Db): Promise<void> {
-  // Key rows carry their owner's ban (api-keys/rows.ts): a user write drops them too.
-  return forgetCopies(ctx, db, localSessions(ctx), apiKeyRowCopies(ctx));
+  const others = userCopies.handlers().map((copies) => copies(ctx));
+  return forgetCopies(ctx, db, localSessions(ctx), ...others);
 }

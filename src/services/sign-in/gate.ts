@@ -1,19 +1,18 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { isAuthError } from "../../errors.ts";
-import { sourceOf } from "../request-origin.ts";
-import { recordSecurityEvent } from "../security-events.ts";
+import { defineHook } from "../hooks.ts";
 import type { LiveSession } from "../sessions/sessions.ts";
-import { createChallenge } from "../two-factor/challenge.ts";
-import { redeemTrustedDevice, trustDevice } from "../two-factor/trusted-devices.ts";
 import { recordSignInFailure, type SignInAttempt, signInEvent } from "./events.ts";
-import { assertNotBanned, sessionOptionsFor, startSession } from "./start-session.ts";
+import { sessionOptionsFor, startSession } from "./start-session.ts";
 import type { SignInRequest } from "./strategy.ts";
 
 // The gate every proven sign-in passes (the pipeline's methods, and a mailbox verified with auto sign-in):
 // the ban rules, then the second factor, then the session and its sign_in event. A user with two-factor on
 // gets a challenge instead of a session, unless this browser is trusted or the proof was a strong factor on
 // its own (a passkey), or the operator let passwordless sign-ins skip it (twoFactor.skipForPasswordless).
+// The second factor is a feature (services/two-factor/), so the gate asks it through the credentialPassed
+// hook; the ban rules and the session are the core's.
 
 export type SignInStep =
   | {
@@ -29,9 +28,20 @@ export interface GatePolicy {
   skipSecondFactor: boolean;
 }
 
-export function requiresSecondFactor(ctx: AuthContext, user: Pick<UserRow, "twoFactorEnabled">): boolean {
-  return ctx.config.twoFactor.enabled && Boolean(user.twoFactorEnabled);
-}
+/**
+ * A sign-in proved its credential and asks for no exemption: the second factor answers null (the session
+ * starts), or a step of its own: a challenge instead of a session, or a session it started through `start`
+ * (a trusted browser). It enforces the ban itself before it answers a challenge.
+ */
+export type CredentialPassed = (
+  ctx: AuthContext,
+  user: UserRow,
+  attempt: SignInAttempt,
+  request: SignInRequest,
+  start: () => Promise<LiveSession>,
+) => Promise<SignInStep | null>;
+
+export const credentialPassed = defineHook<CredentialPassed>("credentialPassed");
 
 async function passGate(
   ctx: AuthContext,
@@ -44,23 +54,9 @@ async function passGate(
     ...sessionOptionsFor(request, request.rememberMe),
     event: () => signInEvent(attempt, user.id, request),
   };
-  if (policy.skipSecondFactor || !requiresSecondFactor(ctx, user))
-    return { kind: "session", session: await startSession(ctx, user, sessionOptions), trust: null };
-  assertNotBanned(ctx, user);
-  if (await redeemTrustedDevice(ctx, user.id, request.trustedBrowser)) {
-    const session = await startSession(ctx, user, sessionOptions);
-    return { kind: "session", session, trust: await trustDevice(ctx, user.id, session.token) };
-  }
-  const challengeId = await createChallenge(ctx, user.id);
-  await recordSecurityEvent(ctx, {
-    type: "two_factor_challenged",
-    outcome: "success",
-    method: attempt.method,
-    ...(attempt.provider ? { provider: attempt.provider } : {}),
-    userId: user.id,
-    source: sourceOf(request),
-  });
-  return { kind: "challenge", challengeId };
+  const start = () => startSession(ctx, user, sessionOptions);
+  const step = policy.skipSecondFactor ? null : await credentialPassed.handler()(ctx, user, attempt, request, start);
+  return step ?? { kind: "session", session: await start(), trust: null };
 }
 
 /** The gate for a proven user; a banned user's refusal is logged as a failed sign-in naming them. */

@@ -1,5 +1,5 @@
-import type { AuthContext } from "../context.ts";
-import * as codes from "./one-time-codes.ts";
+import type { AuthContext } from "../../context.ts";
+import * as codes from "../one-time-codes.ts";
 
 // Email one-time codes: one live code per (type, email), under the identifier email-otp:{type}:{email in
 // lower case}, kept sealed beside its keyed hash so the server call get-verification-otp can read a live

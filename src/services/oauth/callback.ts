@@ -1,17 +1,17 @@
 import type { AuthContext } from "../../context.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { isAuthError } from "../../errors.ts";
-import { consumeState, type OAuthState } from "../oauth/authorization.ts";
-import { exchangeAuthorizationCode } from "../oauth/http.ts";
-import { redirectURIFor, resolveProvider } from "../oauth/providers.ts";
-import { linkSocialAccount, type SocialFailure } from "../oauth/social-users.ts";
-import type { ProviderProfile, ResolvedProvider } from "../oauth/types.ts";
 import type { SignInFailureReason } from "../security-event-types.ts";
-import { recordSignInFailure, type SignInAttempt } from "./events.ts";
-import type { SignInStep } from "./gate.ts";
-import { type SignInResult, signIn } from "./pipeline.ts";
-import { providerCallbackStrategy, resolveIdentity, socialFailureReason } from "./social.ts";
-import type { SignInRequest } from "./strategy.ts";
+import { recordSignInFailure, type SignInAttempt } from "../sign-in/events.ts";
+import type { SignInStep } from "../sign-in/gate.ts";
+import { type SignInResult, signIn } from "../sign-in/pipeline.ts";
+import type { SignInRequest } from "../sign-in/strategy.ts";
+import { consumeState, type OAuthState } from "./authorization.ts";
+import { exchangeAuthorizationCode } from "./http.ts";
+import { redirectURIFor, resolveProvider } from "./providers.ts";
+import { providerCallbackStrategy, resolveIdentity, socialFailureReason } from "./sign-in.ts";
+import { linkSocialAccount, type SocialFailure } from "./social-users.ts";
+import type { ProviderProfile, ResolvedProvider } from "./types.ts";
 
 // Where the provider sends the browser back. Every failure is a redirect carrying one of the spec's
 // codes: to the app's errorCallbackURL once the state is known, to the /error page before that. Each

@@ -1,11 +1,11 @@
 import type { AuthContext } from "../../context.ts";
 import { AuthError, type ErrorKey } from "../../errors.ts";
-import { type ApiKeyRefusal, verifyApiKey } from "../api-keys/verification.ts";
 import type { RequestOrigin } from "../request-origin.ts";
 import type { SignInFailureReason } from "../security-event-types.ts";
 import { hashSessionToken, type LiveSession, type SessionWithUser } from "../sessions/sessions.ts";
+import { recordSignIn, recordSignInFailure } from "../sign-in/events.ts";
 import { findUserById } from "../users.ts";
-import { recordSignIn, recordSignInFailure } from "./events.ts";
+import { type ApiKeyRefusal, verifyApiKey } from "./verification.ts";
 
 // An API key header standing in for a session of the key's owner (apiKey.enableSessionForAPIKeys). Not a
 // pipeline method: no session is started and no second factor applies; the key authenticates one request.

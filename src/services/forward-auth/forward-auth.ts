@@ -1,8 +1,8 @@
-import type { AuthContext } from "../context.ts";
-import { findMember, findOrganizationById, findOrganizationBySlug } from "../db/repositories/organizations.ts";
-import type { UserRow } from "../db/schema.ts";
-import { splitRoles } from "./access-control.ts";
-import { isBanned } from "./users.ts";
+import type { AuthContext } from "../../context.ts";
+import { findMember, findOrganizationById, findOrganizationBySlug } from "../../db/repositories/organizations.ts";
+import type { UserRow } from "../../db/schema.ts";
+import { splitRoles } from "../access-control.ts";
+import { isBanned } from "../users.ts";
 
 // What a reverse proxy may ask of the caller before letting a request through (GET /forward-auth): a
 // live session (checked by the route), and optionally a user role and an organization membership.

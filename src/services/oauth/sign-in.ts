@@ -1,12 +1,12 @@
 import type { AuthContext } from "../../context.ts";
 import { type ErrorKey, isAuthError } from "../../errors.ts";
-import { type ClientIdToken, profileFromClientIdToken } from "../oauth/client-id-token.ts";
-import { resolveSocialUser, type SocialFailure, type SocialResult, type SocialUser } from "../oauth/social-users.ts";
-import type { OAuthTokens, ProviderProfile, ResolvedProvider } from "../oauth/types.ts";
 import { type RequestOrigin, sourceOf } from "../request-origin.ts";
 import type { SignInFailureReason } from "../security-event-types.ts";
 import { recordSecurityEvent } from "../security-events.ts";
-import type { CredentialCheck, SignInStrategy } from "./strategy.ts";
+import type { CredentialCheck, SignInStrategy } from "../sign-in/strategy.ts";
+import { type ClientIdToken, profileFromClientIdToken } from "./client-id-token.ts";
+import { resolveSocialUser, type SocialFailure, type SocialResult, type SocialUser } from "./social-users.ts";
+import type { OAuthTokens, ProviderProfile, ResolvedProvider } from "./types.ts";
 
 // Signing in with a provider identity: from an ID token the client holds (sign-in/social), or from the
 // profile a provider's callback returned. The identity resolves to a linked, newly linked or new user.

@@ -1,22 +1,22 @@
-import type { AuthContext } from "../context.ts";
-import type { UserRow } from "../db/schema.ts";
-import { AuthError } from "../errors.ts";
-import { withTransaction } from "../platform/transaction.ts";
-import { proveMailbox } from "./account-claim.ts";
-import { claimSignInMail, clearPasswordAttempts, throttleCodeCheck } from "./account-throttle.ts";
-import { createCode, type OtpType, redeemCode } from "./email-otp-codes.ts";
-import { type MailboxOwner, ownerOfProvenMailbox } from "./passwordless.ts";
-import { storePasswordHash } from "./passwords.ts";
-import { type RequestOrigin, sourceOf } from "./request-origin.ts";
-import { type EventSource, recordSecurityEvent } from "./security-events.ts";
-import { revokeUserSessions } from "./sessions/sessions.ts";
-import { assertPasswordLength, findUserByEmail, markEmailVerified } from "./users.ts";
+import type { AuthContext } from "../../context.ts";
+import type { UserRow } from "../../db/schema.ts";
+import { AuthError } from "../../errors.ts";
+import { withTransaction } from "../../platform/transaction.ts";
+import { proveMailbox } from "../account-claim.ts";
+import { claimSignInMail, clearPasswordAttempts, throttleCodeCheck } from "../account-throttle.ts";
+import { type MailboxOwner, ownerOfProvenMailbox } from "../passwordless.ts";
+import { storePasswordHash } from "../passwords.ts";
+import { type RequestOrigin, sourceOf } from "../request-origin.ts";
+import { type EventSource, recordSecurityEvent } from "../security-events.ts";
+import { revokeUserSessions } from "../sessions/sessions.ts";
+import { assertPasswordLength, findUserByEmail, markEmailVerified } from "../users.ts";
+import { createCode, type OtpType, redeemCode } from "./codes.ts";
 
 // Email one-time codes: sign in (and sign up), verify an address, reset a password. Codes are stored and
-// checked in email-otp-codes.ts; every check also counts against the email's code throttle (see
+// checked in codes.ts; every check also counts against the email's code throttle (see
 // account-throttle.ts), so guesses spread over many client addresses stay bounded per account.
 
-export { OTP_TYPES, type OtpType, readLiveCode } from "./email-otp-codes.ts";
+export { OTP_TYPES, type OtpType, readLiveCode } from "./codes.ts";
 
 const PURPOSE: Record<OtpType, string> = {
   "sign-in": "sign in",

@@ -1,12 +1,12 @@
-import type { AuthContext } from "../context.ts";
-import { generateRandomString, LETTERS, sha256Base64Url } from "../crypto/random.ts";
+import type { AuthContext } from "../../context.ts";
+import { generateRandomString, LETTERS, sha256Base64Url } from "../../crypto/random.ts";
 import {
   consumeVerification,
   deleteExpiredVerifications,
   insertVerification,
-} from "../db/repositories/verifications.ts";
-import { claimSignInMail } from "./account-throttle.ts";
-import { findUserByEmail } from "./users.ts";
+} from "../../db/repositories/verifications.ts";
+import { claimSignInMail } from "../account-throttle.ts";
+import { findUserByEmail } from "../users.ts";
 
 // Magic links: a token of 32 random letters mailed as {api}/magic-link/verify?token=…&callbackURL=…, stored
 // as a verification record whose identifier is magic-link:{SHA-256 of the token} (only the hash is at rest:

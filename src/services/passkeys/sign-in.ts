@@ -1,9 +1,9 @@
 import type { ErrorKey } from "../../errors.ts";
 import { isAuthError } from "../../errors.ts";
-import { verifyAuthentication } from "../passkeys/authentication.ts";
 import { sourceOf } from "../request-origin.ts";
 import type { SignInFailureReason } from "../security-event-types.ts";
-import type { SignInStrategy } from "./strategy.ts";
+import type { SignInStrategy } from "../sign-in/strategy.ts";
+import { verifyAuthentication } from "./authentication.ts";
 
 // Signing in with a passkey: the assertion is checked against the challenge this browser holds (used up
 // whatever happens). A passkey proves possession of the authenticator (and, with user verification, the

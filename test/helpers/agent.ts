@@ -76,7 +76,7 @@ export class Agent {
     options: RequestOptions = {},
   ): Promise<AgentResponse<T>> {
     const url = new URL(
-      `http://localhost${path.startsWith("/api/") || path.startsWith("/metrics") ? path : this.basePath + path}`,
+      `http://localhost${path.startsWith("/api/") || path.startsWith("/metrics") || path.startsWith("/account") ? path : this.basePath + path}`,
     );
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...this.headers, ...options.headers };

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
-import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
+import { pathOf, requestDeletion as requestDeletionOf, useMailContext } from "../helpers/mail-links.ts";
 import type { Mailbox } from "../helpers/mailbox.ts";
 import { browse, hiddenFields, pageForm, postForm } from "../helpers/pages.ts";
 
@@ -15,15 +15,7 @@ describeEachDialect("delete-account links opened in a browser", (dialect) => {
   let t: TestContext;
   useMailContext({ dialect }, (ready) => ({ t, mailbox } = ready));
 
-  async function requestDeletion(callbackURL?: string) {
-    const account = await signUp(t);
-    await t.ctx.settle();
-    const seen = mailCount(mailbox, account.email);
-    const res = await account.agent.post("/delete-user", { password: account.password, callbackURL });
-    expect(res.body).toEqual({ success: true, message: "Verification email sent" });
-    const link = await mailedLink(mailbox, account.email, "delete", seen);
-    return { ...account, link, token: link.searchParams.get("token") as string };
-  }
+  const requestDeletion = (callbackURL?: string) => requestDeletionOf(t, mailbox, callbackURL);
 
   it("sends a browser's GET to the confirmation page and deletes nothing: the token works afterwards", async () => {
     const { agent, user, link, token } = await requestDeletion("/goodbye");

@@ -54,6 +54,11 @@ describeEachDialect("verify-email links opened in a browser", (dialect) => {
     expect(hiddenFields(page.text)).toMatchObject({ token: link.searchParams.get("token"), redirect: "/welcome" });
     expect(await isVerified(t, email)).toBe(false);
 
+    // A HEAD (a link checker's look) consumes nothing either, whatever it accepts.
+    const head = await t.agent().request("HEAD", pathOf(link), undefined, { headers: { accept: "*/*" } });
+    expect(head.status).toBe(303);
+    expect(await isVerified(t, email)).toBe(false);
+
     // The same link, followed by an API client, still does what the spec says.
     const api = await t.agent().get(pathOf(link), { headers: { accept: "*/*" } });
     expect(api.status).toBe(302);

@@ -11,9 +11,13 @@ import { trustedReturnAddress } from "./return-address.ts";
 // text/html) is sent to a page instead, which consumes nothing and shows a button that posts the token: a
 // mail scanner that fetches the link changes nothing, and the person's press does the work.
 
-/** A browser's page load, with the pages on: API clients and the conformance kit send JSON or *\/*. */
+/**
+ * A browser's page load, with the pages on: API clients and the conformance kit send JSON or *\/*. A HEAD
+ * (Hono answers it with the GET route, body dropped) is only ever a look at the link: it consumes nothing either.
+ */
 export function wantsPage(c: Context, ctx: AuthContext): boolean {
-  return ctx.config.pages.enabled && (c.req.header("accept") ?? "").includes("text/html");
+  if (!ctx.config.pages.enabled) return false;
+  return c.req.method === "HEAD" || (c.req.header("accept") ?? "").includes("text/html");
 }
 
 /**

@@ -5,15 +5,18 @@ import type { SignInStep } from "../services/sign-in/gate.ts";
 import { sessionOptionsFor, startSession } from "../services/sign-in/start-session.ts";
 import type { SignInRequest } from "../services/sign-in/strategy.ts";
 import type { UserRecord } from "../services/users.ts";
+import type { VerificationLinkOutcome } from "../services/verification-link.ts";
 import {
   hasDontRememberCookie,
   readSignedCookie,
   setChallengeCookies,
   setSessionCookies,
+  setSessionDataCookie,
   setSignedCookie,
   twoFactorCookieNames,
 } from "./cookies.ts";
 import { requestOrigin } from "./security-log.ts";
+import type { ResolvedSession } from "./session.ts";
 
 // What HTTP adds to the sign-in pipeline (src/services/sign-in/): the request as a SignInRequest going in,
 // and the cookies of the outcome coming out. The flow itself is the services'.
@@ -63,4 +66,25 @@ export async function startUserSession(
   const session = await startSession(ctx, user, sessionOptionsFor(requestOrigin(c, ctx), rememberMe));
   setSessionCookies(c, ctx, { session, user }, { dontRemember: rememberMe === false });
   return session;
+}
+
+/**
+ * The cookies of a followed verification link (followVerificationLink), for the API route and the page alike:
+ * the sign-in's that followed it, or the signed-in session's cached user data, now with the new address or
+ * verified.
+ */
+export function setVerificationLinkCookies(
+  c: Context,
+  ctx: AuthContext,
+  outcome: VerificationLinkOutcome,
+  session: ResolvedSession | null,
+  request: SignInRequest,
+): void {
+  if (outcome.kind === "failed") return;
+  if (outcome.kind === "verified" && outcome.signedIn) {
+    setSignInCookies(c, ctx, outcome.signedIn, request);
+    return;
+  }
+  const user = outcome.kind === "email-changed" ? outcome.user : outcome.sessionUser;
+  if (session && user) setSessionDataCookie(c, ctx, { session: session.session, user });
 }

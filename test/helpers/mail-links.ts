@@ -1,5 +1,5 @@
-import { afterAll, beforeAll } from "vitest";
-import { createTestContext, type TestContext, type TestContextOptions } from "./context.ts";
+import { afterAll, beforeAll, expect } from "vitest";
+import { createTestContext, signUp, type TestContext, type TestContextOptions } from "./context.ts";
 import { type Mailbox, startMailbox } from "./mailbox.ts";
 
 // Links as the daemon mails them, read from the real SMTP capture.
@@ -67,4 +67,16 @@ export function useMailContext(
     await handles?.t.close();
     await handles?.mailbox.close();
   });
+}
+
+/** Sign a user up, ask for deletion with the password (deleteUser.requireVerification) and return the mailed link. */
+export async function requestDeletion(t: TestContext, mailbox: Mailbox, callbackURL?: string) {
+  const account = await signUp(t);
+  await t.ctx.settle();
+  const seen = mailCount(mailbox, account.email);
+  const res = await account.agent.post("/delete-user", { password: account.password, callbackURL });
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ success: true, message: "Verification email sent" });
+  const link = await mailedLink(mailbox, account.email, "delete", seen);
+  return { ...account, link, token: link.searchParams.get("token") as string };
 }

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteIdentifier } from "../../src/services/account-deletion.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
-import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
+import {
+  mailCount,
+  mailedLink,
+  pathOf,
+  requestDeletion as requestDeletionOf,
+  useMailContext,
+} from "../helpers/mail-links.ts";
 import type { Mailbox } from "../helpers/mailbox.ts";
 
 async function rowsOf(t: TestContext, userId: string) {
@@ -19,17 +25,7 @@ describeEachDialect("user deletion with mailed confirmation (the default)", (dia
   let t: TestContext;
   useMailContext({ dialect }, (ready) => ({ t, mailbox } = ready));
 
-  /** Ask for deletion with the password and return the mailed link. */
-  async function requestDeletion(callbackURL?: string) {
-    const account = await signUp(t);
-    await t.ctx.settle();
-    const seen = mailCount(mailbox, account.email);
-    const res = await account.agent.post("/delete-user", { password: account.password, callbackURL });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: "Verification email sent" });
-    const link = await mailedLink(mailbox, account.email, "delete", seen);
-    return { ...account, link, token: link.searchParams.get("token") as string };
-  }
+  const requestDeletion = (callbackURL?: string) => requestDeletionOf(t, mailbox, callbackURL);
 
   it("mails a 32-character link, even with the right password, and deletes only when the owner follows it", async () => {
     const { agent, user, link, token } = await requestDeletion("/goodbye");

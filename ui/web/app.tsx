@@ -1,4 +1,5 @@
 import { PageProvider } from "./components/page-context.tsx";
+import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
 import { SignUpPage } from "./pages/sign-up.tsx";
@@ -26,6 +27,8 @@ function Page({ state }: { state: PageState }) {
       return <ResetPasswordPage state={state} />;
     case "verify-email":
       return <VerifyEmailPage state={state} />;
+    case "delete-account":
+      return <DeleteAccountPage state={state} />;
     case "error":
       return <ErrorPage state={state} />;
   }

@@ -55,7 +55,24 @@ export type PageState = Common &
     | { page: "forgot-password"; email: string }
     | { page: "check-mail"; kind: "reset" | "verify" }
     | { page: "reset-password"; token: string; passwordRules: { min: number; max: number } }
-    | { page: "verify-email"; token: string; done: boolean }
+    | {
+        page: "verify-email";
+        token: string;
+        /** The link confirms an email change (from the current address) rather than verifying an address. */
+        change: boolean;
+        /** The link's callbackURL when it is not the return address but the API would follow it. */
+        callbackURL: string | null;
+        done: boolean;
+      }
+    | {
+        page: "delete-account";
+        token: string;
+        callbackURL: string | null;
+        /** The signed-in user's address, or null when the browser must sign in first (at `signIn`). */
+        email: string | null;
+        signIn: string | null;
+        done: boolean;
+      }
     | { page: "error"; code: string }
   );
 

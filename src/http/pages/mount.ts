@@ -4,6 +4,7 @@ import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
 import { rateLimitMiddleware } from "../middleware/rate-limit.ts";
 import { serveAsset } from "./assets.ts";
+import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
 import { pageHeaders } from "./headers.ts";
 import { commonState } from "./page-state.ts";
 import {
@@ -16,6 +17,7 @@ import {
 import { renderPage } from "./respond.ts";
 import { postSignIn, postSignOut, showError, showSignedOut, showSignIn } from "./sign-in-pages.ts";
 import { postSignUp, showSignUp } from "./sign-up-page.ts";
+import { postVerifyEmail, showVerifyEmail } from "./verify-email-page.ts";
 
 // authd's own pages under pages.basePath (default /account): GET draws a page, POST takes its form. Each
 // form post is rate limited as the API route it stands for, so a page is no way around a limit.
@@ -43,6 +45,14 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   },
   { path: "/check-mail", get: showCheckMail },
   { path: "/reset-password", get: showResetPassword, post: postResetPassword, limitAs: "/reset-password" },
+  // The landings of mailed links whose GET would consume a token (mailed-links.ts): only the post does.
+  { path: "/verify-email", get: showVerifyEmail, post: postVerifyEmail, limitAs: "/verify-email" },
+  {
+    path: "/delete-account",
+    get: showDeleteAccount,
+    post: postDeleteAccount,
+    limitAs: "/delete-user/callback",
+  },
   { path: "/error", get: showError },
 ];
 

@@ -6,6 +6,7 @@ import { isSessionFresh } from "../../services/sessions/sessions.ts";
 import { deleteUser } from "../../services/users.ts";
 import { clearSessionCookies } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
+import { browserLanding } from "../pages/mailed-links.ts";
 import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import { holdsSessionToken } from "../session.ts";
@@ -64,13 +65,17 @@ export const deleteUserCallbackRoute = defineRoute({
   method: "GET",
   path: "/delete-user/callback",
   summary: "Follow a delete-account link",
-  description: "Deletes the signed-in user when the token is theirs and live; redirects to callbackURL when given.",
+  description:
+    "Deletes the signed-in user when the token is theirs and live; redirects to callbackURL when given. With the pages on, a browser (Accept naming text/html) is sent (303) to the confirmation page instead, and nothing is consumed.",
   tags,
   auth: "optional-session",
   query: z.object({ token: singleLine(), callbackURL: singleLine().optional() }),
   response: DeleteAnswer,
   refusals: { INVALID_TOKEN: "INVALID_DELETE_TOKEN" },
   handler: async ({ c, ctx, query, session }) => {
+    // A browser opening the mailed link gets the page's confirmation button: a mail scanner's GET deletes nothing.
+    const landing = browserLanding(c, ctx, "/delete-account", query.token, query.callbackURL);
+    if (landing) return landing;
     if (!session) throw new AuthError("NO_SESSION_FOR_DELETE_LINK");
     await deleteUserWithToken(ctx, session.user, query.token, requestSource(c, ctx, "user", session.user.id));
     clearSessionCookies(c, ctx);

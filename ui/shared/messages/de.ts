@@ -12,6 +12,7 @@ export const de: Record<MessageKey, string> = {
   "page.title.checkMail": "Sehen Sie in Ihr Postfach",
   "page.title.signedIn": "Sie sind angemeldet",
   "page.title.error": "Etwas ist schiefgegangen",
+  "page.title.deleteAccount": "Konto löschen",
   "page.subtitle.signIn": "um mit {appName} fortzufahren",
   "page.subtitle.signUp": "für {appName}",
 
@@ -34,6 +35,7 @@ export const de: Record<MessageKey, string> = {
   "action.confirmEmail": "Adresse bestätigen",
   "action.backToSignIn": "Zurück zur Anmeldung",
   "action.backToApp": "Zurück zu {appName}",
+  "action.deleteAccount": "Mein Konto löschen",
 
   "link.forgotPassword": "Passwort vergessen?",
   "link.signUp": "Noch kein Konto? Jetzt erstellen",
@@ -49,6 +51,12 @@ export const de: Record<MessageKey, string> = {
   "notice.signedInAs": "Angemeldet als {email}.",
   "notice.errorCode": "Fehlercode: {code}",
   "notice.javascriptOptional": "Diese Seite funktioniert auch ohne JavaScript.",
+  "notice.emailChangeContinue": "Drücken Sie die Schaltfläche, um die neue E-Mail-Adresse Ihres Kontos zu bestätigen.",
+  "notice.deleteAccountConfirm":
+    "Damit werden das Konto {email} und alles darin gelöscht. Das lässt sich nicht rückgängig machen.",
+  "notice.deleteAccountSignIn":
+    "Melden Sie sich bei dem Konto an, an das dieser Link ging, und bestätigen Sie dann das Löschen.",
+  "notice.accountDeleted": "Ihr Konto wurde gelöscht.",
 
   "error.generic": "Das hat nicht geklappt. Bitte versuchen Sie es erneut.",
   "error.INVALID_EMAIL_OR_PASSWORD": "E-Mail-Adresse oder Passwort sind nicht richtig.",
@@ -88,4 +96,10 @@ export const de: Record<MessageKey, string> = {
   "error.unable_to_create_user": "Das Konto konnte nicht erstellt werden.",
   "error.signup_disabled": "Hier können keine neuen Konten erstellt werden.",
   "error.unknown": "Ein unerwarteter Fehler ist aufgetreten.",
+  "error.user_not_found": "Das Konto dieses Links gibt es nicht mehr.",
+  "error.unauthorized":
+    "Melden Sie sich bei dem Konto an, an das dieser Link ging, und öffnen Sie den Link dann erneut.",
+  "error.COULDNT_UPDATE_YOUR_EMAIL":
+    "Die neue Adresse konnte nicht übernommen werden: Ein anderes Konto verwendet sie inzwischen.",
+  "error.NOT_FOUND": "Hier gibt es nichts.",
 };

@@ -12,6 +12,7 @@ export const en = {
   "page.title.checkMail": "Check your mail",
   "page.title.signedIn": "You are signed in",
   "page.title.error": "Something went wrong",
+  "page.title.deleteAccount": "Delete your account",
   "page.subtitle.signIn": "to continue to {appName}",
   "page.subtitle.signUp": "for {appName}",
 
@@ -34,6 +35,7 @@ export const en = {
   "action.confirmEmail": "Confirm my address",
   "action.backToSignIn": "Back to sign in",
   "action.backToApp": "Back to {appName}",
+  "action.deleteAccount": "Delete my account",
 
   "link.forgotPassword": "Forgot your password?",
   "link.signUp": "No account yet? Create one",
@@ -49,6 +51,10 @@ export const en = {
   "notice.signedInAs": "Signed in as {email}.",
   "notice.errorCode": "Error code: {code}",
   "notice.javascriptOptional": "This page works without JavaScript.",
+  "notice.emailChangeContinue": "Press the button to approve the new email address of your account.",
+  "notice.deleteAccountConfirm": "This deletes the account {email} and everything in it. It cannot be undone.",
+  "notice.deleteAccountSignIn": "Sign in to the account this link was sent to, then confirm the deletion.",
+  "notice.accountDeleted": "Your account has been deleted.",
 
   "error.generic": "That did not work. Please try again.",
   "error.INVALID_EMAIL_OR_PASSWORD": "The email address or password is not right.",
@@ -86,6 +92,10 @@ export const en = {
   "error.unable_to_create_user": "The account could not be created.",
   "error.signup_disabled": "New accounts cannot be created here.",
   "error.unknown": "An unexpected error happened.",
+  "error.user_not_found": "The account of this link does not exist any more.",
+  "error.unauthorized": "Sign in to the account this link was sent to, then open the link again.",
+  "error.COULDNT_UPDATE_YOUR_EMAIL": "The new address could not be taken: another account uses it by now.",
+  "error.NOT_FOUND": "There is nothing here.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import { errorMessageKey } from "../../shared/messages/index.ts";
 import type { FormProblem } from "../state.ts";
 import { type MessageKey, usePage } from "./page-context.tsx";
+import { SubmitButton } from "./shell.tsx";
 
 // Form parts every page uses. Without JavaScript a form posts to its page route and the server answers a
 // new page; with JavaScript, `onSubmit` sends the same fields to the JSON API and the page changes in
@@ -117,4 +118,16 @@ export function useSubmission(
         .finally(() => setBusy(false));
     },
   };
+}
+
+/** The button of a mailed link's landing page: it posts the link's token (and its callbackURL) to `action`. */
+export function LinkTokenForm(props: { action: string; token: string; callbackURL: string | null; label: MessageKey }) {
+  return (
+    <form method="post" action={props.action} className="authd-form">
+      <HiddenFields />
+      <input type="hidden" name="token" value={props.token} />
+      {props.callbackURL ? <input type="hidden" name="callbackURL" value={props.callbackURL} /> : null}
+      <SubmitButton label={props.label} />
+    </form>
+  );
 }

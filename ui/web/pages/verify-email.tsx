@@ -1,10 +1,10 @@
-import { HiddenFields } from "../components/form.tsx";
+import { LinkTokenForm } from "../components/form.tsx";
 import { usePage, usePageHref } from "../components/page-context.tsx";
-import { Links, Notice, Shell, SubmitButton } from "../components/shell.tsx";
+import { Links, Notice, Shell } from "../components/shell.tsx";
 import type { StateOf } from "../state.ts";
 
-// The landing of a verification link opened in a browser. Opening the link consumes nothing: a mail
-// scanner that fetches it only sees this page. The person presses Continue, which posts the token.
+// The landing of a verification (or email-change) link opened in a browser. Opening the link consumes
+// nothing: a mail scanner that fetches it only sees this page. The person presses Continue, which posts the token.
 
 export function VerifyEmailPage({ state }: { state: StateOf<"verify-email"> }) {
   const { t } = usePage();
@@ -20,12 +20,13 @@ export function VerifyEmailPage({ state }: { state: StateOf<"verify-email"> }) {
     );
   return (
     <Shell title="page.title.verifyEmail">
-      <p className="authd-text">{t("notice.verifyEmailContinue")}</p>
-      <form method="post" action={href("/verify-email")} className="authd-form">
-        <HiddenFields />
-        <input type="hidden" name="token" value={state.token} />
-        <SubmitButton label="action.confirmEmail" />
-      </form>
+      <p className="authd-text">{t(state.change ? "notice.emailChangeContinue" : "notice.verifyEmailContinue")}</p>
+      <LinkTokenForm
+        action={href("/verify-email")}
+        token={state.token}
+        callbackURL={state.callbackURL}
+        label="action.confirmEmail"
+      />
     </Shell>
   );
 }

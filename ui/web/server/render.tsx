@@ -21,6 +21,7 @@ const TITLES: Record<PageName, MessageKey> = {
   "check-mail": "page.title.checkMail",
   "reset-password": "page.title.resetPassword",
   "verify-email": "page.title.verifyEmail",
+  "delete-account": "page.title.deleteAccount",
   error: "page.title.error",
 };
 

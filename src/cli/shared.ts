@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import * as z from "zod";
 import { ConfigError, loadConfig } from "../config/load.ts";
+import { pagesConfigProblems } from "../config/pages-problems.ts";
 import type { Config } from "../config/schema.ts";
 import { unknownVariables } from "../config/unknown-env.ts";
 import { type AuthContext, type CreateContextOptions, createContext } from "../context.ts";
@@ -43,7 +44,7 @@ export function loadCommandConfig(
       overrides,
       refuseWeakSecrets: defaults.refuseWeakSecrets,
     });
-    const problems = configuredEndpointProblems(config);
+    const problems = [...configuredEndpointProblems(config), ...pagesConfigProblems(config)];
     if (problems.length > 0) throw new ConfigError(problems);
     return config;
   } catch (error) {

@@ -44,6 +44,22 @@ describe("authd config check, migrate status and usage errors", () => {
     expect(result.json<{ session: { expiresIn: number } }>().session.expiresIn).toBe(1234);
   });
 
+  it("config check refuses pages that would shadow the API or a CSS file that is not there (exit 2)", async () => {
+    const file = join(dir, "pages.json");
+    writeFileSync(file, JSON.stringify({ pages: { cssFile: join(dir, "missing.css") } }));
+    const result = await runCli(["config", "check", "--config", file], {
+      env: { ...env, AUTH_PAGES_BASE_PATH: "/api" },
+    });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain("pages.basePath: /api overlaps the API's basePath /api/auth");
+    expect(result.stderr).toContain(`pages.cssFile: cannot read ${join(dir, "missing.css")} (ENOENT)`);
+    // With the pages off, neither matters.
+    const off = await runCli(["config", "check", "--config", file], {
+      env: { ...env, AUTH_PAGES_BASE_PATH: "/api", AUTH_PAGES: "off" },
+    });
+    expect(off.code, off.stderr).toBe(0);
+  });
+
   it("migrate --json applies, then migrate status --json lists nothing pending", async () => {
     const applied = await runCli(["migrate", "--json"], { env });
     expect(applied.code, applied.stderr).toBe(0);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { alertText, formTokenOf, PAGES, postForm, submitPage } from "../helpers/pages.ts";
@@ -210,6 +213,35 @@ describe("pages: limits and switches", () => {
       expect(alertText(limited)).toBe("Too many attempts. Wait a moment and try again.");
     } finally {
       await t.close();
+    }
+  });
+
+  it("draws the operator's branding: app name, logo, primary colour and their own CSS file, all from the daemon", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "authd-theme-"));
+    const cssFile = join(dir, "brand.css");
+    writeFileSync(cssFile, ".authd-card { border: 3px solid rebeccapurple; }");
+    const t = await createTestContext({
+      env: { AUTH_APP_NAME: "Acme <Widgets>" },
+      config: {
+        pages: { cssFile, primaryColor: "#0a7d4f", logoURL: "https://cdn.acme.example/logo.svg", colorScheme: "dark" },
+      },
+    });
+    try {
+      const agent = t.agent();
+      const page = await agent.get(`${PAGES}/sign-in`);
+      expect(page.text).toContain('data-color-scheme="dark"');
+      expect(page.text).toContain(
+        '<img class="authd-logo" src="https://cdn.acme.example/logo.svg" alt="Acme &lt;Widgets&gt;"/>',
+      );
+      const styles = [...page.text.matchAll(/<link rel="stylesheet" href="([^"]+)">/g)].map((m) => m[1] as string);
+      expect(styles).toHaveLength(3);
+      const bodies = await Promise.all(styles.map(async (href) => (await agent.get(href)).text));
+      expect(bodies[1]).toBe(":root{--authd-primary:#0a7d4f}");
+      // The operator's file comes last, so it wins over authd's own rules.
+      expect(bodies[2]).toBe(".authd-card { border: 3px solid rebeccapurple; }");
+    } finally {
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,64 +1,13 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../helpers/daemon.ts";
 import { type PeerResponse, peerRequest, type RunningAuthd, startAuthd } from "../helpers/live-server.ts";
+import { documentedServerBlock, type RunningNginx, startNginx } from "../helpers/nginx.ts";
 
 // A real nginx (Debian's package, installed by test/setup.sh) in front of authd and a small upstream,
 // configured with the auth_request block of docs/proxies.md, taken from the document itself.
 
 const PASSWORD = "correct-horse-battery";
-
-/** The nginx block of docs/proxies.md, pointed at this test's authd, upstream and port. */
-function documentedServerBlock(authd: string, upstream: string, port: number): string {
-  const doc = readFileSync(resolve(import.meta.dirname, "../../docs/proxies.md"), "utf8");
-  const block = /```nginx\n([\s\S]*?)```/.exec(doc)?.[1];
-  if (!block) throw new Error("docs/proxies.md has no nginx block");
-  return block
-    .replaceAll("127.0.0.1:3000", authd)
-    .replaceAll("127.0.0.1:8080", upstream)
-    .replace("listen 80;", `listen 127.0.0.1:${port};`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = net.createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => done(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitForPort(port: number, nginx: ChildProcess, log: () => string): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (nginx.exitCode !== null) throw new Error(`nginx exited: ${log()}`);
-    const open = await new Promise<boolean>((done) => {
-      const socket = net.connect(port, "127.0.0.1", () => {
-        socket.destroy();
-        done(true);
-      });
-      socket.once("error", () => done(false));
-    });
-    if (open) return;
-    await new Promise((wait) => setTimeout(wait, 50));
-  }
-  throw new Error(`nginx did not listen: ${log()}`);
-}
-
-function nginxBinary(): string {
-  for (const candidate of ["nginx", "/usr/sbin/nginx"]) {
-    try {
-      execFileSync(candidate, ["-v"], { stdio: "ignore" });
-      return candidate;
-    } catch {}
-  }
-  throw new Error("nginx is not installed: run bash test/setup.sh (installs Debian's nginx package)");
-}
 
 /** What the upstream saw: the X-Auth-* headers (every copy), the method and the path. */
 interface Seen {
@@ -70,8 +19,7 @@ interface Seen {
 describe("nginx auth_request in front of authd (docs/proxies.md)", () => {
   let authd: RunningAuthd;
   let upstream: http.Server;
-  let nginx: ChildProcess;
-  let dir: string;
+  let nginx: RunningNginx;
   let base: string;
   const seen: Seen[] = [];
 
@@ -101,43 +49,14 @@ describe("nginx auth_request in front of authd (docs/proxies.md)", () => {
     const upstreamAddress = upstream.address();
     const upstreamPort = typeof upstreamAddress === "object" && upstreamAddress ? upstreamAddress.port : 0;
 
-    dir = mkdtempSync(join(tmpdir(), "authd-nginx-"));
-    for (const sub of ["client", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, sub));
     const server = documentedServerBlock(`127.0.0.1:${authd.port}`, `127.0.0.1:${upstreamPort}`, port);
-    writeFileSync(
-      join(dir, "nginx.conf"),
-      `worker_processes 1;
-error_log ${dir}/error.log info;
-pid ${dir}/nginx.pid;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/client;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-${server}
-}
-`,
-    );
-    nginx = spawn(nginxBinary(), ["-p", dir, "-c", join(dir, "nginx.conf"), "-g", "daemon off;"], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    nginx.stderr?.on("data", (chunk) => (stderr += chunk));
-    await waitForPort(port, nginx, () => stderr);
+    nginx = await startNginx(server, port);
   });
 
   afterAll(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const exited = new Promise((done) => nginx.once("exit", done));
-      nginx.kill("SIGQUIT");
-      await exited;
-    }
+    await nginx?.stop();
     await new Promise((done) => upstream?.close(done));
     await authd?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   /** Sign up through authd itself (not the proxy); returns the user and the cookie and bearer token. */

@@ -121,7 +121,9 @@ export const pluginFields = {
       invitationAcceptURL: z
         .string()
         .optional()
-        .describe("link in invitation mails; {id} is replaced by the invitation id"),
+        .describe(
+          "link in invitation mails; {id} is replaced by the invitation id (default: authd's invitation page with the pages on, else {base}/accept-invitation/{id})",
+        ),
       roles: z
         .record(z.string(), z.record(z.string(), z.array(z.string())))
         .optional()

@@ -163,7 +163,7 @@ describeEachDialect("organization teams", (dialect) => {
       teamId: team.id,
     });
     expect(invitation.body.teamId).toBe(team.id);
-    const mail = await mailbox.waitFor(invitee.email, /accept-invitation\/([A-Za-z0-9]+)/);
+    const mail = await mailbox.waitFor(invitee.email, /\/account\/invitation\/([A-Za-z0-9]+)/);
     const accepted = await invitee.agent.post("/organization/accept-invitation", { invitationId: mail.match[1] });
     expect(accepted.status).toBe(200);
     expect(accepted.body.member).toMatchObject({ organizationId: organization.id, teamId: team.id });

@@ -1,5 +1,6 @@
 import { PageProvider } from "./components/page-context.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
+import { InvitationPage } from "./pages/invitation.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
 import { SignUpPage } from "./pages/sign-up.tsx";
@@ -31,6 +32,8 @@ function Page({ state }: { state: PageState }) {
       return <DeleteAccountPage state={state} />;
     case "error":
       return <ErrorPage state={state} />;
+    case "invitation":
+      return <InvitationPage state={state} />;
   }
 }
 

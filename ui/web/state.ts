@@ -74,6 +74,20 @@ export type PageState = Common &
         done: boolean;
       }
     | { page: "error"; code: string }
+    | {
+        page: "invitation";
+        invitationId: string;
+        /** What get-invitation answers the invitee; null while signed out, refused, or once answered. */
+        invitation: { organizationName: string; inviterEmail: string; role: string } | null;
+        /** The signed-in user's address, or null when the browser must sign in or sign up first. */
+        email: string | null;
+        /** Sign-in and sign-up pages that come back to this invitation afterwards. */
+        signIn: string;
+        signUp: string;
+        /** This page's own URL (with its return address), where signing out comes back to. */
+        here: string;
+        done: "rejected" | null;
+      }
   );
 
 export type PageName = PageState["page"];

@@ -6,6 +6,7 @@ import { rateLimitMiddleware } from "../middleware/rate-limit.ts";
 import { serveAsset } from "./assets.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
 import { pageHeaders } from "./headers.ts";
+import { postAcceptInvitation, postRejectInvitation, showInvitation } from "./invitation-page.ts";
 import { commonState } from "./page-state.ts";
 import {
   postForgotPassword,
@@ -54,6 +55,11 @@ const PAGE_ROUTES: readonly PageRoute[] = [
     limitAs: "/delete-user/callback",
   },
   { path: "/error", get: showError },
+  // An organization invitation (its mail links to /invitation/<id>), answered by its signed-in recipient.
+  { path: "/invitation", get: showInvitation },
+  { path: "/invitation/:id", get: showInvitation },
+  { path: "/invitation/accept", post: postAcceptInvitation, limitAs: "/organization/accept-invitation" },
+  { path: "/invitation/reject", post: postRejectInvitation, limitAs: "/organization/reject-invitation" },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;

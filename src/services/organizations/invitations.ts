@@ -35,11 +35,13 @@ function teamIdsOf(value: string | string[] | null | undefined): string[] {
   return (Array.isArray(value) ? value : value.split(",")).filter((id) => id !== "");
 }
 
+/** The operator's invitationAcceptURL; else authd's invitation page with the pages on; else the app's path Better Auth names. */
 export function invitationLink(ctx: AuthContext, id: string): string {
   const template = ctx.config.organization.invitationAcceptURL;
-  return template
-    ? template.replaceAll("{id}", encodeURIComponent(id))
-    : `${ctx.baseURL}/accept-invitation/${encodeURIComponent(id)}`;
+  if (template) return template.replaceAll("{id}", encodeURIComponent(id));
+  const { pages } = ctx.config;
+  const path = pages.enabled ? `${pages.basePath}/invitation` : "/accept-invitation";
+  return `${ctx.baseURL}${path}/${encodeURIComponent(id)}`;
 }
 
 function sendInvitationMail(

@@ -102,4 +102,25 @@ export const de: Record<MessageKey, string> = {
   "error.COULDNT_UPDATE_YOUR_EMAIL":
     "Die neue Adresse konnte nicht übernommen werden: Ein anderes Konto verwendet sie inzwischen.",
   "error.NOT_FOUND": "Hier gibt es nichts.",
+
+  // Die Einladungsseite
+  "page.title.invitation": "Einer Organisation beitreten",
+  "notice.invitation": "{inviter} hat Sie eingeladen, {organization} als {role} beizutreten.",
+  "notice.invitationSignIn": "Melden Sie sich an oder erstellen Sie ein Konto, um diese Einladung zu beantworten.",
+  "notice.invitationRejected": "Sie haben die Einladung abgelehnt.",
+  "action.acceptInvitation": "Einladung annehmen",
+  "action.rejectInvitation": "Ablehnen",
+  "error.INVITATION_NOT_FOUND": "Diese Einladung gibt es nicht, sie ist abgelaufen oder wurde schon beantwortet.",
+  "error.YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION":
+    "Diese Einladung ging an eine andere E-Mail-Adresse. Melden Sie sich mit dem Konto dieser Adresse an.",
+  "error.EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION":
+    "Bestätigen Sie zuerst Ihre E-Mail-Adresse: Öffnen Sie den Link aus unserer E-Mail und kehren Sie dann zu dieser Einladung zurück.",
+  "error.ORGANIZATION_MEMBERSHIP_LIMIT_REACHED":
+    "Diese Organisation kann keine weiteren Mitglieder aufnehmen. Wenden Sie sich an die Person, die Sie eingeladen hat.",
+  "error.USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION": "Sie sind bereits Mitglied dieser Organisation.",
+  "error.INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION":
+    "Die Person, die Sie eingeladen hat, gehört der Organisation nicht mehr an; die Einladung kann nicht beantwortet werden.",
+  "error.ORGANIZATION_NOT_FOUND": "Diese Organisation gibt es nicht mehr.",
+  "error.TEAM_MEMBER_LIMIT_REACHED":
+    "Ein Team dieser Einladung ist voll. Wenden Sie sich an die Person, die Sie eingeladen hat.",
 };

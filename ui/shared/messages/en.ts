@@ -96,6 +96,26 @@ export const en = {
   "error.unauthorized": "Sign in to the account this link was sent to, then open the link again.",
   "error.COULDNT_UPDATE_YOUR_EMAIL": "The new address could not be taken: another account uses it by now.",
   "error.NOT_FOUND": "There is nothing here.",
+
+  // The invitation page
+  "page.title.invitation": "Join an organization",
+  "notice.invitation": "{inviter} invited you to join {organization} as {role}.",
+  "notice.invitationSignIn": "Sign in or create an account to answer this invitation.",
+  "notice.invitationRejected": "You have declined the invitation.",
+  "action.acceptInvitation": "Accept invitation",
+  "action.rejectInvitation": "Decline",
+  "error.INVITATION_NOT_FOUND": "This invitation does not exist, has expired, or has been answered already.",
+  "error.YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION":
+    "This invitation was sent to another email address. Sign in with the account of that address.",
+  "error.EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION":
+    "Confirm your email address first: open the link we mailed you, then come back to this invitation.",
+  "error.ORGANIZATION_MEMBERSHIP_LIMIT_REACHED":
+    "This organization has no room for more members. Ask whoever invited you.",
+  "error.USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION": "You are a member of this organization already.",
+  "error.INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION":
+    "Whoever invited you has left the organization, so the invitation cannot be answered.",
+  "error.ORGANIZATION_NOT_FOUND": "This organization does not exist any more.",
+  "error.TEAM_MEMBER_LIMIT_REACHED": "A team of this invitation is full. Ask whoever invited you.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -3,8 +3,9 @@ import { AuthError } from "../../../errors.ts";
 import * as service from "../../../services/organizations/invitations.ts";
 import { InvitationDetailsSchema, InvitationSchema, MemberSchema } from "../../../wire/organization.ts";
 import { singleLine } from "../../fields.ts";
+import { asActor } from "../../organization-actor.ts";
 import { defineRoute } from "../../route.ts";
-import { asActor, tags } from "./shared.ts";
+import { tags } from "./shared.ts";
 
 const invitationIdBody = z.object({ invitationId: singleLine() });
 

@@ -3,9 +3,10 @@ import { actorFrom } from "../../../services/organizations/actor.ts";
 import * as service from "../../../services/organizations/members.ts";
 import { MemberSchema, MemberWithUserSchema } from "../../../wire/organization.ts";
 import { coercedSingleLine, permissionMap, singleLine } from "../../fields.ts";
+import { asActor } from "../../organization-actor.ts";
 import { defineRoute } from "../../route.ts";
 import { requestSource } from "../../security-log.ts";
-import { asActor, tags } from "./shared.ts";
+import { tags } from "./shared.ts";
 
 const role = z.union([singleLine().min(1), z.array(singleLine().min(1)).min(1)]);
 const memberField = z.enum(["id", "userId", "role", "createdAt", "teamId"]);

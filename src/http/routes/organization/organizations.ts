@@ -8,8 +8,9 @@ import {
   OrganizationWithMembersSchema,
 } from "../../../wire/organization.ts";
 import { jsonObject, singleLine } from "../../fields.ts";
+import { asActor } from "../../organization-actor.ts";
 import { defineRoute } from "../../route.ts";
-import { asActor, serverActor, tags } from "./shared.ts";
+import { serverActor, tags } from "./shared.ts";
 
 const metadata = jsonObject();
 

@@ -3,8 +3,9 @@ import { actorFrom } from "../../../services/organizations/actor.ts";
 import * as service from "../../../services/organizations/teams.ts";
 import { TeamMemberSchema, TeamSchema } from "../../../wire/organization.ts";
 import { coercedSingleLine, singleLine } from "../../fields.ts";
+import { asActor } from "../../organization-actor.ts";
 import { defineRoute } from "../../route.ts";
-import { asActor, tags } from "./shared.ts";
+import { tags } from "./shared.ts";
 
 const teamTags = [...tags, "Team"];
 const MessageSchema = z.object({ message: z.string() });

@@ -102,4 +102,13 @@ export const de: Record<MessageKey, string> = {
   "error.COULDNT_UPDATE_YOUR_EMAIL":
     "Die neue Adresse konnte nicht übernommen werden: Ein anderes Konto verwendet sie inzwischen.",
   "error.NOT_FOUND": "Hier gibt es nichts.",
+  "action.signInWithPasskey": "Mit einem Passkey anmelden",
+  "error.PASSKEY_CANCELLED":
+    "Die Anmeldung mit dem Passkey wurde abgebrochen oder hat zu lange gedauert. Versuchen Sie es noch einmal oder verwenden Sie Ihr Passwort.",
+  "error.PASSKEY_FAILED": "Dieser Browser konnte hier keinen Passkey verwenden. Melden Sie sich mit Ihrem Passwort an.",
+  "error.PASSKEY_NOT_FOUND":
+    "Dieser Passkey ist hier nicht bekannt; vielleicht wurde er entfernt. Melden Sie sich auf anderem Weg an.",
+  "error.AUTHENTICATION_FAILED": "Der Passkey konnte nicht geprüft werden. Bitte versuchen Sie es noch einmal.",
+  "error.CHALLENGE_NOT_FOUND":
+    "Die Anmeldung mit dem Passkey hat zu lange gedauert. Bitte versuchen Sie es noch einmal.",
 };

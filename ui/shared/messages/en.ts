@@ -96,6 +96,12 @@ export const en = {
   "error.unauthorized": "Sign in to the account this link was sent to, then open the link again.",
   "error.COULDNT_UPDATE_YOUR_EMAIL": "The new address could not be taken: another account uses it by now.",
   "error.NOT_FOUND": "There is nothing here.",
+  "action.signInWithPasskey": "Sign in with a passkey",
+  "error.PASSKEY_CANCELLED": "The passkey sign-in was cancelled or took too long. Try again, or use your password.",
+  "error.PASSKEY_FAILED": "This browser could not use a passkey here. Sign in with your password.",
+  "error.PASSKEY_NOT_FOUND": "This passkey is not known here; it may have been removed. Sign in another way.",
+  "error.AUTHENTICATION_FAILED": "The passkey could not be checked. Please try again.",
+  "error.CHALLENGE_NOT_FOUND": "The passkey sign-in took too long. Please try again.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -70,12 +70,19 @@ export async function autofillSupported(): Promise<boolean> {
   return check ? await check.call(PublicKeyCredential).catch(() => false) : false;
 }
 
-/** What a ceremony ended in: signed in, aborted by the page (nothing to show), or a problem to show. */
-export type PasskeyOutcome = { kind: "signed-in" } | { kind: "aborted" } | { kind: "problem"; problem: FormProblem };
+/**
+ * What a ceremony ended in: signed in, aborted by the page (nothing to show), or a problem, `picked` when
+ * the person had chosen a passkey and authd refused it (rather than no passkey being chosen at all).
+ */
+export type PasskeyOutcome =
+  | { kind: "signed-in" }
+  | { kind: "aborted" }
+  | { kind: "problem"; problem: FormProblem; picked: boolean };
 
-const problem = (code: string | undefined, status?: number): PasskeyOutcome => ({
+const problem = (code: string | undefined, status?: number, picked = false): PasskeyOutcome => ({
   kind: "problem",
   problem: problemOf(code, status),
+  picked,
 });
 
 /**
@@ -107,6 +114,6 @@ export async function signInWithPasskey(
     method: "POST",
     body: { response: assertionJSON(credential) },
   });
-  if (verified.error) return problem(verified.error.code, verified.error.status);
+  if (verified.error) return problem(verified.error.code, verified.error.status, true);
   return { kind: "signed-in" };
 }

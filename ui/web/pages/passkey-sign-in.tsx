@@ -34,19 +34,33 @@ export function usePasskeySignIn(state: StateOf<"sign-in">): PasskeySignIn {
     autofill.current = null;
   };
 
+  // The autofill's request waits for a pick; only a picked passkey that authd refused is worth saying
+  // anything about (the person asked nothing otherwise), and then the field listens again for the next pick
+  // (a challenge that expired while the page waited is one such refusal).
+  const listen = () => {
+    const controller = new AbortController();
+    autofill.current = controller;
+    signInWithPasskey(apiClient(state.paths.api), controller.signal, "conditional")
+      .then((outcome) => {
+        if (outcome.kind === "problem" && !outcome.picked) return;
+        finish(outcome);
+        if (outcome.kind === "problem" && autofill.current === controller) listen();
+      })
+      .catch(() => {});
+  };
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, after hydration; the state never changes
   useEffect(() => {
     if (!state.methods.passkey || !passkeysSupported()) return;
     setAvailable(true);
-    const controller = new AbortController();
-    autofill.current = controller;
+    let live = true;
     void autofillSupported().then((supported) => {
-      if (!supported || controller.signal.aborted) return;
-      signInWithPasskey(apiClient(state.paths.api), controller.signal, "conditional")
-        .then(finish)
-        .catch(() => setProblem({ code: "PASSKEY_FAILED" }));
+      if (supported && live) listen();
     });
-    return () => controller.abort();
+    return () => {
+      live = false;
+      stopAutofill();
+    };
   }, []);
 
   return {

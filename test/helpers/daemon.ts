@@ -17,8 +17,9 @@ export interface Daemon {
   stop(): Promise<number | null>;
 }
 
-export async function startDaemon(command: string[], env: Record<string, string> = {}): Promise<Daemon> {
-  const port = await freePort();
+/** `port`: listen there (for a base URL in `env` that names it, e.g. http://localhost:<port>); default: a free one. */
+export async function startDaemon(command: string[], env: Record<string, string> = {}, port?: number): Promise<Daemon> {
+  port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), "authd-daemon-"));
   const child = spawn(command[0], [...command.slice(1), "serve"], {
     env: {

@@ -39,6 +39,8 @@ export interface SignInMethods {
   password: boolean;
   username: boolean;
   signUp: boolean;
+  /** Passkeys are on and work from the pages' origin: with JavaScript, the page offers them. */
+  passkey: boolean;
 }
 
 export type PageState = Common &

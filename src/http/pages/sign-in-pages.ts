@@ -4,6 +4,7 @@ import type { FormProblem } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
 import { ERRORS, isAuthError } from "../../errors.ts";
 import { requireValidEmail } from "../../services/email-address.ts";
+import { passkeysWorkOnPages } from "../../services/passkeys/relying-party.ts";
 import { revokeSession, signOutEvent } from "../../services/sessions/sessions.ts";
 import { emailPasswordStrategy, usernamePasswordStrategy } from "../../services/sign-in/password.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
@@ -25,6 +26,7 @@ function signInMethods(ctx: AuthContext) {
     password: emailAndPassword.enabled,
     username: username.enabled,
     signUp: emailAndPassword.enabled && !emailAndPassword.disableSignUp,
+    passkey: passkeysWorkOnPages(ctx),
   };
 }
 

@@ -37,3 +37,17 @@ export function relyingPartyProblem(ctx: AuthContext): string | null {
   if (isIP(host) === 0) return null;
   return `passkeys: the rp id "${rp.id}" (from the base URL) is an IP address, which browsers refuse; set AUTH_PASSKEY_RP_ID to a domain (and AUTH_PASSKEY_ORIGIN to the app's origin)`;
 }
+
+/**
+ * Whether a passkey ceremony can run on authd's own pages: passkeys are on, the rp id is a domain, the
+ * pages' origin (the base URL's) is one the ceremony is accepted from, and its host lies in the rp id.
+ * An operator who set AUTH_PASSKEY_ORIGIN to the app's origin alone keeps passkeys off the pages.
+ */
+export function passkeysWorkOnPages(ctx: AuthContext): boolean {
+  if (!ctx.config.passkey.enabled || relyingPartyProblem(ctx) !== null) return false;
+  const rp = relyingParty(ctx);
+  const base = new URL(ctx.baseURL);
+  const host = base.hostname.toLowerCase();
+  const rpID = rp.id.toLowerCase();
+  return rp.origins.includes(base.origin) && (host === rpID || host.endsWith(`.${rpID}`));
+}

@@ -123,4 +123,13 @@ export const de: Record<MessageKey, string> = {
   "error.ORGANIZATION_NOT_FOUND": "Diese Organisation gibt es nicht mehr.",
   "error.TEAM_MEMBER_LIMIT_REACHED":
     "Ein Team dieser Einladung ist voll. Wenden Sie sich an die Person, die Sie eingeladen hat.",
+  "action.signInWithPasskey": "Mit einem Passkey anmelden",
+  "error.PASSKEY_CANCELLED":
+    "Die Anmeldung mit dem Passkey wurde abgebrochen oder hat zu lange gedauert. Versuchen Sie es noch einmal oder verwenden Sie Ihr Passwort.",
+  "error.PASSKEY_FAILED": "Dieser Browser konnte hier keinen Passkey verwenden. Melden Sie sich mit Ihrem Passwort an.",
+  "error.PASSKEY_NOT_FOUND":
+    "Dieser Passkey ist hier nicht bekannt; vielleicht wurde er entfernt. Melden Sie sich auf anderem Weg an.",
+  "error.AUTHENTICATION_FAILED": "Der Passkey konnte nicht geprüft werden. Bitte versuchen Sie es noch einmal.",
+  "error.CHALLENGE_NOT_FOUND":
+    "Die Anmeldung mit dem Passkey hat zu lange gedauert. Bitte versuchen Sie es noch einmal.",
 };

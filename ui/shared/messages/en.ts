@@ -116,6 +116,12 @@ export const en = {
     "Whoever invited you has left the organization, so the invitation cannot be answered.",
   "error.ORGANIZATION_NOT_FOUND": "This organization does not exist any more.",
   "error.TEAM_MEMBER_LIMIT_REACHED": "A team of this invitation is full. Ask whoever invited you.",
+  "action.signInWithPasskey": "Sign in with a passkey",
+  "error.PASSKEY_CANCELLED": "The passkey sign-in was cancelled or took too long. Try again, or use your password.",
+  "error.PASSKEY_FAILED": "This browser could not use a passkey here. Sign in with your password.",
+  "error.PASSKEY_NOT_FOUND": "This passkey is not known here; it may have been removed. Sign in another way.",
+  "error.AUTHENTICATION_FAILED": "The passkey could not be checked. Please try again.",
+  "error.CHALLENGE_NOT_FOUND": "The passkey sign-in took too long. Please try again.",
 } as const;
 
 export type MessageKey = keyof typeof en;

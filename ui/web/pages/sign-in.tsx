@@ -3,6 +3,7 @@ import { Field, HiddenFields, ProblemMessage, useSubmission } from "../component
 import { usePage, usePageHref } from "../components/page-context.tsx";
 import { Links, Notice, Shell, SubmitButton } from "../components/shell.tsx";
 import type { StateOf } from "../state.ts";
+import { PasskeyButton, usePasskeySignIn } from "./passkey-sign-in.tsx";
 
 // Sign in with an email address (or a username, when usernames are on) and a password. The page offers
 // what the configuration allows, never what one account has: asking for an identifier and then showing
@@ -23,11 +24,16 @@ export function SignInPage({ state }: { state: StateOf<"sign-in"> }) {
     if ((answer.data as { twoFactorRedirect?: boolean }).twoFactorRedirect) return go(href("/two-factor"));
     return go(state.redirect ?? state.home);
   });
+  const passkey = usePasskeySignIn(state);
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    passkey.stop();
+    submission.onSubmit(event);
+  };
   return (
     <Shell title="page.title.signIn" subtitle={t("page.subtitle.signIn", { appName: state.branding.appName })}>
       {state.notice === "password-reset" ? <Notice>{t("notice.passwordReset")}</Notice> : null}
-      <form method="post" action={href("/sign-in")} className="authd-form" onSubmit={submission.onSubmit} noValidate>
-        <ProblemMessage problem={submission.problem} id="authd-form-problem" />
+      <form method="post" action={href("/sign-in")} className="authd-form" onSubmit={onSubmit} noValidate>
+        <ProblemMessage problem={passkey.problem ?? submission.problem} id="authd-form-problem" />
         <HiddenFields />
         <Field
           name="identifier"
@@ -50,6 +56,7 @@ export function SignInPage({ state }: { state: StateOf<"sign-in"> }) {
           <label htmlFor="authd-remember">{t("field.rememberMe")}</label>
         </div>
         <SubmitButton label="action.signIn" busy={submission.busy} />
+        <PasskeyButton passkey={passkey} />
       </form>
       <Links>
         <a href={href("/forgot-password")}>{t("link.forgotPassword")}</a>

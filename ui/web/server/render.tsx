@@ -23,6 +23,7 @@ const TITLES: Record<PageName, MessageKey> = {
   "verify-email": "page.title.verifyEmail",
   "delete-account": "page.title.deleteAccount",
   error: "page.title.error",
+  "two-factor": "page.title.twoFactor",
 };
 
 const escapeText = (value: string) =>

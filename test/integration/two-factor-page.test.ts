@@ -88,6 +88,8 @@ describeEachDialect("two-factor page without JavaScript", (dialect) => {
     expect(sessionCookie(done.setCookies)).toBeDefined();
     expect(trustCookie(done.setCookies)).toMatch(/Max-Age=2592000/);
     expect((await agent.get("/get-session")).body.user.email).toBe(user.email);
+    // Back on the page (the browser's back button): the challenge is used up, and the page says who is signed in.
+    expect((await browse(agent, `${PAGES}/two-factor`)).text).toContain(`Signed in as ${user.email}.`);
     // The trusted browser skips the second factor next time, as with the API.
     await agent.post("/sign-out", {});
     const again = await postForm(agent, "/sign-in", {

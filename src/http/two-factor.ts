@@ -85,3 +85,23 @@ export async function answerVerification(
   }
   return { token: result.session.token, user };
 }
+
+/** One of the services' code checks, in the context and with the request verifySecondFactor gives it. */
+export type CodeCheck = (context: VerificationContext, request: VerificationRequest) => Promise<VerificationResult>;
+
+/**
+ * One code check from start to answer, as the API's verify routes and the two-factor page both run it: the
+ * context (the caller's session, else the two_factor cookie's challenge), the check itself (`check`, one of
+ * the services' verifyTotp / verifyOtp / verifyBackupCode), then the cookies of its outcome.
+ */
+export async function verifySecondFactor(
+  c: Context,
+  ctx: AuthContext,
+  session: ResolvedSession | null,
+  check: CodeCheck,
+  trustThisDevice: boolean | undefined,
+): Promise<TwoFactorVerification> {
+  const context = await verificationContext(c, ctx, session);
+  const result = await check(context, verificationRequest(c, ctx, session));
+  return answerVerification(c, ctx, result, trustThisDevice);
+}

@@ -5,6 +5,7 @@ import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.ts
 import { SignInPage } from "./pages/sign-in.tsx";
 import { SignUpPage } from "./pages/sign-up.tsx";
 import { CheckMailPage, ErrorPage, SignedInPage, SignedOutPage } from "./pages/simple.tsx";
+import { TwoFactorPage } from "./pages/two-factor.tsx";
 import { VerifyEmailPage } from "./pages/verify-email.tsx";
 import type { PageState } from "./state.ts";
 
@@ -34,6 +35,8 @@ function Page({ state }: { state: PageState }) {
       return <ErrorPage state={state} />;
     case "invitation":
       return <InvitationPage state={state} />;
+    case "two-factor":
+      return <TwoFactorPage state={state} />;
   }
 }
 

@@ -90,7 +90,19 @@ export type PageState = Common &
         here: string;
         done: "rejected" | null;
       }
+    | {
+        page: "two-factor";
+        /** The way of proving the second factor the page shows now. */
+        method: TwoFactorMethod;
+        /** The ways the configuration offers (a route in disabledPaths is not offered). */
+        methods: Record<TwoFactorMethod, boolean>;
+        /** A code was mailed for this challenge: the mail form shows the field for it. */
+        mailSent: boolean;
+      }
   );
+
+/** The second factor's ways: an authenticator app's code, a code by mail, a backup code. */
+export type TwoFactorMethod = "totp" | "mail" | "backup";
 
 export type PageName = PageState["page"];
 export type StateOf<P extends PageName> = Extract<PageState, { page: P }>;

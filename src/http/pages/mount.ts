@@ -18,6 +18,7 @@ import {
 import { renderPage } from "./respond.ts";
 import { postSignIn, postSignOut, showError, showSignedOut, showSignIn } from "./sign-in-pages.ts";
 import { postSignUp, showSignUp } from "./sign-up-page.ts";
+import { postBackupCode, postMailedCode, postSendCode, postTotp, showTwoFactor } from "./two-factor-page.ts";
 import { postVerifyEmail, showVerifyEmail } from "./verify-email-page.ts";
 
 // authd's own pages under pages.basePath (default /account): GET draws a page, POST takes its form. Each
@@ -60,6 +61,11 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: "/invitation/:id", get: showInvitation },
   { path: "/invitation/accept", post: postAcceptInvitation, limitAs: "/organization/accept-invitation" },
   { path: "/invitation/reject", post: postRejectInvitation, limitAs: "/organization/reject-invitation" },
+  // The second factor: each form posts where it counts as its API route (per-path limits, as the API's).
+  { path: "/two-factor", get: showTwoFactor, post: postTotp, limitAs: "/two-factor/verify-totp" },
+  { path: "/two-factor/send-code", post: postSendCode, limitAs: "/two-factor/send-otp" },
+  { path: "/two-factor/mailed-code", post: postMailedCode, limitAs: "/two-factor/verify-otp" },
+  { path: "/two-factor/backup-code", post: postBackupCode, limitAs: "/two-factor/verify-backup-code" },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;

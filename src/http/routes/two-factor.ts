@@ -19,7 +19,7 @@ import { setSessionCookies } from "../cookies.ts";
 import { freeText, singleLine } from "../fields.ts";
 import { defineRoute, type RateLimits } from "../route.ts";
 import { requestSource } from "../security-log.ts";
-import { answerVerification, verificationContext, verificationRequest } from "../two-factor.ts";
+import { type CodeCheck, verificationContext, verifySecondFactor } from "../two-factor.ts";
 
 // Better Auth's two-factor routes: enrolment (password required), the three kinds of code, in the
 // signed-in context or the sign-in challenge's, and the server's two calls.
@@ -78,10 +78,9 @@ export const verifyTotpRoute = defineRoute({
   auth: "optional-session",
   body: CodeBody,
   response: TwoFactorVerificationSchema,
-  handler: async ({ c, ctx, body, session }) => {
-    const context = await verificationContext(c, ctx, session);
-    const request = verificationRequest(c, ctx, session);
-    return answerVerification(c, ctx, await verifyTotp(ctx, context, body.code, request), body.trustDevice);
+  handler: ({ c, ctx, body, session }) => {
+    const check: CodeCheck = (context, request) => verifyTotp(ctx, context, body.code, request);
+    return verifySecondFactor(c, ctx, session, check, body.trustDevice);
   },
 });
 
@@ -108,10 +107,9 @@ export const verifyOtpRoute = defineRoute({
   auth: "optional-session",
   body: CodeBody,
   response: TwoFactorVerificationSchema,
-  handler: async ({ c, ctx, body, session }) => {
-    const context = await verificationContext(c, ctx, session);
-    const request = verificationRequest(c, ctx, session);
-    return answerVerification(c, ctx, await verifyOtp(ctx, context, body.code, request), body.trustDevice);
+  handler: ({ c, ctx, body, session }) => {
+    const check: CodeCheck = (context, request) => verifyOtp(ctx, context, body.code, request);
+    return verifySecondFactor(c, ctx, session, check, body.trustDevice);
   },
 });
 
@@ -124,11 +122,9 @@ export const verifyBackupCodeRoute = defineRoute({
   auth: "optional-session",
   body: CodeBody.extend({ disableSession: z.boolean().optional() }),
   response: TwoFactorVerificationSchema,
-  handler: async ({ c, ctx, body, session }) => {
-    const context = await verificationContext(c, ctx, session);
-    const request = verificationRequest(c, ctx, session);
-    const result = await verifyBackupCode(ctx, context, body, request);
-    return answerVerification(c, ctx, result, body.trustDevice);
+  handler: ({ c, ctx, body, session }) => {
+    const check: CodeCheck = (context, request) => verifyBackupCode(ctx, context, body, request);
+    return verifySecondFactor(c, ctx, session, check, body.trustDevice);
   },
 });
 

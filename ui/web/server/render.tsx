@@ -24,6 +24,7 @@ const TITLES: Record<PageName, MessageKey> = {
   "delete-account": "page.title.deleteAccount",
   error: "page.title.error",
   invitation: "page.title.invitation",
+  "two-factor": "page.title.twoFactor",
 };
 
 const escapeText = (value: string) =>

@@ -39,6 +39,17 @@ export interface SignInMethods {
   password: boolean;
   username: boolean;
   signUp: boolean;
+  /** "Email me a sign-in link" (magicLink.enabled). */
+  magicLink: boolean;
+  /** "Email me a code" (emailOTP.enabled). */
+  emailCode: boolean;
+  /** One button per configured social provider. */
+  social: SocialButton[];
+}
+
+export interface SocialButton {
+  id: string;
+  name: string;
 }
 
 export type PageState = Common &
@@ -53,7 +64,7 @@ export type PageState = Common &
     | { page: "signed-out" }
     | { page: "signed-in"; email: string; returnTo: string }
     | { page: "forgot-password"; email: string }
-    | { page: "check-mail"; kind: "reset" | "verify" }
+    | { page: "check-mail"; kind: "reset" | "verify" | "magic-link" }
     | { page: "reset-password"; token: string; passwordRules: { min: number; max: number } }
     | {
         page: "verify-email";
@@ -74,6 +85,15 @@ export type PageState = Common &
         done: boolean;
       }
     | { page: "error"; code: string }
+    | {
+        page: "magic-link";
+        token: string;
+        /** The link's own targets when they are not the return address but the API would follow them. */
+        callbackURL: string | null;
+        newUserCallbackURL: string | null;
+        errorCallbackURL: string | null;
+      }
+    | { page: "email-code"; email: string }
   );
 
 export type PageName = PageState["page"];
@@ -89,6 +109,8 @@ export const PROBLEM_FIELDS: Readonly<Record<string, string>> = {
   USERNAME_TOO_SHORT: "username",
   USERNAME_TOO_LONG: "username",
   INVALID_USERNAME: "username",
+  INVALID_OTP: "otp",
+  OTP_EXPIRED: "otp",
 };
 
 /** A refusal's code as a problem of the form, tied to its field when it has one. */

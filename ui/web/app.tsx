@@ -1,6 +1,7 @@
 import { PageProvider } from "./components/page-context.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
+import { EmailCodePage, MagicLinkPage } from "./pages/passwordless.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
 import { SignUpPage } from "./pages/sign-up.tsx";
 import { CheckMailPage, ErrorPage, SignedInPage, SignedOutPage } from "./pages/simple.tsx";
@@ -31,6 +32,10 @@ function Page({ state }: { state: PageState }) {
       return <DeleteAccountPage state={state} />;
     case "error":
       return <ErrorPage state={state} />;
+    case "magic-link":
+      return <MagicLinkPage state={state} />;
+    case "email-code":
+      return <EmailCodePage state={state} />;
   }
 }
 

@@ -93,7 +93,13 @@ export type PageState = Common &
         newUserCallbackURL: string | null;
         errorCallbackURL: string | null;
       }
-    | { page: "email-code"; email: string }
+    | {
+        page: "email-code";
+        /** The address the code was mailed to, as typed (codes are kept per address as sent). */
+        email: string;
+        /** Where the browser goes once signed in. */
+        returnTo: string;
+      }
   );
 
 export type PageName = PageState["page"];

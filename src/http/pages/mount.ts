@@ -5,7 +5,9 @@ import { AuthError } from "../../errors.ts";
 import { rateLimitMiddleware } from "../middleware/rate-limit.ts";
 import { serveAsset } from "./assets.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
+import { postEmailCode, postSendEmailCode, showEmailCode } from "./email-code-pages.ts";
 import { pageHeaders } from "./headers.ts";
+import { postMagicLink, postSendMagicLink, showMagicLink } from "./magic-link-pages.ts";
 import { commonState } from "./page-state.ts";
 import {
   postForgotPassword,
@@ -17,6 +19,7 @@ import {
 import { renderPage } from "./respond.ts";
 import { postSignIn, postSignOut, showError, showSignedOut, showSignIn } from "./sign-in-pages.ts";
 import { postSignUp, showSignUp } from "./sign-up-page.ts";
+import { postSocial } from "./social-page.ts";
 import { postVerifyEmail, showVerifyEmail } from "./verify-email-page.ts";
 
 // authd's own pages under pages.basePath (default /account): GET draws a page, POST takes its form. Each
@@ -54,6 +57,12 @@ const PAGE_ROUTES: readonly PageRoute[] = [
     limitAs: "/delete-user/callback",
   },
   { path: "/error", get: showError },
+  // Passwordless and social sign-in from the sign-in page (magic-link-pages.ts, email-code-pages.ts, social-page.ts).
+  { path: "/magic-link", post: postSendMagicLink, limitAs: "/sign-in/magic-link" },
+  { path: "/magic-link/verify", get: showMagicLink, post: postMagicLink, limitAs: "/magic-link/verify" },
+  { path: "/email-code/send", post: postSendEmailCode, limitAs: "/email-otp/send-verification-otp" },
+  { path: "/email-code", get: showEmailCode, post: postEmailCode, limitAs: "/sign-in/email-otp" },
+  { path: "/social", post: postSocial, limitAs: "/sign-in/social" },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;

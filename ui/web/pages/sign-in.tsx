@@ -2,7 +2,8 @@ import { apiClient, go, problemOf } from "../api.ts";
 import { Field, HiddenFields, ProblemMessage, useSubmission } from "../components/form.tsx";
 import { usePage, usePageHref } from "../components/page-context.tsx";
 import { Links, Notice, Shell, SubmitButton } from "../components/shell.tsx";
-import type { StateOf } from "../state.ts";
+import type { FormProblem, StateOf } from "../state.ts";
+import { isOtherMethod, MailedMethods, SocialMethods } from "./sign-in-methods.tsx";
 
 // Sign in with an email address (or a username, when usernames are on) and a password. The page offers
 // what the configuration allows, never what one account has: asking for an identifier and then showing
@@ -26,7 +27,13 @@ export function SignInPage({ state }: { state: StateOf<"sign-in"> }) {
   return (
     <Shell title="page.title.signIn" subtitle={t("page.subtitle.signIn", { appName: state.branding.appName })}>
       {state.notice === "password-reset" ? <Notice>{t("notice.passwordReset")}</Notice> : null}
-      <form method="post" action={href("/sign-in")} className="authd-form" onSubmit={submission.onSubmit} noValidate>
+      <form
+        method="post"
+        action={href("/sign-in")}
+        className="authd-form"
+        onSubmit={(event) => (isOtherMethod(event) ? undefined : submission.onSubmit(event))}
+        noValidate
+      >
         <ProblemMessage problem={submission.problem} id="authd-form-problem" />
         <HiddenFields />
         <Field
@@ -38,23 +45,28 @@ export function SignInPage({ state }: { state: StateOf<"sign-in"> }) {
           problem={submission.problem}
           autoFocus
         />
-        <Field
-          name="password"
-          label="field.password"
-          type="password"
-          autoComplete="current-password"
-          problem={submission.problem}
-        />
-        <div className="authd-check">
-          <input id="authd-remember" type="checkbox" name="rememberMe" defaultChecked />
-          <label htmlFor="authd-remember">{t("field.rememberMe")}</label>
-        </div>
-        <SubmitButton label="action.signIn" busy={submission.busy} />
+        {state.methods.password ? <PasswordPart problem={submission.problem} busy={submission.busy} /> : null}
+        <MailedMethods methods={state.methods} />
       </form>
+      <SocialMethods methods={state.methods} />
       <Links>
-        <a href={href("/forgot-password")}>{t("link.forgotPassword")}</a>
+        {state.methods.password ? <a href={href("/forgot-password")}>{t("link.forgotPassword")}</a> : null}
         {state.methods.signUp ? <a href={href("/sign-up")}>{t("link.signUp")}</a> : null}
       </Links>
     </Shell>
+  );
+}
+
+function PasswordPart({ problem, busy }: { problem: FormProblem | null; busy: boolean }) {
+  const { t } = usePage();
+  return (
+    <>
+      <Field name="password" label="field.password" type="password" autoComplete="current-password" problem={problem} />
+      <div className="authd-check">
+        <input id="authd-remember" type="checkbox" name="rememberMe" defaultChecked />
+        <label htmlFor="authd-remember">{t("field.rememberMe")}</label>
+      </div>
+      <SubmitButton label="action.signIn" busy={busy} />
+    </>
   );
 }

@@ -23,6 +23,8 @@ const TITLES: Record<PageName, MessageKey> = {
   "verify-email": "page.title.verifyEmail",
   "delete-account": "page.title.deleteAccount",
   error: "page.title.error",
+  "magic-link": "page.title.magicLink",
+  "email-code": "page.title.emailCode",
 };
 
 const escapeText = (value: string) =>

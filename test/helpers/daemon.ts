@@ -18,7 +18,8 @@ export interface Daemon {
 }
 
 export async function startDaemon(command: string[], env: Record<string, string> = {}): Promise<Daemon> {
-  const port = await freePort();
+  // A caller that must know the port before the daemon starts (a provider's redirect URI) passes AUTH_PORT.
+  const port = env.AUTH_PORT ? Number(env.AUTH_PORT) : await freePort();
   const dir = mkdtempSync(join(tmpdir(), "authd-daemon-"));
   const child = spawn(command[0], [...command.slice(1), "serve"], {
     env: {

@@ -1,9 +1,8 @@
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchChromium, seriousAxeViolations } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
 import { startOpenIdProvider, type TestOpenIdProvider } from "../helpers/oidc-provider.ts";
@@ -137,7 +136,6 @@ for (const javaScript of [true, false]) {
 
 describe("the passwordless pages for everyone", () => {
   it("has no serious or critical accessibility violation on the new pages, light and dark", async () => {
-    const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
     const pages = [
       "/sign-in",
       "/check-mail?kind=magic-link",
@@ -152,16 +150,7 @@ describe("the passwordless pages for everyone", () => {
         const page = await context.newPage();
         await page.goto(`${daemon.url}/account${path}`);
         await page.locator("html[data-hydrated]").waitFor();
-        await page.addScriptTag({ path: axeSource });
-        const violations = await page.evaluate(async () => {
-          const axe = (
-            window as unknown as {
-              axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> };
-            }
-          ).axe;
-          const result = await axe.run();
-          return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
-        });
+        const violations = await seriousAxeViolations(page);
         for (const id of violations) found.push(`${colorScheme} ${path}: ${id}`);
         const file = `passwordless-${path.slice(1).split("?")[0].replace(/\//g, "-")}-${colorScheme}.png`;
         await page.screenshot({ path: join(SHOTS, file), fullPage: true });

@@ -1,7 +1,9 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import { constantTimeEqual, sha256Base64Url } from "../crypto/random.ts";
-import { STATE_LIFETIME_MS } from "../services/oauth/authorization.ts";
+import { AuthError } from "../errors.ts";
+import { buildAuthorizationURL, createState, STATE_LIFETIME_MS } from "../services/oauth/authorization.ts";
+import type { ResolvedProvider } from "../services/oauth/types.ts";
 import { authCookieName, clearCookie, readSignedCookie, setSignedCookie } from "./cookies.ts";
 
 // Binding a social sign-in to the browser that started it. The state alone is a bearer value: a
@@ -30,4 +32,35 @@ export function isStateFromThisBrowser(c: Context, ctx: AuthContext, state: stri
 /** The flow is over (its state is used up): the cookie has no further use. */
 export function releaseStateCookie(c: Context, ctx: AuthContext): void {
   clearCookie(c, ctx, stateCookieName(ctx));
+}
+
+/**
+ * Start a social flow (POST /sign-in/social, /link-social and the sign-in page's buttons): store the state
+ * (bound to the provider) and hand the browser its cookie; returns the authorization URL.
+ */
+export async function startAuthorization(
+  c: Context,
+  ctx: AuthContext,
+  provider: ResolvedProvider,
+  body: {
+    callbackURL?: string;
+    errorCallbackURL?: string;
+    newUserCallbackURL?: string;
+    requestSignUp?: boolean;
+    scopes?: string[];
+    loginHint?: string;
+  },
+  link?: { userId: string; email: string },
+): Promise<string> {
+  if (!body.callbackURL) throw new AuthError("CALLBACK_URL_REQUIRED");
+  const { state, codeVerifier } = await createState(ctx, {
+    providerId: provider.id,
+    callbackURL: body.callbackURL,
+    errorCallbackURL: body.errorCallbackURL,
+    newUserCallbackURL: body.newUserCallbackURL,
+    requestSignUp: body.requestSignUp,
+    link,
+  });
+  bindStateToBrowser(c, ctx, state);
+  return buildAuthorizationURL(ctx, provider, { state, codeVerifier, scopes: body.scopes, loginHint: body.loginHint });
 }

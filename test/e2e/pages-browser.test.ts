@@ -1,9 +1,8 @@
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchChromium, seriousAxeViolations } from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
@@ -138,7 +137,6 @@ for (const javaScript of [true, false]) {
 }
 
 describe("the pages for everyone", () => {
-  const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
   const pages = [
     "/sign-in",
     "/sign-up",
@@ -168,16 +166,7 @@ describe("the pages for everyone", () => {
         const page = await context.newPage();
         await page.goto(`${daemon.url}/account${path}`);
         await page.locator("html[data-hydrated]").waitFor();
-        await page.addScriptTag({ path: axeSource });
-        const violations = await page.evaluate(async () => {
-          const axe = (
-            window as unknown as {
-              axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-            }
-          ).axe;
-          const result = await axe.run();
-          return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
-        });
+        const violations = await seriousAxeViolations(page);
         for (const id of violations) found.push(`${variant.name} ${path}: ${id}`);
         const file = `${path.slice(1).replace(/[?=&]/g, "-")}-${variant.name}.png`;
         await page.screenshot({ path: join(SHOTS, file), fullPage: true });

@@ -17,9 +17,13 @@ export interface Daemon {
   stop(): Promise<number | null>;
 }
 
-/** `port`: listen there (for a base URL in `env` that names it, e.g. http://localhost:<port>); default: a free one. */
+/**
+ * `port`: listen there (for a base URL in `env` that names it, e.g. http://localhost:<port>); a caller that
+ * must know the port before the daemon starts (a provider's redirect URI) may pass AUTH_PORT in `env`
+ * instead; default: a free one.
+ */
 export async function startDaemon(command: string[], env: Record<string, string> = {}, port?: number): Promise<Daemon> {
-  port ??= await freePort();
+  port ??= env.AUTH_PORT ? Number(env.AUTH_PORT) : await freePort();
   const dir = mkdtempSync(join(tmpdir(), "authd-daemon-"));
   const child = spawn(command[0], [...command.slice(1), "serve"], {
     env: {

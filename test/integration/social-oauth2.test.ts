@@ -235,7 +235,7 @@ describe("social sign-in that cannot create the user or the session [sqlite]", (
     const start = await agent.post("/sign-in/social", { provider: "github", callbackURL: "/home" });
     const back = new URL((await fetch(start.body.url, { redirect: "manual" })).headers.get("location")!);
     const res = await agent.get(back.pathname + back.search);
-    expect(res.headers.get("location")).toBe(`${TEST_ORIGIN}/api/auth/error?error=unable_to_create_user`);
+    expect(res.headers.get("location")).toBe(`${TEST_ORIGIN}/account/error?error=unable_to_create_user`);
     expect(
       await t.ctx.db.selectFrom("user").select("id").where("email", "=", "newbie@example.com").execute(),
     ).toHaveLength(0);

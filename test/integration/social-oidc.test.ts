@@ -110,7 +110,7 @@ describeEachDialect("social sign-in through an OpenID Connect provider", (dialec
       const { location, callbackPath } = await throughProvider(agent, "alice");
       expect(location).toBe("/dashboard");
       const replay = await t.agent().get(callbackPath);
-      expect(replay.headers.get("location")).toBe(`${TEST_ORIGIN}/api/auth/error?error=please_restart_the_process`);
+      expect(replay.headers.get("location")).toBe(`${TEST_ORIGIN}/account/error?error=please_restart_the_process`);
       expect(replay.setCookies.some((c) => c.includes("session_token"))).toBe(false);
     });
 
@@ -201,9 +201,9 @@ describeEachDialect("social sign-in through an OpenID Connect provider", (dialec
     it("refuses new users when sign-up is disabled, and implicit sign-up unless requested", async () => {
       op.accounts.set("erin", { email: "erin@example.com", email_verified: true });
       const closed = await throughProvider(t.agent(), "erin", { provider: "oidc-closed" });
-      expect(closed.location).toBe(`${TEST_ORIGIN}/api/auth/error?error=signup_disabled`);
+      expect(closed.location).toBe(`${TEST_ORIGIN}/account/error?error=signup_disabled`);
       const implicit = await throughProvider(t.agent(), "erin", { provider: "oidc-invite" });
-      expect(implicit.location).toBe(`${TEST_ORIGIN}/api/auth/error?error=signup_disabled`);
+      expect(implicit.location).toBe(`${TEST_ORIGIN}/account/error?error=signup_disabled`);
       expect(
         await t.ctx.db.selectFrom("user").select("id").where("email", "=", "erin@example.com").execute(),
       ).toHaveLength(0);
@@ -420,7 +420,7 @@ describeEachDialect("social sign-in through an OpenID Connect provider", (dialec
       const owner = await signUp(t, { email: "leo@example.com" });
       op.accounts.set("leo-other", { email: "someone-else@example.com", email_verified: true });
       const res = await throughProvider(owner.agent, "leo-other", { callbackURL: "/settings" }, "/link-social");
-      expect(res.location).toBe(`${TEST_ORIGIN}/api/auth/error?error=unable_to_link_account`);
+      expect(res.location).toBe(`${TEST_ORIGIN}/account/error?error=unable_to_link_account`);
       expect((await accountsOf(owner.user.id)).map((a) => a.providerId)).toEqual(["credential"]);
     });
 
@@ -445,7 +445,7 @@ describe("social callback failures [sqlite]", () => {
     await op.close();
   });
 
-  const errorPage = (code: string) => `${TEST_ORIGIN}/api/auth/error?error=${code}`;
+  const errorPage = (code: string) => `${TEST_ORIGIN}/account/error?error=${code}`;
   // One browser per flow: the callback must come back to the browser that started it.
   async function startState(body: Record<string, unknown> = {}): Promise<{ state: string; agent: Agent }> {
     const agent = t.agent();

@@ -9,7 +9,7 @@ import { Browser, startOpenIdProvider, type TestOpenIdProvider } from "../helper
 // socket and a real OpenID Connect provider: what one browser starts, another cannot finish.
 
 const CALLBACK_PREFIX = `${TEST_ORIGIN}/api/auth/callback/`;
-const RESTART = `${TEST_ORIGIN}/api/auth/error?error=please_restart_the_process`;
+const RESTART = `${TEST_ORIGIN}/account/error?error=please_restart_the_process`;
 const PROVIDERS = ["oidc", "oidc-b"];
 
 async function startStack(op: TestOpenIdProvider, options: TestContextOptions = {}): Promise<RunningAuthd> {

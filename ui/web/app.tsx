@@ -2,6 +2,7 @@ import { PageProvider } from "./components/page-context.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { InvitationPage } from "./pages/invitation.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
+import { EmailCodePage, MagicLinkPage } from "./pages/passwordless.tsx";
 import { SignInPage } from "./pages/sign-in.tsx";
 import { SignUpPage } from "./pages/sign-up.tsx";
 import { CheckMailPage, ErrorPage, SignedInPage, SignedOutPage } from "./pages/simple.tsx";
@@ -37,6 +38,10 @@ function Page({ state }: { state: PageState }) {
       return <InvitationPage state={state} />;
     case "two-factor":
       return <TwoFactorPage state={state} />;
+    case "magic-link":
+      return <MagicLinkPage state={state} />;
+    case "email-code":
+      return <EmailCodePage state={state} />;
   }
 }
 

@@ -41,6 +41,17 @@ export interface SignInMethods {
   signUp: boolean;
   /** Passkeys are on and work from the pages' origin: with JavaScript, the page offers them. */
   passkey: boolean;
+  /** "Email me a sign-in link" (magicLink.enabled). */
+  magicLink: boolean;
+  /** "Email me a code" (emailOTP.enabled). */
+  emailCode: boolean;
+  /** One button per configured social provider. */
+  social: SocialButton[];
+}
+
+export interface SocialButton {
+  id: string;
+  name: string;
 }
 
 export type PageState = Common &
@@ -55,7 +66,7 @@ export type PageState = Common &
     | { page: "signed-out" }
     | { page: "signed-in"; email: string; returnTo: string }
     | { page: "forgot-password"; email: string }
-    | { page: "check-mail"; kind: "reset" | "verify" }
+    | { page: "check-mail"; kind: "reset" | "verify" | "magic-link" }
     | { page: "reset-password"; token: string; passwordRules: { min: number; max: number } }
     | {
         page: "verify-email";
@@ -99,6 +110,21 @@ export type PageState = Common &
         /** A code was mailed for this challenge: the mail form shows the field for it. */
         mailSent: boolean;
       }
+    | {
+        page: "magic-link";
+        token: string;
+        /** The link's own targets when they are not the return address but the API would follow them. */
+        callbackURL: string | null;
+        newUserCallbackURL: string | null;
+        errorCallbackURL: string | null;
+      }
+    | {
+        page: "email-code";
+        /** The address the code was mailed to, as typed (codes are kept per address as sent). */
+        email: string;
+        /** Where the browser goes once signed in. */
+        returnTo: string;
+      }
   );
 
 /** The second factor's ways: an authenticator app's code, a code by mail, a backup code. */
@@ -117,6 +143,8 @@ export const PROBLEM_FIELDS: Readonly<Record<string, string>> = {
   USERNAME_TOO_SHORT: "username",
   USERNAME_TOO_LONG: "username",
   INVALID_USERNAME: "username",
+  INVALID_OTP: "otp",
+  OTP_EXPIRED: "otp",
 };
 
 /** A refusal's code as a problem of the form, tied to its field when it has one. */

@@ -6,6 +6,13 @@ import { setAnswerHeader } from "../answer-headers.ts";
 // style (no inline code, no eval, no framing, forms only to this origin), and headers that keep the page's
 // URL (which may hold a token) from other origins.
 
+declare module "hono" {
+  interface ContextVariableMap {
+    /** Origins a page's forms may be sent on to besides its own (the sign-in page's social providers). */
+    pageFormTargets: string[];
+  }
+}
+
 export function pageSecurityPolicy(formTargets: readonly string[] = []): string {
   return [
     "default-src 'self'",
@@ -25,7 +32,8 @@ export function pageHeaders(ctx: AuthContext): MiddlewareHandler {
   const https = ctx.baseURL.startsWith("https://");
   return async (c, next) => {
     await next();
-    setAnswerHeader(c, "content-security-policy", policy);
+    const targets = c.get("pageFormTargets");
+    setAnswerHeader(c, "content-security-policy", targets?.length ? pageSecurityPolicy(targets) : policy);
     setAnswerHeader(c, "x-content-type-options", "nosniff");
     setAnswerHeader(c, "x-frame-options", "DENY");
     setAnswerHeader(c, "referrer-policy", "same-origin");

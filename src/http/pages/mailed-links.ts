@@ -31,10 +31,13 @@ export function browserLanding(
   page: string,
   token: string,
   callbackURL: string | undefined,
+  /** Further targets the link carries (a magic link's newUserCallbackURL and errorCallbackURL), passed on. */
+  more: Record<string, string | undefined> = {},
 ): Response | null {
   if (!wantsPage(c, ctx)) return null;
   const redirect = trustedReturnAddress(ctx, callbackURL);
   const params: Record<string, string> = { token };
+  for (const [name, value] of Object.entries(more)) if (value) params[name] = value;
   if (!redirect && callbackURL) params.callbackURL = callbackURL;
   return seeOther(c, pageURL(ctx, page, redirect, params));
 }

@@ -5,8 +5,10 @@ import { AuthError } from "../../errors.ts";
 import { rateLimitMiddleware } from "../middleware/rate-limit.ts";
 import { serveAsset } from "./assets.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
+import { postEmailCode, postSendEmailCode, showEmailCode } from "./email-code-pages.ts";
 import { pageHeaders } from "./headers.ts";
 import { postAcceptInvitation, postRejectInvitation, showInvitation } from "./invitation-page.ts";
+import { postMagicLink, postSendMagicLink, showMagicLink } from "./magic-link-pages.ts";
 import { commonState } from "./page-state.ts";
 import {
   postForgotPassword,
@@ -18,6 +20,7 @@ import {
 import { renderPage } from "./respond.ts";
 import { postSignIn, postSignOut, showError, showSignedOut, showSignIn } from "./sign-in-pages.ts";
 import { postSignUp, showSignUp } from "./sign-up-page.ts";
+import { postSocial } from "./social-page.ts";
 import { postBackupCode, postMailedCode, postSendCode, postTotp, showTwoFactor } from "./two-factor-page.ts";
 import { postVerifyEmail, showVerifyEmail } from "./verify-email-page.ts";
 
@@ -66,6 +69,12 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: "/two-factor/send-code", post: postSendCode, limitAs: "/two-factor/send-otp" },
   { path: "/two-factor/mailed-code", post: postMailedCode, limitAs: "/two-factor/verify-otp" },
   { path: "/two-factor/backup-code", post: postBackupCode, limitAs: "/two-factor/verify-backup-code" },
+  // Passwordless and social sign-in from the sign-in page (magic-link-pages.ts, email-code-pages.ts, social-page.ts).
+  { path: "/magic-link", post: postSendMagicLink, limitAs: "/sign-in/magic-link" },
+  { path: "/magic-link/verify", get: showMagicLink, post: postMagicLink, limitAs: "/magic-link/verify" },
+  { path: "/email-code/send", post: postSendEmailCode, limitAs: "/email-otp/send-verification-otp" },
+  { path: "/email-code", get: showEmailCode, post: postEmailCode, limitAs: "/sign-in/email-otp" },
+  { path: "/social", post: postSocial, limitAs: "/sign-in/social" },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;

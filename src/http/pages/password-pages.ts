@@ -52,7 +52,8 @@ export async function postForgotPassword(c: Context, ctx: AuthContext): Promise<
 }
 
 export function showCheckMail(c: Context, ctx: AuthContext): Promise<Response> {
-  const kind = c.req.query("kind") === "reset" ? "reset" : "verify";
+  const asked = c.req.query("kind");
+  const kind = asked === "reset" || asked === "magic-link" ? asked : "verify";
   return renderPage(c, ctx, { ...commonState(c, ctx), page: "check-mail", kind });
 }
 

@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { PageState } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
 import { pageAssets } from "./assets.ts";
+import { socialFormTargets } from "./social-form-targets.ts";
 
 // Answering with a page, or sending the browser on after a form (303: the next GET is a plain page load).
 
@@ -21,6 +22,9 @@ export async function renderPage(
   status: ContentfulStatusCode = 200,
 ): Promise<Response> {
   const [assets, { renderDocument }] = await Promise.all([pageAssets(ctx), loadRenderer()]);
+  // The social buttons post to a route that sends the browser on to the provider: the CSP must allow it.
+  if (state.page === "sign-in" && state.methods.social.length > 0)
+    c.set("pageFormTargets", await socialFormTargets(ctx));
   return c.html(renderDocument(state, { script: assets.script, styles: assets.styles }), status);
 }
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { FormProblem } from "../../../ui/web/state.ts";
+import type { FormProblem, SignInMethods } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
 import { ERRORS, isAuthError } from "../../errors.ts";
 import { requireValidEmail } from "../../services/email-address.ts";
@@ -16,21 +16,32 @@ import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 import { type FormFields, guardForm } from "./guard.ts";
 import { commonState } from "./page-state.ts";
 import { pageURL, renderPage, seeOther } from "./respond.ts";
+import { socialButtons } from "./social-form-targets.ts";
 
 // Sign in and sign out, as pages: the same pipeline and session services as POST /sign-in/email,
 // /sign-in/username and /sign-out, with the answer drawn as a page instead of JSON.
 
-function signInMethods(ctx: AuthContext) {
-  const { emailAndPassword, username } = ctx.config;
+function signInMethods(ctx: AuthContext): SignInMethods {
+  const { emailAndPassword, username, magicLink, emailOTP } = ctx.config;
   return {
     password: emailAndPassword.enabled,
     username: username.enabled,
     signUp: emailAndPassword.enabled && !emailAndPassword.disableSignUp,
     passkey: passkeysWorkOnPages(ctx),
+    magicLink: magicLink.enabled,
+    emailCode: emailOTP.enabled,
+    social: socialButtons(ctx),
   };
 }
 
-function signInPage(c: Context, ctx: AuthContext, identifier: string, problem: FormProblem | null, redirect?: string) {
+/** The sign-in page's state, with the identifier typed and the problem of the last post. */
+export function signInPage(
+  c: Context,
+  ctx: AuthContext,
+  identifier: string,
+  problem: FormProblem | null,
+  redirect?: string,
+) {
   const notice = c.req.query("notice") === "password-reset" ? ("password-reset" as const) : null;
   const state = commonState(c, ctx, { redirect, problem });
   return { ...state, page: "sign-in" as const, methods: signInMethods(ctx), identifier, notice };

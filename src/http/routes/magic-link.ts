@@ -9,6 +9,7 @@ import { StatusSchema } from "../../wire/common.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
+import { browserLanding } from "../pages/mailed-links.ts";
 import { defineRoute, type RateLimits } from "../route.ts";
 import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
@@ -51,7 +52,7 @@ export const verifyMagicLinkRoute = defineRoute({
   path: "/magic-link/verify",
   summary: "Follow a sign-in link",
   description:
-    "Signs in (or up) and redirects to callbackURL, newUserCallbackURL for a new user; without callbackURL answers {token, user}. A used, unknown or expired link redirects to errorCallbackURL?error=INVALID_TOKEN|EXPIRED_TOKEN.",
+    "Signs in (or up) and redirects to callbackURL, newUserCallbackURL for a new user; without callbackURL answers {token, user}. A used, unknown or expired link redirects to errorCallbackURL?error=INVALID_TOKEN|EXPIRED_TOKEN. With the pages on, a browser (Accept naming text/html) is sent (303) to the pages' Continue page instead, and nothing is consumed.",
   tags,
   query: z.object({
     token: singleLine(),
@@ -63,6 +64,14 @@ export const verifyMagicLinkRoute = defineRoute({
   redirectRefusal: "INVALID_CALLBACK_URL",
   response: z.union([z.object({ token: z.string(), user: PublicUserSchema }), TwoFactorRedirectSchema]),
   handler: async ({ c, ctx, query }) => {
+    // A browser opening the mailed link gets the page's Continue button: a mail scanner's GET consumes nothing.
+    // The targets go there resolved as this route resolves them (relative ones against the app).
+    const target = (url: string | undefined) => (url ? resolved(ctx, url) : undefined);
+    const landing = browserLanding(c, ctx, "/magic-link/verify", query.token, target(query.callbackURL), {
+      newUserCallbackURL: target(query.newUserCallbackURL),
+      errorCallbackURL: target(query.errorCallbackURL),
+    });
+    if (landing) return landing;
     const callbackURL = resolved(ctx, query.callbackURL || "/");
     const newUserURL = query.newUserCallbackURL ? resolved(ctx, query.newUserCallbackURL) : callbackURL;
     const errorURL = query.errorCallbackURL ? resolved(ctx, query.errorCallbackURL) : callbackURL;

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
-import { completeSocialCallback, withParams } from "../../services/oauth/callback.ts";
+import { completeSocialCallback, defaultErrorPage, withParams } from "../../services/oauth/callback.ts";
 import { freeText, singleLine } from "../fields.ts";
 import { isStateFromThisBrowser, releaseStateCookie } from "../oauth-state-cookie.ts";
 import { defineRoute } from "../route.ts";
@@ -20,7 +20,7 @@ const CallbackInput = z.object({
 
 async function handleCallback(c: Context, ctx: AuthContext, providerId: string, raw: unknown): Promise<Response> {
   const parsed = CallbackInput.safeParse(raw);
-  if (!parsed.success) return c.redirect(withParams(`${ctx.apiURL}/error`, { error: "invalid_callback_request" }), 302);
+  if (!parsed.success) return c.redirect(withParams(defaultErrorPage(ctx), { error: "invalid_callback_request" }), 302);
   const request = signInRequestOf(c, ctx, undefined);
   const fromThisBrowser = (state: string) => isStateFromThisBrowser(c, ctx, state);
   const answer = await completeSocialCallback(ctx, providerId, parsed.data, fromThisBrowser, request);
@@ -45,7 +45,7 @@ export const callbackGet = defineRoute({
  */
 function relayFormPost(c: Context, ctx: AuthContext, providerId: string, raw: unknown): Response {
   const parsed = CallbackInput.safeParse(raw);
-  if (!parsed.success) return c.redirect(withParams(`${ctx.apiURL}/error`, { error: "invalid_callback_request" }), 302);
+  if (!parsed.success) return c.redirect(withParams(defaultErrorPage(ctx), { error: "invalid_callback_request" }), 302);
   return c.redirect(withParams(`${ctx.apiURL}/callback/${encodeURIComponent(providerId)}`, parsed.data), 303);
 }
 

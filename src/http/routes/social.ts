@@ -1,19 +1,15 @@
-import type { Context } from "hono";
 import * as z from "zod";
-import type { AuthContext } from "../../context.ts";
 import { AuthError, type ErrorKey } from "../../errors.ts";
-import { buildAuthorizationURL, createState } from "../../services/oauth/authorization.ts";
 import { profileFromClientIdToken } from "../../services/oauth/client-id-token.ts";
 import { requireProvider } from "../../services/oauth/providers.ts";
 import { idTokenStrategy } from "../../services/oauth/sign-in.ts";
 import { linkSocialAccount, type SocialFailure } from "../../services/oauth/social-users.ts";
-import type { ResolvedProvider } from "../../services/oauth/types.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
 import { toPublicUserWire } from "../../services/users.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
-import { bindStateToBrowser } from "../oauth-state-cookie.ts";
+import { startAuthorization } from "../oauth-state-cookie.ts";
 import { defineRoute } from "../route.ts";
 import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
@@ -47,34 +43,6 @@ const LINK_FAILURES: Partial<Record<SocialFailure, ErrorKey>> = {
   unable_to_link_account: "LINKING_NOT_ALLOWED",
   email_mismatch: "LINKING_DIFFERENT_EMAILS",
 };
-
-/** Store the state (bound to the provider) and hand the browser its cookie; returns the authorization URL. */
-async function startAuthorization(
-  c: Context,
-  ctx: AuthContext,
-  provider: ResolvedProvider,
-  body: {
-    callbackURL?: string;
-    errorCallbackURL?: string;
-    newUserCallbackURL?: string;
-    requestSignUp?: boolean;
-    scopes?: string[];
-    loginHint?: string;
-  },
-  link?: { userId: string; email: string },
-): Promise<string> {
-  if (!body.callbackURL) throw new AuthError("CALLBACK_URL_REQUIRED");
-  const { state, codeVerifier } = await createState(ctx, {
-    providerId: provider.id,
-    callbackURL: body.callbackURL,
-    errorCallbackURL: body.errorCallbackURL,
-    newUserCallbackURL: body.newUserCallbackURL,
-    requestSignUp: body.requestSignUp,
-    link,
-  });
-  bindStateToBrowser(c, ctx, state);
-  return buildAuthorizationURL(ctx, provider, { state, codeVerifier, scopes: body.scopes, loginHint: body.loginHint });
-}
 
 export const signInSocial = defineRoute({
   method: "POST",

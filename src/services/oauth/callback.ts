@@ -41,6 +41,15 @@ export function withParams(url: string, params: Record<string, string | undefine
   return `${url}${url.includes("?") ? "&" : "?"}${query}`;
 }
 
+/**
+ * Where a failure goes when no errorCallbackURL is known: the pages' error page while they are on (it explains
+ * each code), else the API's plain one.
+ */
+export function defaultErrorPage(ctx: AuthContext): string {
+  const pages = ctx.config.pages;
+  return pages.enabled ? `${ctx.baseURL}${pages.basePath}/error` : `${ctx.apiURL}/error`;
+}
+
 class CallbackFailure {
   constructor(
     readonly code: string,
@@ -176,7 +185,7 @@ async function answerWithState(
       await recordSignInFailure(ctx, attempt, callbackFailureReason(failure.code), request);
     }
     const params = { error: failure.code, error_description: failure.description };
-    return { location: withParams(state.errorCallbackURL ?? `${ctx.apiURL}/error`, params), stateTaken: true };
+    return { location: withParams(state.errorCallbackURL ?? defaultErrorPage(ctx), params), stateTaken: true };
   }
 }
 
@@ -191,7 +200,7 @@ export async function completeSocialCallback(
   fromThisBrowser: (state: string) => boolean,
   request: SignInRequest,
 ): Promise<CallbackAnswer> {
-  const errorPage = `${ctx.apiURL}/error`;
+  const errorPage = defaultErrorPage(ctx);
   const attempt: SignInAttempt = { method: "social", provider: providerId };
   if (input.error) {
     await recordSignInFailure(ctx, attempt, "provider_error", request);

@@ -162,4 +162,50 @@ export const de: Record<MessageKey, string> = {
   "error.TOTP_NOT_ENABLED": "Für dieses Konto ist keine Authenticator-App eingerichtet. Wählen Sie einen anderen Weg.",
   "error.OTP_NOT_ENABLED": "Codes per E-Mail sind für dieses Konto nicht verfügbar. Wählen Sie einen anderen Weg.",
   "error.BACKUP_CODES_ARENT_ENABLED": "Dieses Konto hat keine Backup-Codes. Wählen Sie einen anderen Weg.",
+  "page.title.magicLink": "Mit Ihrem Link anmelden",
+  "page.title.emailCode": "Code eingeben",
+  "field.code": "Code aus der E-Mail",
+  "action.emailSignInLink": "Anmeldelink per E-Mail senden",
+  "action.emailSignInCode": "Code per E-Mail senden",
+  "action.continueWith": "Weiter mit {provider}",
+  "notice.orContinueWith": "oder",
+  "notice.checkMailMagicLink":
+    "Wenn mit dieser Adresse eine Anmeldung möglich ist, haben wir ihr einen Link geschickt. Öffnen Sie ihn auf diesem Gerät, um sich anzumelden; er funktioniert einmal und läuft nach wenigen Minuten ab.",
+  "notice.magicLinkContinue": "Drücken Sie auf „Weiter“, um sich bei {appName} anzumelden.",
+  "notice.codeSent":
+    "Wir haben einen Code an {email} geschickt. Geben Sie ihn hier ein; er läuft nach wenigen Minuten ab.",
+  "error.EXPIRED_TOKEN": "Dieser Link ist abgelaufen. Fordern Sie einen neuen an.",
+  "error.new_user_signup_disabled":
+    "Für diese Adresse gibt es kein Konto, und neue Konten können hier nicht erstellt werden.",
+  "error.INVALID_OTP": "Dieser Code stimmt nicht. Prüfen Sie die E-Mail und versuchen Sie es erneut.",
+  "error.OTP_EXPIRED": "Dieser Code ist abgelaufen. Fordern Sie einen neuen an.",
+  "error.TOO_MANY_ATTEMPTS": "Zu viele falsche Codes. Fordern Sie einen neuen an.",
+  "error.PROVIDER_NOT_FOUND": "Dieser Anmeldeanbieter ist hier nicht eingerichtet.",
+  "error.PROVIDER_UNAVAILABLE":
+    "Der Anmeldeanbieter ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
+  "error.no_code": "Der Anbieter hat Sie ohne Anmeldecode zurückgeschickt. Bitte beginnen Sie erneut.",
+  "error.no_callback_url": "Die Anmeldung enthielt kein Ziel. Bitte beginnen Sie erneut in der App.",
+  "error.oauth_provider_not_found": "Dieser Anmeldeanbieter ist hier nicht mehr eingerichtet.",
+  "error.invalid_code": "Der Anbieter hat die Anmeldung nicht angenommen. Bitte beginnen Sie erneut.",
+  "error.unable_to_get_user_info":
+    "Der Anbieter hat uns nicht mitgeteilt, wer Sie sind. Bitte versuchen Sie es erneut.",
+  "error.email_not_found":
+    "Der Anbieter hat Ihre E-Mail-Adresse nicht weitergegeben, die für die Anmeldung nötig ist. Erlauben Sie dies dort und versuchen Sie es erneut.",
+  "error.unable_to_create_session": "Sie konnten nicht angemeldet werden. Bitte versuchen Sie es erneut.",
+  "error.internal_server_error": "Auf unserer Seite ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.",
+  "error.access_denied": "Die Anmeldung wurde beim Anbieter abgebrochen.",
+  "error.login_required": "Der Anbieter verlangt, dass Sie sich zuerst dort anmelden. Bitte beginnen Sie erneut.",
+  "error.consent_required":
+    "Der Anbieter benötigt zuerst Ihre Zustimmung. Bitte beginnen Sie erneut und erlauben Sie den Zugriff.",
+  "error.interaction_required": "Der Anbieter braucht zuerst eine Bestätigung von Ihnen. Bitte beginnen Sie erneut.",
+  "error.server_error": "Beim Anbieter ist ein Fehler aufgetreten. Bitte versuchen Sie es später erneut.",
+  "error.temporarily_unavailable": "Der Anbieter ist kurz nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
+  "error.invalid_request":
+    "Der Anbieter hat die Anmeldeanfrage abgelehnt. Wenden Sie sich an den Betreiber von {appName}.",
+  "error.invalid_scope":
+    "Der Anbieter hat den angefragten Zugriff abgelehnt. Wenden Sie sich an den Betreiber von {appName}.",
+  "error.unauthorized_client":
+    "Der Anbieter akzeptiert keine Anmeldungen von {appName}. Wenden Sie sich an den Betreiber.",
+  "error.MAGIC_LINK_DISABLED": "Die Anmeldung per Link aus einer E-Mail ist ausgeschaltet.",
+  "error.EMAIL_CODE_DISABLED": "Die Anmeldung per Code aus einer E-Mail ist ausgeschaltet.",
 };

@@ -2,8 +2,9 @@ import { apiClient, go, problemOf } from "../api.ts";
 import { Field, HiddenFields, ProblemMessage, useSubmission } from "../components/form.tsx";
 import { usePage, usePageHref } from "../components/page-context.tsx";
 import { Links, Notice, Shell, SubmitButton } from "../components/shell.tsx";
-import type { StateOf } from "../state.ts";
+import type { FormProblem, StateOf } from "../state.ts";
 import { PasskeyButton, usePasskeySignIn } from "./passkey-sign-in.tsx";
+import { isOtherMethod, MailedMethods, SocialMethods } from "./sign-in-methods.tsx";
 
 // Sign in with an email address (or a username, when usernames are on) and a password. The page offers
 // what the configuration allows, never what one account has: asking for an identifier and then showing
@@ -26,6 +27,8 @@ export function SignInPage({ state }: { state: StateOf<"sign-in"> }) {
   });
   const passkey = usePasskeySignIn(state);
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    // The mailed methods' buttons post the form to their own routes, as plain forms do.
+    if (isOtherMethod(event)) return;
     passkey.stop();
     submission.onSubmit(event);
   };
@@ -44,24 +47,29 @@ export function SignInPage({ state }: { state: StateOf<"sign-in"> }) {
           problem={submission.problem}
           autoFocus
         />
-        <Field
-          name="password"
-          label="field.password"
-          type="password"
-          autoComplete="current-password"
-          problem={submission.problem}
-        />
-        <div className="authd-check">
-          <input id="authd-remember" type="checkbox" name="rememberMe" defaultChecked />
-          <label htmlFor="authd-remember">{t("field.rememberMe")}</label>
-        </div>
-        <SubmitButton label="action.signIn" busy={submission.busy} />
+        {state.methods.password ? <PasswordPart problem={submission.problem} busy={submission.busy} /> : null}
+        <MailedMethods methods={state.methods} />
         <PasskeyButton passkey={passkey} />
       </form>
+      <SocialMethods methods={state.methods} />
       <Links>
-        <a href={href("/forgot-password")}>{t("link.forgotPassword")}</a>
+        {state.methods.password ? <a href={href("/forgot-password")}>{t("link.forgotPassword")}</a> : null}
         {state.methods.signUp ? <a href={href("/sign-up")}>{t("link.signUp")}</a> : null}
       </Links>
     </Shell>
+  );
+}
+
+function PasswordPart({ problem, busy }: { problem: FormProblem | null; busy: boolean }) {
+  const { t } = usePage();
+  return (
+    <>
+      <Field name="password" label="field.password" type="password" autoComplete="current-password" problem={problem} />
+      <div className="authd-check">
+        <input id="authd-remember" type="checkbox" name="rememberMe" defaultChecked />
+        <label htmlFor="authd-remember">{t("field.rememberMe")}</label>
+      </div>
+      <SubmitButton label="action.signIn" busy={busy} />
+    </>
   );
 }

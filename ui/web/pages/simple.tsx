@@ -36,12 +36,18 @@ export function SignedInPage({ state }: { state: StateOf<"signed-in"> }) {
   );
 }
 
+const CHECK_MAIL_NOTICES = {
+  reset: "notice.checkMailReset",
+  verify: "notice.checkMailVerify",
+  "magic-link": "notice.checkMailMagicLink",
+} as const;
+
 export function CheckMailPage({ state }: { state: StateOf<"check-mail"> }) {
   const { t } = usePage();
   const href = usePageHref();
   return (
     <Shell title="page.title.checkMail">
-      <Notice>{t(state.kind === "reset" ? "notice.checkMailReset" : "notice.checkMailVerify")}</Notice>
+      <Notice>{t(CHECK_MAIL_NOTICES[state.kind])}</Notice>
       <Links>
         <a href={href("/sign-in")}>{t("action.backToSignIn")}</a>
       </Links>

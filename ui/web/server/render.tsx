@@ -25,6 +25,8 @@ const TITLES: Record<PageName, MessageKey> = {
   error: "page.title.error",
   invitation: "page.title.invitation",
   "two-factor": "page.title.twoFactor",
+  "magic-link": "page.title.magicLink",
+  "email-code": "page.title.emailCode",
 };
 
 const escapeText = (value: string) =>

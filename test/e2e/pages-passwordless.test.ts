@@ -1,0 +1,163 @@
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildBinary } from "../helpers/binary.ts";
+import { ARTIFACTS_DIR, launchChromium, seriousAxeViolations } from "../helpers/browser.ts";
+import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
+import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
+import { startOpenIdProvider, type TestOpenIdProvider } from "../helpers/oidc-provider.ts";
+
+// Magic link, email code and social sign-in through authd's pages in headless Chromium, against the
+// compiled binary, with JavaScript on and off: mails from a real SMTP capture, social sign-in against a
+// real OpenID Connect provider whose development login and consent pages are clicked through.
+
+const SHOTS = join(ARTIFACTS_DIR, "pages");
+const MAGIC_LINK = /http:\/\/\S+\/api\/auth\/magic-link\/verify\?token=\S+/;
+
+let daemon: Daemon;
+let mailbox: Mailbox;
+let browser: Browser;
+let op: TestOpenIdProvider;
+
+beforeAll(async () => {
+  mailbox = await startMailbox();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  op = await startOpenIdProvider({ redirectURIs: [`${base}/api/auth/callback/oidc`] });
+  op.accounts.set("olivia", { email: "olivia@example.com", email_verified: true, name: "Olivia" });
+  daemon = await startDaemon([buildBinary()], {
+    AUTH_PORT: String(port),
+    AUTH_SMTP_URL: mailbox.url,
+    AUTH_RATE_LIMIT: "off",
+    AUTH_MAGIC_LINK: "on",
+    AUTH_EMAIL_OTP: "on",
+    AUTH_SOCIAL_OIDC_CLIENT_ID: op.clientId,
+    AUTH_SOCIAL_OIDC_CLIENT_SECRET: op.clientSecret,
+    AUTH_SOCIAL_OIDC_ISSUER: op.issuer,
+  });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await daemon?.stop();
+  await op?.close();
+  await mailbox?.close();
+});
+
+const uniqueEmail = (label: string) =>
+  `${label}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+/** The newest mail to `to` matching `pattern`, waiting up to 10 s. */
+async function mailed(to: string, pattern: RegExp): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const match = mailbox
+      .to(to)
+      .map((m) => m.text.match(pattern))
+      .filter(Boolean)
+      .pop();
+    if (match) return match[1] ?? match[0];
+    if (Date.now() > deadline) throw new Error(`nothing like ${pattern} mailed to ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function signInPage(context: BrowserContext, javaScript: boolean): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(`${daemon.url}/account/sign-in`);
+  if (javaScript) await page.locator("html[data-hydrated]").waitFor();
+  return page;
+}
+
+for (const javaScript of [true, false]) {
+  const mode = javaScript ? "js" : "nojs";
+  describe(`passwordless and social sign-in with JavaScript ${javaScript ? "on" : "off"}`, () => {
+    let context: BrowserContext;
+    beforeAll(async () => {
+      context = await browser.newContext({ javaScriptEnabled: javaScript });
+    });
+    afterAll(() => context?.close());
+
+    it("signs in with a mailed link: the link's page waits for Continue", async () => {
+      await context.clearCookies();
+      const email = uniqueEmail(`link-${mode}`);
+      const page = await signInPage(context, javaScript);
+      await page.getByLabel("Email address or username", { exact: true }).fill(email);
+      await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+      await page.waitForURL(/\/account\/check-mail\?kind=magic-link$/);
+      await page.screenshot({ path: join(SHOTS, `magic-link-check-mail-${mode}.png`) });
+      const link = await mailed(email, MAGIC_LINK);
+      await page.goto(link);
+      await page.waitForURL(/\/account\/magic-link\/verify\?token=/);
+      await page.screenshot({ path: join(SHOTS, `magic-link-continue-${mode}.png`) });
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.waitForURL(`${daemon.url}/account/sign-in`);
+      await page.getByText(`Signed in as ${email}.`).waitFor();
+      await page.close();
+    });
+
+    it("signs in with a mailed code typed into the code page", async () => {
+      await context.clearCookies();
+      const email = uniqueEmail(`code-${mode}`);
+      const page = await signInPage(context, javaScript);
+      await page.getByLabel("Email address or username", { exact: true }).fill(email);
+      await page.getByRole("button", { name: "Email me a code" }).click();
+      await page.waitForURL(/\/account\/email-code\?email=/);
+      if (javaScript) await page.locator("html[data-hydrated]").waitFor();
+      const code = await mailed(email, /^Code: (\d+)\r?$/m);
+      const field = page.getByLabel("Code from the mail", { exact: true });
+      expect(await field.getAttribute("autocomplete")).toBe("one-time-code");
+      expect(await field.getAttribute("inputmode")).toBe("numeric");
+      await field.fill(code);
+      await page.screenshot({ path: join(SHOTS, `email-code-${mode}.png`) });
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(`${daemon.url}/account/sign-in`);
+      await page.getByText(`Signed in as ${email}.`).waitFor();
+      await page.close();
+    });
+
+    it("signs in through the OpenID provider from the provider's button", async () => {
+      await context.clearCookies();
+      const page = await signInPage(context, javaScript);
+      await page.getByRole("button", { name: "Continue with oidc" }).click();
+      await page.waitForURL(`${op.issuer}/**`);
+      await page.locator('input[name="login"]').fill("olivia");
+      await page.locator('input[name="password"]').fill("any-password");
+      await page.locator('button[type="submit"]').click();
+      await page.locator('button[type="submit"]').click();
+      await page.waitForURL(`${daemon.url}/account/sign-in`);
+      await page.getByText("Signed in as olivia@example.com.").waitFor();
+      await page.close();
+    });
+  });
+}
+
+describe("the passwordless pages for everyone", () => {
+  it("has no serious or critical accessibility violation on the new pages, light and dark", async () => {
+    const pages = [
+      "/sign-in",
+      "/check-mail?kind=magic-link",
+      "/magic-link/verify?token=abc",
+      "/email-code?email=someone%40example.com",
+      "/error?error=access_denied",
+    ];
+    const found: string[] = [];
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ bypassCSP: true, colorScheme, viewport: { width: 390, height: 844 } });
+      for (const path of pages) {
+        const page = await context.newPage();
+        await page.goto(`${daemon.url}/account${path}`);
+        await page.locator("html[data-hydrated]").waitFor();
+        const violations = await seriousAxeViolations(page);
+        for (const id of violations) found.push(`${colorScheme} ${path}: ${id}`);
+        const file = `passwordless-${path.slice(1).split("?")[0].replace(/\//g, "-")}-${colorScheme}.png`;
+        await page.screenshot({ path: join(SHOTS, file), fullPage: true });
+        await page.close();
+      }
+      await context.close();
+    }
+    expect(found).toEqual([]);
+  }, 120_000);
+});

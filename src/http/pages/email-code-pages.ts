@@ -8,6 +8,7 @@ import { assertOtpEmail } from "../../services/email-address.ts";
 import { sendCode } from "../../services/email-otp/email-otp.ts";
 import { emailCodeStrategy } from "../../services/email-otp/sign-in.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
+import { authCookieName, readSignedCookie, setSignedCookie } from "../cookies.ts";
 import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 import { guardForm } from "./guard.ts";
 import { signedInTarget } from "./magic-link-pages.ts";
@@ -19,6 +20,9 @@ import { signInPage } from "./sign-in-pages.ts";
 // Email codes as pages: "Email me a code" on the sign-in page mails a sign-in code (the same service as
 // POST /email-otp/send-verification-otp with type sign-in, the same answer for every address), then the
 // code page posts the typed code to the same sign-in as POST /sign-in/email-otp.
+
+/** The address a sign-in code was just mailed to, for the code page (signed, for as long as a code lives). */
+const CODE_EMAIL_COOKIE = "page_code_email";
 
 const statusOf = (error: unknown): ContentfulStatusCode | null =>
   isAuthError(error) && error.status < 500 ? (error.status as ContentfulStatusCode) : null;
@@ -42,8 +46,11 @@ export async function postSendEmailCode(c: Context, ctx: AuthContext): Promise<R
     );
   }
   sendCode(ctx, email, "sign-in");
+  // The code page needs the address; it travels in a signed cookie of this browser's, not in the URL,
+  // where access logs and the browser's history would keep it.
+  setSignedCookie(c, ctx, authCookieName(ctx, CODE_EMAIL_COOKIE), email, ctx.config.emailOTP.expiresIn);
   const { redirect } = commonState(c, ctx, { redirect: fields.redirect });
-  return seeOther(c, pageURL(ctx, "/email-code", redirect, { email }));
+  return seeOther(c, pageURL(ctx, "/email-code", redirect));
 }
 
 function codePage(c: Context, ctx: AuthContext, email: string, problem: FormProblem | null, redirect?: string) {
@@ -53,7 +60,7 @@ function codePage(c: Context, ctx: AuthContext, email: string, problem: FormProb
 
 export function showEmailCode(c: Context, ctx: AuthContext): Promise<Response> {
   if (!ctx.config.emailOTP.enabled) return linkFailure(c, ctx, "EMAIL_CODE_DISABLED", 404);
-  const email = (c.req.query("email") ?? "").slice(0, 320);
+  const email = readSignedCookie(c, ctx, authCookieName(ctx, CODE_EMAIL_COOKIE)) ?? "";
   if (!email) return Promise.resolve(seeOther(c, pageURL(ctx, "/sign-in", commonState(c, ctx).redirect)));
   return renderPage(c, ctx, codePage(c, ctx, email, null));
 }

@@ -182,6 +182,19 @@ describe("pages: the attacker's side", () => {
     expect(brotli.headers.get("content-encoding")).toBe("br");
     expect(brotli.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(brotli.headers.get("content-type")).toContain("javascript");
+    // The budget the pages promise (docs/pages.md): the sign-in page's script ≤ 100 KB and its styles ≤ 20 KB,
+    // compressed as browsers fetch them.
+    const scriptBytes = (
+      await t.app.request(`http://localhost${script}`, { headers: { "accept-encoding": "br" } })
+    ).arrayBuffer();
+    expect((await scriptBytes).byteLength).toBeLessThanOrEqual(100 * 1024);
+    const styles = [...page.text.matchAll(/href="(\/account\/assets\/[^"]+\.css)"/g)].map((m) => m[1] as string);
+    let styleBytes = 0;
+    for (const href of styles)
+      styleBytes += (
+        await (await t.app.request(`http://localhost${href}`, { headers: { "accept-encoding": "br" } })).arrayBuffer()
+      ).byteLength;
+    expect(styleBytes).toBeLessThanOrEqual(20 * 1024);
     expect((await agent.get(`${PAGES}/assets/pages-000000000000.js`)).status).toBe(404);
     expect((await agent.get(`${PAGES}/assets/..%2f..%2fpackage.json`)).status).toBe(404);
   });

@@ -146,16 +146,36 @@ describe("the pages for everyone", () => {
     "/error?error=INVALID_TOKEN",
   ];
   const variants = [
-    { name: "light-desktop-en", colorScheme: "light", viewport: { width: 1280, height: 800 }, locale: "en-US" },
-    { name: "dark-phone-de", colorScheme: "dark", viewport: { width: 390, height: 844 }, locale: "de-DE" },
-    { name: "dark-desktop-en", colorScheme: "dark", viewport: { width: 1280, height: 800 }, locale: "en-US" },
-    { name: "light-phone-de", colorScheme: "light", viewport: { width: 390, height: 844 }, locale: "de-DE" },
+    {
+      name: "light-desktop-en",
+      colorScheme: "light",
+      viewport: { width: 1280, height: 800 },
+      locale: "en-US",
+      axe: true,
+    },
+    { name: "dark-phone-de", colorScheme: "dark", viewport: { width: 390, height: 844 }, locale: "de-DE", axe: true },
+    {
+      name: "dark-desktop-en",
+      colorScheme: "dark",
+      viewport: { width: 1280, height: 800 },
+      locale: "en-US",
+      axe: false,
+    },
+    {
+      name: "light-phone-de",
+      colorScheme: "light",
+      viewport: { width: 390, height: 844 },
+      locale: "de-DE",
+      axe: false,
+    },
   ] as const;
 
   it("has no serious or critical accessibility violation on any page, light and dark, phone and desktop", async () => {
     const found: string[] = [];
     for (const variant of variants) {
       // axe is injected as a script of the test's own: the pages' policy rightly refuses it otherwise.
+      // axe runs in one light and one dark, one phone and one desktop variant (its findings do not change
+      // with the language); every variant is photographed.
       const context = await browser.newContext({
         bypassCSP: true,
         colorScheme: variant.colorScheme,
@@ -166,7 +186,7 @@ describe("the pages for everyone", () => {
         const page = await context.newPage();
         await page.goto(`${daemon.url}/account${path}`);
         await page.locator("html[data-hydrated]").waitFor();
-        const violations = await seriousAxeViolations(page);
+        const violations = variant.axe ? await seriousAxeViolations(page) : [];
         for (const id of violations) found.push(`${variant.name} ${path}: ${id}`);
         const file = `${path.slice(1).replace(/[?=&]/g, "-")}-${variant.name}.png`;
         await page.screenshot({ path: join(SHOTS, file), fullPage: true });

@@ -2,7 +2,6 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { PageState } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
-import { pageAssets } from "./assets.ts";
 import { socialFormTargets } from "./social-form-targets.ts";
 
 // Answering with a page, or sending the browser on after a form (303: the next GET is a plain page load).
@@ -21,7 +20,10 @@ export async function renderPage(
   state: PageState,
   status: ContentfulStatusCode = 200,
 ): Promise<Response> {
-  const [assets, { renderDocument }] = await Promise.all([pageAssets(ctx), loadRenderer()]);
+  const [assets, { renderDocument }] = await Promise.all([
+    import("./assets.ts").then((module) => module.pageAssets(ctx)),
+    loadRenderer(),
+  ]);
   // The social buttons post to a route that sends the browser on to the provider: the CSP must allow it.
   if (state.page === "sign-in" && state.methods.social.length > 0)
     c.set("pageFormTargets", await socialFormTargets(ctx));

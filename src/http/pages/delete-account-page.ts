@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AuthContext } from "../../context.ts";
-import { isAuthError } from "../../errors.ts";
 import { deleteUserWithToken } from "../../services/account-deletion.ts";
 import { clearSessionCookies } from "../cookies.ts";
 import { requestSource } from "../security-log.ts";
@@ -9,7 +8,7 @@ import { resolveSession } from "../session.ts";
 import { guardForm } from "./guard.ts";
 import { linkFailure, linkFields, linkReturnAddress } from "./mailed-links.ts";
 import { commonState } from "./page-state.ts";
-import { pageURL, renderPage, seeOther } from "./respond.ts";
+import { pageRefusal, pageURL, renderPage, seeOther } from "./respond.ts";
 
 // The landing of a delete-account link opened in a browser: GET {api}/delete-user/callback sends it here.
 // The page asks the signed-in owner to confirm (or to sign in first, coming back here); only its button's
@@ -64,8 +63,8 @@ export async function postDeleteAccount(c: Context, ctx: AuthContext): Promise<R
   try {
     await deleteUserWithToken(ctx, session.user, link.token, requestSource(c, ctx, "user", session.user.id));
   } catch (error) {
-    if (!isAuthError(error) || error.status >= 500) throw error;
-    return linkFailure(c, ctx, error.code, error.status as ContentfulStatusCode);
+    const refusal = pageRefusal(error);
+    return linkFailure(c, ctx, refusal.code, refusal.status);
   }
   clearSessionCookies(c, ctx);
   return seeOther(

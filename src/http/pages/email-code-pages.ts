@@ -1,9 +1,7 @@
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { FormProblem } from "../../../ui/web/state.ts";
 import { problemFor } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
-import { isAuthError } from "../../errors.ts";
 import { assertOtpEmail } from "../../services/email-address.ts";
 import { sendCode } from "../../services/email-otp/email-otp.ts";
 import { emailCodeStrategy } from "../../services/email-otp/sign-in.ts";
@@ -14,7 +12,7 @@ import { guardForm } from "./guard.ts";
 import { signedInTarget } from "./magic-link-pages.ts";
 import { linkFailure } from "./mailed-links.ts";
 import { commonState } from "./page-state.ts";
-import { pageURL, renderPage, seeOther } from "./respond.ts";
+import { pageRefusal, pageURL, renderPage, seeOther } from "./respond.ts";
 import { signInPage } from "./sign-in-pages.ts";
 
 // Email codes as pages: "Email me a code" on the sign-in page mails a sign-in code (the same service as
@@ -23,9 +21,6 @@ import { signInPage } from "./sign-in-pages.ts";
 
 /** The address a sign-in code was just mailed to, for the code page (signed, for as long as a code lives). */
 const CODE_EMAIL_COOKIE = "page_code_email";
-
-const statusOf = (error: unknown): ContentfulStatusCode | null =>
-  isAuthError(error) && error.status < 500 ? (error.status as ContentfulStatusCode) : null;
 
 export async function postSendEmailCode(c: Context, ctx: AuthContext): Promise<Response> {
   const guarded = await guardForm(c, ctx);
@@ -36,14 +31,8 @@ export async function postSendEmailCode(c: Context, ctx: AuthContext): Promise<R
   try {
     assertOtpEmail(email);
   } catch (error) {
-    const status = statusOf(error);
-    if (!status || !isAuthError(error)) throw error;
-    return renderPage(
-      c,
-      ctx,
-      signInPage(c, ctx, email, { code: error.code, field: "identifier" }, fields.redirect),
-      status,
-    );
+    const { code, status } = pageRefusal(error);
+    return renderPage(c, ctx, signInPage(c, ctx, email, { code, field: "identifier" }, fields.redirect), status);
   }
   sendCode(ctx, email, "sign-in");
   // The code page needs the address; it travels in a signed cookie of this browser's, not in the URL,
@@ -79,8 +68,7 @@ export async function postEmailCode(c: Context, ctx: AuthContext): Promise<Respo
     if (signedIn.kind === "challenge") return seeOther(c, pageURL(ctx, "/two-factor", redirect));
     return seeOther(c, signedInTarget(ctx, redirect));
   } catch (error) {
-    const status = statusOf(error);
-    if (!status || !isAuthError(error)) throw error;
-    return renderPage(c, ctx, codePage(c, ctx, email, problemFor(error.code), fields.redirect), status);
+    const { code, status } = pageRefusal(error);
+    return renderPage(c, ctx, codePage(c, ctx, email, problemFor(code), fields.redirect), status);
   }
 }

@@ -2,14 +2,14 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { FormProblem } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
-import { AuthError, isAuthError } from "../../errors.ts";
+import { AuthError } from "../../errors.ts";
 import { acceptInvitation, getInvitation, rejectInvitation } from "../../services/organizations/invitations.ts";
 import { asActor } from "../organization-actor.ts";
 import { resolveSession } from "../session.ts";
 import { guardForm } from "./guard.ts";
 import { linkFailure } from "./mailed-links.ts";
 import { commonState } from "./page-state.ts";
-import { pageURL, renderPage, seeOther } from "./respond.ts";
+import { pageRefusal, pageURL, renderPage, seeOther } from "./respond.ts";
 
 // An organization invitation as a page: {pages}/invitation/<id> (the invitation mail's link with the pages
 // on), or ?id=<id>. It shows the invitation only as GET /organization/get-invitation would: to its signed-in
@@ -52,9 +52,9 @@ async function invitationPage(c: Context, ctx: AuthContext, shown: Shown): Promi
     const invitation = { organizationName, inviterEmail, role };
     return renderPage(c, ctx, { ...state, ...page, email: session.user.email, invitation, problem }, status);
   } catch (error) {
-    if (!isAuthError(error) || error.status >= 500) throw error;
-    problem ??= { code: error.code };
-    if (!shown.status) status = error.status as ContentfulStatusCode;
+    const refusal = pageRefusal(error);
+    problem ??= { code: refusal.code };
+    if (!shown.status) status = refusal.status;
   }
   return renderPage(c, ctx, { ...state, ...page, email: session.user.email, problem }, status);
 }
@@ -99,12 +99,8 @@ async function answerInvitation(c: Context, ctx: AuthContext, answer: "accept" |
       await (answer === "accept" ? acceptInvitation(ctx, actor, id) : rejectInvitation(ctx, actor, id));
     });
   } catch (error) {
-    if (!isAuthError(error) || error.status >= 500) throw error;
-    return invitationPage(c, ctx, {
-      ...shown,
-      problem: { code: error.code },
-      status: error.status as ContentfulStatusCode,
-    });
+    const { code, status } = pageRefusal(error);
+    return invitationPage(c, ctx, { ...shown, problem: { code }, status });
   }
   if (answer === "accept") return seeOther(c, redirect ?? home);
   return seeOther(c, pageURL(ctx, invitationPath(id), redirect, { done: "rejected" }));

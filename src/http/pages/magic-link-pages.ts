@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AuthContext } from "../../context.ts";
 import { isAuthError } from "../../errors.ts";
 import { requireValidEmail } from "../../services/email-address.ts";
@@ -10,7 +9,7 @@ import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 import { guardForm } from "./guard.ts";
 import { linkFailure } from "./mailed-links.ts";
 import { commonState } from "./page-state.ts";
-import { pageURL, renderPage, seeOther } from "./respond.ts";
+import { pageRefusal, pageURL, renderPage, seeOther } from "./respond.ts";
 import { trustedReturnAddress } from "./return-address.ts";
 import { signInPage } from "./sign-in-pages.ts";
 
@@ -104,7 +103,7 @@ export async function postMagicLink(c: Context, ctx: AuthContext): Promise<Respo
     if (signedIn.kind === "challenge") return seeOther(c, pageURL(ctx, "/two-factor", redirect));
     return seeOther(c, linkDestination(ctx, redirect, targets, signedIn.isNewUser));
   } catch (error) {
-    if (!isAuthError(error) || error.status >= 500) throw error;
-    return linkFailure(c, ctx, error.code, error.status as ContentfulStatusCode);
+    const refusal = pageRefusal(error);
+    return linkFailure(c, ctx, refusal.code, refusal.status);
   }
 }

@@ -27,3 +27,9 @@ export function commonState(
     problem: options.problem ?? null,
   };
 }
+
+/** The password's length rule, shown on the forms that set one before they are sent. */
+export const passwordRules = (ctx: AuthContext) => ({
+  min: ctx.config.emailAndPassword.minPasswordLength,
+  max: ctx.config.emailAndPassword.maxPasswordLength,
+});

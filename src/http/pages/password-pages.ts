@@ -2,25 +2,16 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { FormProblem } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
-import { isAuthError } from "../../errors.ts";
 import { requireValidEmail } from "../../services/email-address.ts";
 import { requestPasswordReset, resetPassword } from "../../services/password-reset.ts";
 import { requestSource } from "../security-log.ts";
 import { guardForm } from "./guard.ts";
-import { commonState } from "./page-state.ts";
-import { pageURL, renderPage, seeOther } from "./respond.ts";
+import { commonState, passwordRules } from "./page-state.ts";
+import { pageRefusal, pageURL, renderPage, seeOther } from "./respond.ts";
 
 // Forgot password and reset password, as pages: the same services as POST /request-password-reset and
 // /reset-password. The mailed link goes through GET {api}/reset-password/:token (which checks the token and
 // consumes nothing) to the reset page, so a mail scanner opening it changes nothing.
-
-const passwordRules = (ctx: AuthContext) => ({
-  min: ctx.config.emailAndPassword.minPasswordLength,
-  max: ctx.config.emailAndPassword.maxPasswordLength,
-});
-
-const statusOf = (error: unknown): ContentfulStatusCode | null =>
-  isAuthError(error) && error.status < 500 ? (error.status as ContentfulStatusCode) : null;
 
 export function showForgotPassword(c: Context, ctx: AuthContext, email = "", problem: FormProblem | null = null) {
   return renderPage(c, ctx, { ...commonState(c, ctx, { problem }), page: "forgot-password", email });
@@ -42,9 +33,8 @@ export async function postForgotPassword(c: Context, ctx: AuthContext): Promise<
     const landing = new URL(pageURL(ctx, "/reset-password", redirect), ctx.baseURL).href;
     requestPasswordReset(ctx, email, landing);
   } catch (error) {
-    const status = statusOf(error);
-    if (!status || !isAuthError(error)) throw error;
-    const problem = error.code === "INVALID_EMAIL" ? { code: error.code, field: "email" } : { code: error.code };
+    const { code, status } = pageRefusal(error);
+    const problem = code === "INVALID_EMAIL" ? { code, field: "email" } : { code };
     const state = { ...commonState(c, ctx, { redirect: fields.redirect, problem }), page: "forgot-password" as const };
     return renderPage(c, ctx, { ...state, email: fields.email ?? "" }, status);
   }
@@ -90,10 +80,9 @@ export async function postResetPassword(c: Context, ctx: AuthContext): Promise<R
   try {
     await resetPassword(ctx, token, fields.password ?? "", requestSource(c, ctx));
   } catch (error) {
-    const status = statusOf(error);
-    if (!status || !isAuthError(error)) throw error;
-    const field = error.code.startsWith("PASSWORD_") ? { field: "password" } : {};
-    return again({ code: error.code, ...field }, status, fields.redirect);
+    const { code, status } = pageRefusal(error);
+    const field = code.startsWith("PASSWORD_") ? { field: "password" } : {};
+    return again({ code, ...field }, status, fields.redirect);
   }
   const { redirect } = commonState(c, ctx, { redirect: fields.redirect });
   return seeOther(c, pageURL(ctx, "/sign-in", redirect, { notice: "password-reset" }));

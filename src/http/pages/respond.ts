@@ -2,7 +2,17 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { PageState } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
+import { isAuthError } from "../../errors.ts";
 import { socialFormTargets } from "./social-form-targets.ts";
+
+/**
+ * A refusal a page shows in words: a catalogue error below 500, as its code and status. Anything else (an
+ * outage, a bug) is thrown on, for the app's error handler to answer.
+ */
+export function pageRefusal(error: unknown): { code: string; status: ContentfulStatusCode } {
+  if (!isAuthError(error) || error.status >= 500) throw error;
+  return { code: error.code, status: error.status as ContentfulStatusCode };
+}
 
 // Answering with a page, or sending the browser on after a form (303: the next GET is a plain page load).
 

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { FormProblem, SignInMethods } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
-import { ERRORS, isAuthError } from "../../errors.ts";
+import { ERRORS } from "../../errors.ts";
 import { requireValidEmail } from "../../services/email-address.ts";
 import { passkeysWorkOnPages } from "../../services/passkeys/relying-party.ts";
 import { revokeSession, signOutEvent } from "../../services/sessions/sessions.ts";
@@ -15,7 +15,7 @@ import { readPresentedSessionTokens, resolveSession } from "../session.ts";
 import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 import { type FormFields, guardForm } from "./guard.ts";
 import { commonState } from "./page-state.ts";
-import { pageURL, renderPage, seeOther } from "./respond.ts";
+import { pageRefusal, pageURL, renderPage, seeOther } from "./respond.ts";
 import { socialButtons } from "./social-form-targets.ts";
 
 // Sign in and sign out, as pages: the same pipeline and session services as POST /sign-in/email,
@@ -83,9 +83,9 @@ export async function postSignIn(c: Context, ctx: AuthContext): Promise<Response
     if (signedIn.kind === "challenge") return seeOther(c, pageURL(ctx, "/two-factor", state.redirect));
     return seeOther(c, state.redirect ?? state.home);
   } catch (error) {
-    if (!isAuthError(error) || error.status >= 500) throw error;
-    const field = error.code === "INVALID_EMAIL" ? { field: "identifier" } : {};
-    return again({ code: error.code, ...field }, error.status as ContentfulStatusCode);
+    const { code, status } = pageRefusal(error);
+    const field = code === "INVALID_EMAIL" ? { field: "identifier" } : {};
+    return again({ code, ...field }, status);
   }
 }
 

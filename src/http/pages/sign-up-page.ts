@@ -1,25 +1,23 @@
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type FormProblem, problemFor } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
-import { isAuthError } from "../../errors.ts";
 import { signUpWithPassword } from "../../services/sign-up.ts";
 import { setSessionCookies } from "../cookies.ts";
 import { signInRequestOf } from "../sign-in.ts";
 import { type FormFields, guardForm } from "./guard.ts";
-import { commonState } from "./page-state.ts";
-import { pageURL, renderPage, seeOther } from "./respond.ts";
+import { commonState, passwordRules } from "./page-state.ts";
+import { pageRefusal, pageURL, renderPage, seeOther } from "./respond.ts";
 
 // Sign up, as a page: the same service as POST /sign-up/email (signUpWithPassword), its refusals drawn
 // beside the field they concern.
 
 function signUpState(c: Context, ctx: AuthContext, fields: FormFields, problem: FormProblem | null) {
-  const { emailAndPassword, username } = ctx.config;
+  const { username } = ctx.config;
   return {
     ...commonState(c, ctx, { redirect: fields.redirect, problem }),
     page: "sign-up" as const,
     username: username.enabled,
-    passwordRules: { min: emailAndPassword.minPasswordLength, max: emailAndPassword.maxPasswordLength },
+    passwordRules: passwordRules(ctx),
     values: { name: fields.name ?? "", email: fields.email ?? "", username: fields.username ?? "" },
   };
 }
@@ -49,12 +47,7 @@ export async function postSignUp(c: Context, ctx: AuthContext): Promise<Response
     setSessionCookies(c, ctx, { session, user }, { dontRemember: false });
     return seeOther(c, redirect ?? home);
   } catch (error) {
-    if (!isAuthError(error) || error.status >= 500) throw error;
-    return renderPage(
-      c,
-      ctx,
-      signUpState(c, ctx, fields, problemFor(error.code)),
-      error.status as ContentfulStatusCode,
-    );
+    const refusal = pageRefusal(error);
+    return renderPage(c, ctx, signUpState(c, ctx, fields, problemFor(refusal.code)), refusal.status);
   }
 }

@@ -1,7 +1,5 @@
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AuthContext } from "../../context.ts";
-import { isAuthError } from "../../errors.ts";
 import { readEmailVerificationToken } from "../../services/email-verification.ts";
 import { followVerificationLink } from "../../services/verification-link.ts";
 import { resolveSession } from "../session.ts";
@@ -9,7 +7,7 @@ import { rememberedChoice, setVerificationLinkCookies, signInRequestOf } from ".
 import { guardForm } from "./guard.ts";
 import { linkFailure, linkFields, linkReturnAddress } from "./mailed-links.ts";
 import { commonState } from "./page-state.ts";
-import { pageURL, renderPage, seeOther } from "./respond.ts";
+import { pageRefusal, pageURL, renderPage, seeOther } from "./respond.ts";
 
 // The landing of a verification (or email-change) link opened in a browser: GET {api}/verify-email sends
 // it here. Drawing the page consumes nothing; its Continue button posts the token, and the post runs the
@@ -51,8 +49,8 @@ export async function postVerifyEmail(c: Context, ctx: AuthContext): Promise<Res
     if (outcome.kind === "verified" && outcome.signedIn?.kind === "challenge")
       return seeOther(c, pageURL(ctx, "/two-factor", redirect));
   } catch (error) {
-    if (!isAuthError(error) || error.status >= 500) throw error;
-    return linkFailure(c, ctx, error.code, error.status as ContentfulStatusCode);
+    const refusal = pageRefusal(error);
+    return linkFailure(c, ctx, refusal.code, refusal.status);
   }
   return seeOther(c, returnTo ?? pageURL(ctx, "/verify-email", null, { done: "1" }));
 }

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium, seriousAxeViolations } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations } from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
@@ -145,34 +145,10 @@ describe("the pages for everyone", () => {
     "/signed-out",
     "/error?error=INVALID_TOKEN",
   ];
-  const variants = [
-    {
-      name: "light-desktop-en",
-      colorScheme: "light",
-      viewport: { width: 1280, height: 800 },
-      locale: "en-US",
-      axe: true,
-    },
-    { name: "dark-phone-de", colorScheme: "dark", viewport: { width: 390, height: 844 }, locale: "de-DE", axe: true },
-    {
-      name: "dark-desktop-en",
-      colorScheme: "dark",
-      viewport: { width: 1280, height: 800 },
-      locale: "en-US",
-      axe: false,
-    },
-    {
-      name: "light-phone-de",
-      colorScheme: "light",
-      viewport: { width: 390, height: 844 },
-      locale: "de-DE",
-      axe: false,
-    },
-  ] as const;
 
   it("has no serious or critical accessibility violation on any page, light and dark, phone and desktop", async () => {
     const found: string[] = [];
-    for (const variant of variants) {
+    for (const variant of PAGE_VARIANTS) {
       // axe is injected as a script of the test's own: the pages' policy rightly refuses it otherwise.
       // axe runs in one light and one dark, one phone and one desktop variant (its findings do not change
       // with the language); every variant is photographed.

@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { Browser, CDPSession, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, addVirtualAuthenticator, launchChromium } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 
@@ -35,23 +35,6 @@ afterAll(async () => {
 
 const uniqueEmail = (label: string) =>
   `${label}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
-
-/** A platform authenticator with discoverable credentials and user verification, as a laptop has. */
-async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
-}
 
 /** Sign up through the API from the page's origin (the browser keeps the session cookie). */
 async function signUp(page: Page, email: string): Promise<void> {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium, seriousAxeViolations } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations } from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 import { LiveAgent } from "../helpers/live-agent.ts";
@@ -164,30 +164,6 @@ describe("the second-factor page for everyone", () => {
 
   it("has no serious or critical accessibility violation, light and dark, phone and desktop", async () => {
     const user = await enrolledUser("axe");
-    const variants = [
-      {
-        name: "light-desktop-en",
-        colorScheme: "light",
-        viewport: { width: 1280, height: 800 },
-        locale: "en-US",
-        axe: true,
-      },
-      { name: "dark-phone-de", colorScheme: "dark", viewport: { width: 390, height: 844 }, locale: "de-DE", axe: true },
-      {
-        name: "dark-desktop-en",
-        colorScheme: "dark",
-        viewport: { width: 1280, height: 800 },
-        locale: "en-US",
-        axe: false,
-      },
-      {
-        name: "light-phone-de",
-        colorScheme: "light",
-        viewport: { width: 390, height: 844 },
-        locale: "de-DE",
-        axe: false,
-      },
-    ] as const;
     const views = [
       { name: "totp", query: "" },
       { name: "mail", query: "?method=mail" },
@@ -195,7 +171,7 @@ describe("the second-factor page for everyone", () => {
       { name: "backup", query: "?method=backup" },
     ];
     const found: string[] = [];
-    for (const variant of variants) {
+    for (const variant of PAGE_VARIANTS) {
       // axe is injected as a script of the test's own: the pages' policy rightly refuses it otherwise.
       const { name, axe, ...options } = variant;
       const context = await browser.newContext({ bypassCSP: true, ...options });

@@ -2,33 +2,16 @@ import { mkdtempSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, CDPSession, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAuthd, startAuthd } from "../client/helpers.ts";
-import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, addVirtualAuthenticator, launchChromium } from "../helpers/browser.ts";
 import { buildExampleApp, collectProblems, serveStatic, signUpInExampleApp } from "../helpers/example-app.ts";
 
 // A passkey registered and used in headless Chromium: the example React app signs up with a password,
 // adds a passkey through Better Auth's passkeyClient (a DevTools virtual authenticator answers the
 // browser's WebAuthn calls), signs out, and signs back in with the passkey alone. Everything is on
 // localhost, the only host name Chromium accepts as a WebAuthn rp id over plain http.
-
-/** A platform authenticator with discoverable credentials and user verification, as a laptop has. */
-async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
-}
 
 describe("passkeys in the example React app in headless Chromium", () => {
   let authd: RunningAuthd;

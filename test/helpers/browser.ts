@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
 
 // Headless Debian Chromium through playwright-core (test/setup.sh installs the package).
 
@@ -41,4 +41,38 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
     const result = await axe.run();
     return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
   });
+}
+
+/**
+ * The four ways each page is photographed: light and dark, desktop and phone, English and German. axe runs
+ * in two of them (one light desktop, one dark phone): its findings do not change with the language.
+ */
+export const PAGE_VARIANTS = [
+  {
+    name: "light-desktop-en",
+    colorScheme: "light",
+    viewport: { width: 1280, height: 800 },
+    locale: "en-US",
+    axe: true,
+  },
+  { name: "dark-phone-de", colorScheme: "dark", viewport: { width: 390, height: 844 }, locale: "de-DE", axe: true },
+  { name: "dark-desktop-en", colorScheme: "dark", viewport: { width: 1280, height: 800 }, locale: "en-US", axe: false },
+  { name: "light-phone-de", colorScheme: "light", viewport: { width: 390, height: 844 }, locale: "de-DE", axe: false },
+] as const;
+
+/** A platform authenticator with discoverable credentials and user verification, as a laptop has. */
+export async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
 }

@@ -50,6 +50,10 @@ export const accountFields = {
         .describe(
           "do not bind social sign-in to the browser that started it (for apps that open the authorization URL elsewhere); allows login CSRF",
         ),
+      freshAge: seconds(
+        600,
+        "sensitive account changes (email, password, second factor, passkeys, API keys) need a sign-in at most this old (0 disables the check)",
+      ),
     })
     .prefault({}),
 

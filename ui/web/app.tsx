@@ -1,4 +1,5 @@
 import { PageProvider } from "./components/page-context.tsx";
+import { AccountProfilePage } from "./pages/account/profile.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { InvitationPage } from "./pages/invitation.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
@@ -42,6 +43,8 @@ function Page({ state }: { state: PageState }) {
       return <MagicLinkPage state={state} />;
     case "email-code":
       return <EmailCodePage state={state} />;
+    case "account-profile":
+      return <AccountProfilePage state={state} />;
   }
 }
 

@@ -54,6 +54,33 @@ export interface SocialButton {
   name: string;
 }
 
+/** The account page's sections, in the order its navigation lists them; each is a page of its own. */
+export const ACCOUNT_SECTIONS = [
+  "profile",
+  "password",
+  "second-factor",
+  "passkeys",
+  "sessions",
+  "linked-accounts",
+  "api-keys",
+  "organizations",
+  "activity",
+  "delete",
+] as const;
+export type AccountSection = (typeof ACCOUNT_SECTIONS)[number];
+
+/** A section's path under the pages' base path: the profile is the account page itself (`/account`). */
+export const accountSectionPath = (section: AccountSection): string => (section === "profile" ? "" : `/${section}`);
+
+/** What every section of the account page shows around its content: who is signed in, and where to go. */
+export interface AccountFrame {
+  user: { name: string; email: string; image: string | null };
+  /** The sections this deployment offers (a feature that is off has none), in navigation order. */
+  sections: AccountSection[];
+  /** What the last action did, as a catalogue key (shown once, after the 303 that followed it). */
+  notice: string | null;
+}
+
 export type PageState = Common &
   (
     | { page: "sign-in"; methods: SignInMethods; identifier: string; notice: "password-reset" | null }
@@ -125,6 +152,7 @@ export type PageState = Common &
         /** Where the browser goes once signed in. */
         returnTo: string;
       }
+    | { page: "account-profile"; account: AccountFrame }
   );
 
 /** The second factor's ways: an authenticator app's code, a code by mail, a backup code. */

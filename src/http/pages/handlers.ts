@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../../context.ts";
 import type { AuthError } from "../../errors.ts";
+import { showAccountProfile } from "./account-profile-page.ts";
 import { serveAsset } from "./assets.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
 import { postEmailCode, postSendEmailCode, showEmailCode } from "./email-code-pages.ts";
@@ -69,4 +70,5 @@ export const PAGE_HANDLERS = {
   showVerifyEmail,
   showForgotPassword: (c: Context, ctx: AuthContext) => showForgotPassword(c, ctx),
   tooManyRequests,
+  showAccountProfile,
 };

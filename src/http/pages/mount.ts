@@ -94,7 +94,7 @@ export function mountPages(app: Hono, ctx: AuthContext): void {
     }
   };
   app.get(`${base}/assets/:name`, async (c) => (await loadHandlers()).serveAsset(c, ctx));
-  app.get(base, (c) => c.redirect(`${base}/sign-in`, 302));
+  app.get(base, async (c) => (await loadHandlers()).showAccountProfile(c, ctx));
   for (const route of PAGE_ROUTES) {
     const path = `${base}${route.path}`;
     const { get, post } = route;

@@ -207,6 +207,17 @@ export function isSessionFresh(ctx: AuthContext, session: SessionRow): boolean {
 }
 
 /**
+ * A sensitive account change (email, password, second factor, passkeys, API keys) needs a sign-in at most
+ * account.freshAge old (default 10 minutes; 0 disables the check). The session's creation is its sign-in:
+ * re-authenticating signs in again, which starts a new session. Refused: SESSION_NOT_FRESH (403).
+ */
+export function assertRecentSignIn(ctx: AuthContext, session: SessionRow): void {
+  const freshAge = ctx.config.account.freshAge;
+  if (freshAge === 0) return;
+  if (ctx.now() - Number(session.createdAt) > freshAge * 1000) throw new AuthError("SESSION_NOT_FRESH");
+}
+
+/**
  * Clear an organization from the sessions that have it active: every user's, or only `userId`'s (after
  * leaving or removal). `db` may be a transaction: the cache is disowned now and once more after a moment.
  */

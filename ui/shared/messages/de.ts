@@ -208,4 +208,16 @@ export const de: Record<MessageKey, string> = {
     "Der Anbieter akzeptiert keine Anmeldungen von {appName}. Wenden Sie sich an den Betreiber.",
   "error.MAGIC_LINK_DISABLED": "Die Anmeldung per Link aus einer E-Mail ist ausgeschaltet.",
   "error.EMAIL_CODE_DISABLED": "Die Anmeldung per Code aus einer E-Mail ist ausgeschaltet.",
+
+  "account.nav": "Konto",
+  "account.section.profile": "Ihr Konto",
+  "account.section.password": "Passwort",
+  "account.section.secondFactor": "Bestätigung in zwei Schritten",
+  "account.section.passkeys": "Passkeys",
+  "account.section.sessions": "Geräte und Sitzungen",
+  "account.section.linkedAccounts": "Verknüpfte Konten",
+  "account.section.apiKeys": "API-Schlüssel",
+  "account.section.organizations": "Organisationen",
+  "account.section.activity": "Sicherheitsaktivität",
+  "account.section.delete": "Konto löschen",
 };

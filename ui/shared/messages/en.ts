@@ -188,6 +188,18 @@ export const en = {
   "error.unauthorized_client": "The provider does not accept sign-ins from {appName}. Contact its operator.",
   "error.MAGIC_LINK_DISABLED": "Signing in with a mailed link is turned off.",
   "error.EMAIL_CODE_DISABLED": "Signing in with a mailed code is turned off.",
+
+  "account.nav": "Account",
+  "account.section.profile": "Your account",
+  "account.section.password": "Password",
+  "account.section.secondFactor": "Two-step verification",
+  "account.section.passkeys": "Passkeys",
+  "account.section.sessions": "Devices and sessions",
+  "account.section.linkedAccounts": "Linked accounts",
+  "account.section.apiKeys": "API keys",
+  "account.section.organizations": "Organizations",
+  "account.section.activity": "Security activity",
+  "account.section.delete": "Delete account",
 } as const;
 
 export type MessageKey = keyof typeof en;

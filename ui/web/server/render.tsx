@@ -27,6 +27,7 @@ const TITLES: Record<PageName, MessageKey> = {
   "two-factor": "page.title.twoFactor",
   "magic-link": "page.title.magicLink",
   "email-code": "page.title.emailCode",
+  "account-profile": "account.section.profile",
 };
 
 const escapeText = (value: string) =>

@@ -21,3 +21,13 @@ export function go(url: string): null {
   window.location.assign(url);
   return null;
 }
+
+/**
+ * The API refused a sensitive change because the sign-in is older than account.freshAge: through the
+ * re-authentication page, which comes back to `back` (a path of the account page). Returns whether it went.
+ */
+export function reauthenticateIfStale(code: string | undefined, pages: string, back: string): boolean {
+  if (code !== "SESSION_NOT_FRESH") return false;
+  go(`${pages}/reauthenticate?${new URLSearchParams({ redirect: back })}`);
+  return true;
+}

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import { resolveBaseURL } from "./config/load.ts";
 import type { Config } from "./config/schema.ts";
-import { createPasswordHasher, type PasswordHasher } from "./crypto/password.ts";
+import { createPasswordHasher, type PasswordHasher, testScryptCost } from "./crypto/password.ts";
 import { generateRandomString } from "./crypto/random.ts";
 import { type DatabaseHandle, openDatabase } from "./db/driver.ts";
 import { assertUpToDate, migrateToLatest } from "./db/migrator.ts";
@@ -209,7 +209,7 @@ export async function createContext(config: Config, options: CreateContextOption
     const rateLimitStore = createRateLimitStore(config, db, secondaryStorage, logger);
 
     const { background, settle } = backgroundWork(logger);
-    const passwords = createPasswordHasher();
+    const passwords = createPasswordHasher(testScryptCost() ?? undefined);
     const metrics = createMetrics({
       passwordHashesInFlight: passwords.inFlight,
       poolStats: database.poolStats,

@@ -13,6 +13,9 @@ const binaries = mkdtempSync(join(tmpdir(), "authd-run-bin-"));
 
 export function setup(): void {
   process.env.AUTH_TEST_SCHEMA_RUN = run;
+  // scrypt at a lower cost for every context and daemon of the run (src/crypto/password.ts): the same code
+  // and format, a fraction of the time. test/unit/password-cost.test.ts proves the product's own cost.
+  process.env.AUTHD_TEST_SCRYPT_COST = "1024";
   process.env.AUTHD_TEST_BINARY_DIR = binaries;
 }
 

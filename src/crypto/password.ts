@@ -5,8 +5,23 @@ import { constantTimeEqual } from "./random.ts";
 // hex text, the way Better Auth derives keys, so hashes migrated from it verify here unchanged.
 // node:crypto's callback scrypt runs on the thread pool, so hashing never blocks the event loop.
 
-const PARAMS = { N: 16384, r: 16, p: 1, maxmem: 128 * 16384 * 16 * 2 };
+const COST = 16384;
 const KEY_LENGTH = 64;
+
+/**
+ * The test suite's cost, and only the suite's: test/global-setup.ts sets AUTHD_TEST_SCRYPT_COST (a lower
+ * power of two) for every daemon and context it starts, because its thousands of sign-ups otherwise spend
+ * most of the run in scrypt. Nothing else sets it; `serve` started with it warns.
+ * Hashes do not record their cost, so one made under it verifies only under it.
+ */
+export function testScryptCost(): number | null {
+  const raw = process.env.AUTHD_TEST_SCRYPT_COST;
+  if (!raw) return null;
+  const cost = Number(raw);
+  const powerOfTwo = Number.isInteger(cost) && cost >= 2 && cost <= COST && (cost & (cost - 1)) === 0;
+  if (!powerOfTwo) throw new Error(`AUTHD_TEST_SCRYPT_COST must be a power of two from 2 to ${COST}, not ${raw}`);
+  return cost;
+}
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -17,21 +32,22 @@ export interface PasswordHasher {
   inFlight(): number;
 }
 
-function deriveKey(password: string, salt: string): Promise<Buffer> {
+function deriveKey(password: string, salt: string, cost: number): Promise<Buffer> {
+  const params = { N: cost, r: 16, p: 1, maxmem: 128 * cost * 16 * 2 };
   return new Promise<Buffer>((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, PARAMS, (error, key) =>
+    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, params, (error, key) =>
       error ? reject(error) : resolve(key),
     );
   });
 }
 
 /** One context's hasher: it counts its own derivations in flight and keeps its own timing dummy. */
-export function createPasswordHasher(): PasswordHasher {
+export function createPasswordHasher(cost: number = COST): PasswordHasher {
   let inFlight = 0;
   let dummyHash: Promise<string> | undefined;
   const derive = (password: string, salt: string) => {
     inFlight += 1;
-    return deriveKey(password, salt).finally(() => {
+    return deriveKey(password, salt, cost).finally(() => {
       inFlight -= 1;
     });
   };

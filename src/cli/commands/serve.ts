@@ -1,6 +1,7 @@
 import * as z from "zod";
 import type { Config } from "../../config/schema.ts";
 import type { AuthContext } from "../../context.ts";
+import { testScryptCost } from "../../crypto/password.ts";
 import { DependencyError } from "../../dependencies.ts";
 import { createLogger } from "../../logger.ts";
 import { ListenError, startServer } from "../../server.ts";
@@ -84,6 +85,10 @@ export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
   Bun.unsafe.setJITPolicy(1);
   const passkeyProblem = ctx.config.passkey.enabled ? relyingPartyProblem(ctx) : null;
   if (passkeyProblem) ctx.logger.warn(passkeyProblem);
+  if (testScryptCost() !== null)
+    ctx.logger.warn(
+      "AUTHD_TEST_SCRYPT_COST is set: passwords are hashed at a test suite's cost; never set it in production",
+    );
   const stop = (signal: string) => {
     ctx.logger.info("shutting down", { signal });
     running.shutdown().then(

@@ -28,6 +28,8 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "/tmp",
+    // The suite's scrypt cost (test/global-setup.ts), so what the CLI hashes, an in-process context verifies.
+    ...(process.env.AUTHD_TEST_SCRYPT_COST ? { AUTHD_TEST_SCRYPT_COST: process.env.AUTHD_TEST_SCRYPT_COST } : {}),
     AUTH_SECRET: TEST_SECRET,
     AUTH_BASE_URL: TEST_ORIGIN,
     ...options.env,

@@ -15,10 +15,10 @@ type Fields = Record<string, string>;
 export interface AccountActions {
   problem: FormProblem | null;
   busy: boolean;
-  /** A form's submit handler: `call` the API with the form's fields, then `done` with its answer. */
+  /** A form's submit handler: `call` the API with the form's fields, then `done` with its answer and the form. */
   act<T>(
     call: (fields: Fields) => Promise<AuthResult<T>>,
-    done: (data: T) => void,
+    done: (data: T, form: HTMLFormElement) => void,
   ): (event: React.FormEvent<HTMLFormElement>) => void;
   /** The section loaded again with a notice: the server draws it as it now is. */
   reload(notice: MessageKey): void;
@@ -41,14 +41,16 @@ export function useAccountActions(section: AccountSection): AccountActions {
     act: (call, done) => (event) => {
       event.preventDefault();
       if (busy) return;
-      const form = new FormData(event.currentTarget);
-      const fields = Object.fromEntries([...form.entries()].map(([name, value]) => [name, String(value)]));
+      const form = event.currentTarget;
+      const fields = Object.fromEntries(
+        [...new FormData(form).entries()].map(([name, value]) => [name, String(value)]),
+      );
       setBusy(true);
       call(fields)
         .then((answer) => {
           if (answer.error) return refused(answer.error);
           setProblem(null);
-          done(answer.data);
+          done(answer.data, form);
         })
         .catch(() => setProblem({ code: "unknown" }))
         .finally(() => setBusy(false));
@@ -59,7 +61,7 @@ export function useAccountActions(section: AccountSection): AccountActions {
 
 /**
  * One action on one item of a list (Revoke a key, Leave an organization): a form posting the item's ids to
- * `action`, whose button reads `label` and, for screen readers, names the item ("Revoke: ci-key").
+ * `action`, whose button reads `label` and, for screen readers, names the item ("Revoke (ci-key)").
  */
 export function ItemForm(props: {
   action: string;
@@ -83,7 +85,7 @@ export function ItemForm(props: {
         aria-disabled={props.busy || undefined}
       >
         {t(props.label)}
-        <span className="authd-visually-hidden">{`: ${props.item}`}</span>
+        <span className="authd-visually-hidden">{` (${props.item})`}</span>
       </button>
     </form>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { CreatedApiKey } from "../../../../src/client/index.ts";
 import { toDay } from "../../../shared/dates.ts";
 import { apiClient } from "../../api.ts";
@@ -39,9 +39,10 @@ export function AccountApiKeysPage({ state }: { state: ApiKeysState }) {
         name: fields.name || undefined,
         expiresIn: fields.expiresInDays ? Number(fields.expiresInDays) * DAY_SECONDS : undefined,
       }),
-    (key) => {
+    (key, form) => {
       setCreated({ name: key.name, key: key.key });
       setKeys((shown) => [...shown, viewOf(key)]);
+      form.reset();
     },
   );
   const revoke = actions.act(
@@ -150,8 +151,13 @@ function CreatedKey({ created }: { created: { name: string | null; key: string }
   const id = useId();
   const [canCopy, setCanCopy] = useState(false);
   const [copied, setCopied] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
   // Only once hydrated, and where the browser lets a page write the clipboard: no button that does nothing.
-  useEffect(() => setCanCopy(typeof navigator !== "undefined" && Boolean(navigator.clipboard)), []);
+  // The key gets the focus (and is selected), so it can be copied at once and a screen reader reads it.
+  useEffect(() => {
+    setCanCopy(typeof navigator !== "undefined" && Boolean(navigator.clipboard));
+    field.current?.focus();
+  }, []);
   const copy = () => {
     navigator.clipboard.writeText(created.key).then(
       () => setCopied(true),
@@ -166,6 +172,7 @@ function CreatedKey({ created }: { created: { name: string | null; key: string }
           {created.name ? `${t("field.newKey")}: ${created.name}` : t("field.newKey")}
         </label>
         <input
+          ref={field}
           id={id}
           className="authd-input authd-secret-value"
           readOnly

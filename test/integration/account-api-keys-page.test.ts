@@ -37,6 +37,8 @@ describeEachDialect("the account page's API keys", (dialect) => {
     const csrf = hiddenFields(page.text).csrf;
     const created = await postForm(agent, `${SECTION}/create`, { csrf, name: "deploy", expiresInDays: "30" });
     expect(created.status).toBe(200);
+    // The key is in this answer only: no cache keeps it.
+    expect(created.headers.get("cache-control")).toBe("no-store");
     const key = created.text.match(KEY_IN_PAGE)?.[1] as string;
     expect(key).toBeDefined();
     expect(created.text).toContain("Copy it now: it is shown only this once.");

@@ -26,7 +26,6 @@ export const deAccountAccess: Record<keyof typeof enAccountAccess, string> = {
   "field.keyName": "Name des Schlüssels",
   "field.keyExpiry": "Läuft ab",
   "account.apiKeys.never": "Nie",
-  "account.apiKeys.defaultExpiry": "Nach {days} Tagen",
   "account.apiKeys.afterDays": "Nach {days} Tagen",
   "account.apiKeys.afterOneDay": "Nach 1 Tag",
   "action.createKey": "Schlüssel erstellen",

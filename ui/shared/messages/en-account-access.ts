@@ -23,7 +23,6 @@ export const enAccountAccess = {
   "field.keyName": "Name of the key",
   "field.keyExpiry": "Expires",
   "account.apiKeys.never": "Never",
-  "account.apiKeys.defaultExpiry": "After {days} days",
   "account.apiKeys.afterDays": "After {days} days",
   "account.apiKeys.afterOneDay": "After 1 day",
   "action.createKey": "Create key",

@@ -120,12 +120,9 @@ function KeyItem({ apiKey, children }: { apiKey: ApiKeyView; children: React.Rea
 function ExpiryChoice({ rules }: { rules: ApiKeyRules }) {
   const { t } = usePage();
   const id = useId();
-  const usual =
-    rules.defaultExpiryDays === null
-      ? t("account.apiKeys.never")
-      : t("account.apiKeys.defaultExpiry", { days: rules.defaultExpiryDays });
   const after = (days: number) =>
     days === 1 ? t("account.apiKeys.afterOneDay") : t("account.apiKeys.afterDays", { days });
+  const usual = rules.defaultExpiryDays === null ? t("account.apiKeys.never") : after(rules.defaultExpiryDays);
   return (
     <div className="authd-field">
       <label htmlFor={id} className="authd-label">

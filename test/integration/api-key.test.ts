@@ -299,6 +299,26 @@ describeEachDialect("API key management", (dialect) => {
       expect((await agent.get("/api-key/list")).body).toHaveLength(1);
     });
 
+    it("asks a session for a recent sign-in to create or delete a key, the server never", async () => {
+      const { agent, user, email, password } = await signUp(t);
+      const key = (await agent.post("/api-key/create", { name: "early" })).body;
+      // Past account.freshAge (10 minutes) the session still works, but not for a credential.
+      t.clock.advance(601_000);
+      const stale = { code: "SESSION_IS_NOT_FRESH", message: "Session is not fresh" };
+      const created = await agent.post("/api-key/create", { name: "late" });
+      expect(created.status).toBe(403);
+      expect(created.body).toEqual(stale);
+      const deleted = await agent.post("/api-key/delete", { keyId: key.id });
+      expect(deleted.status).toBe(403);
+      expect(deleted.body).toEqual(stale);
+      expect((await agent.get("/api-key/list")).body.map((k: { name: string }) => k.name)).toEqual(["early"]);
+      // The server acts for the user whatever the user's sessions' age; signing in again makes a fresh one.
+      expect((await t.server().post("/api-key/create", { userId: user.id, name: "server" })).status).toBe(200);
+      const again = t.agent();
+      await again.post("/sign-in/email", { email, password });
+      expect((await again.post("/api-key/delete", { keyId: key.id })).body).toEqual({ success: true });
+    });
+
     it("requires a session for get, list and delete, and hides server-only routes from clients", async () => {
       const { agent } = await signUp(t);
       const key = (await agent.post("/api-key/create", {})).body;

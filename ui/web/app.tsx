@@ -1,4 +1,8 @@
 import { PageProvider } from "./components/page-context.tsx";
+import { AccountActivityPage } from "./pages/account/activity.tsx";
+import { AccountApiKeysPage } from "./pages/account/api-keys.tsx";
+import { AccountLinkedAccountsPage } from "./pages/account/linked-accounts.tsx";
+import { AccountOrganizationsPage } from "./pages/account/organizations.tsx";
 import { AccountProfilePage } from "./pages/account/profile.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { InvitationPage } from "./pages/invitation.tsx";
@@ -45,6 +49,14 @@ function Page({ state }: { state: PageState }) {
       return <EmailCodePage state={state} />;
     case "account-profile":
       return <AccountProfilePage state={state} />;
+    case "account-linked-accounts":
+      return <AccountLinkedAccountsPage state={state} />;
+    case "account-api-keys":
+      return <AccountApiKeysPage state={state} />;
+    case "account-organizations":
+      return <AccountOrganizationsPage state={state} />;
+    case "account-activity":
+      return <AccountActivityPage state={state} />;
   }
 }
 

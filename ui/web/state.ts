@@ -153,7 +153,90 @@ export type PageState = Common &
         returnTo: string;
       }
     | { page: "account-profile"; account: AccountFrame }
+    // The account page's linked accounts, API keys, organizations and security activity.
+    | { page: "account-linked-accounts"; account: AccountFrame; linked: LinkedAccountView[]; linkable: SocialButton[] }
+    | {
+        page: "account-api-keys";
+        account: AccountFrame;
+        keys: ApiKeyView[];
+        rules: ApiKeyRules;
+        /** The key just created, shown this once (the daemon keeps only its hash). */
+        created: { name: string | null; key: string } | null;
+      }
+    | {
+        page: "account-organizations";
+        account: AccountFrame;
+        memberships: MembershipView[];
+        invitations: InvitationView[];
+      }
+    | {
+        page: "account-activity";
+        account: AccountFrame;
+        events: ActivityEntry[];
+        offset: number;
+        limit: number;
+        total: number;
+      }
   );
+
+/** One of the user's linked accounts: a social provider's (by the provider's name), or the password ("credential"). */
+export interface LinkedAccountView {
+  providerId: string;
+  /** The account's id at the provider: unlinking names it. */
+  accountId: string;
+  name: string;
+  createdAt: string;
+}
+
+/** One of the user's API keys, without its secret: `start` is the key's first characters, to tell keys apart. */
+export interface ApiKeyView {
+  id: string;
+  name: string | null;
+  start: string | null;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  enabled: boolean;
+}
+
+/** What a user may set on a key of their own (permissions and limits are the server's to set). */
+export interface ApiKeyRules {
+  name: { min: number; max: number; required: boolean };
+  /** The expiries offered, in days (none when custom expiries are off); a key without one gets the default. */
+  expiryDays: number[];
+  /** The default expiry in days, or null: the key never expires unless one is chosen. */
+  defaultExpiryDays: number | null;
+}
+
+export interface MembershipView {
+  organizationId: string;
+  name: string;
+  role: string;
+  /** The organization is this session's active one. */
+  active: boolean;
+}
+
+/** An invitation the user can answer now. */
+export interface InvitationView {
+  id: string;
+  organizationName: string;
+  /** Null once the inviter has left the organization. */
+  inviterEmail: string | null;
+  role: string;
+  expiresAt: string;
+}
+
+/** A security event about the user, as the activity list shows it. */
+export interface ActivityEntry {
+  id: string;
+  type: string;
+  outcome: "success" | "failure";
+  createdAt: string;
+  ip: string | null;
+  userAgent: string | null;
+  /** Done by an administrator, the server or the operator's command line, not by the user. */
+  byOperator: boolean;
+}
 
 /** The second factor's ways: an authenticator app's code, a code by mail, a backup code. */
 export type TwoFactorMethod = "totp" | "mail" | "backup";

@@ -1,6 +1,16 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../../context.ts";
 import type { AuthError } from "../../errors.ts";
+import { showActivity } from "./account-activity-page.ts";
+import { postCreateApiKey, postRevokeApiKey, showApiKeys } from "./account-api-keys-page.ts";
+import { postLinkAccount, postUnlinkAccount, showLinkedAccounts } from "./account-linked-accounts-page.ts";
+import {
+  postAcceptOwnInvitation,
+  postDeclineOwnInvitation,
+  postLeaveOrganization,
+  postSwitchOrganization,
+  showOrganizations,
+} from "./account-organizations-page.ts";
 import { showAccountProfile } from "./account-profile-page.ts";
 import { serveAsset } from "./assets.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
@@ -71,4 +81,17 @@ export const PAGE_HANDLERS = {
   showForgotPassword: (c: Context, ctx: AuthContext) => showForgotPassword(c, ctx),
   tooManyRequests,
   showAccountProfile,
+  // The account page's linked accounts, API keys, organizations and security activity.
+  showLinkedAccounts,
+  postLinkAccount,
+  postUnlinkAccount,
+  showApiKeys,
+  postCreateApiKey,
+  postRevokeApiKey,
+  showOrganizations,
+  postSwitchOrganization,
+  postLeaveOrganization,
+  postAcceptOwnInvitation,
+  postDeclineOwnInvitation,
+  showActivity,
 };

@@ -5,7 +5,7 @@ import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
 import { acceptInvitation, getInvitation, rejectInvitation } from "../../services/organizations/invitations.ts";
 import { asActor } from "../organization-actor.ts";
-import { resolveSession } from "../session.ts";
+import { type ResolvedSession, resolveSession } from "../session.ts";
 import { guardForm } from "./guard.ts";
 import { linkFailure } from "./mailed-links.ts";
 import { commonState } from "./page-state.ts";
@@ -83,6 +83,24 @@ export function showInvitation(c: Context, ctx: AuthContext): Promise<Response> 
   return invitationPage(c, ctx, { id });
 }
 
+/**
+ * Accept or reject an invitation as the signed-in user, through the services of accept-invitation and
+ * reject-invitation (the account page's organizations section answers its invitations the same way).
+ */
+export async function answerAsInvitee(
+  c: Context,
+  ctx: AuthContext,
+  session: ResolvedSession,
+  invitationId: string,
+  answer: "accept" | "reject",
+): Promise<void> {
+  await asActor(c, ctx, session, async (actor) => {
+    await (answer === "accept"
+      ? acceptInvitation(ctx, actor, invitationId)
+      : rejectInvitation(ctx, actor, invitationId));
+  });
+}
+
 async function answerInvitation(c: Context, ctx: AuthContext, answer: "accept" | "reject"): Promise<Response> {
   if (!ctx.config.organization.enabled) return linkFailure(c, ctx, "NOT_FOUND", 404);
   const guarded = await guardForm(c, ctx);
@@ -95,9 +113,7 @@ async function answerInvitation(c: Context, ctx: AuthContext, answer: "accept" |
   // Signed out meanwhile: the page again, asking to sign in first (the API answers 401 for this).
   if (!session) return invitationPage(c, ctx, { ...shown, status: 401 });
   try {
-    await asActor(c, ctx, session, async (actor) => {
-      await (answer === "accept" ? acceptInvitation(ctx, actor, id) : rejectInvitation(ctx, actor, id));
-    });
+    await answerAsInvitee(c, ctx, session, id, answer);
   } catch (error) {
     const { code, status } = pageRefusal(error);
     return invitationPage(c, ctx, { ...shown, problem: { code }, status });

@@ -64,6 +64,19 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: "/email-code/send", post: "postSendEmailCode", limitAs: "/email-otp/send-verification-otp" },
   { path: "/email-code", get: "showEmailCode", post: "postEmailCode", limitAs: "/sign-in/email-otp" },
   { path: "/social", post: "postSocial", limitAs: "/sign-in/social" },
+  // The account page's linked accounts, API keys, organizations and security activity.
+  { path: "/linked-accounts", get: "showLinkedAccounts" },
+  { path: "/linked-accounts/link", post: "postLinkAccount", limitAs: "/link-social" },
+  { path: "/linked-accounts/unlink", post: "postUnlinkAccount", limitAs: "/unlink-account" },
+  { path: "/api-keys", get: "showApiKeys" },
+  { path: "/api-keys/create", post: "postCreateApiKey", limitAs: "/api-key/create" },
+  { path: "/api-keys/revoke", post: "postRevokeApiKey", limitAs: "/api-key/delete" },
+  { path: "/organizations", get: "showOrganizations" },
+  { path: "/organizations/switch", post: "postSwitchOrganization", limitAs: "/organization/set-active" },
+  { path: "/organizations/leave", post: "postLeaveOrganization", limitAs: "/organization/leave" },
+  { path: "/organizations/accept", post: "postAcceptOwnInvitation", limitAs: "/organization/accept-invitation" },
+  { path: "/organizations/decline", post: "postDeclineOwnInvitation", limitAs: "/organization/reject-invitation" },
+  { path: "/activity", get: "showActivity" },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;

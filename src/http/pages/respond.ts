@@ -35,7 +35,10 @@ export async function renderPage(
     loadRenderer(),
   ]);
   // The social buttons post to a route that sends the browser on to the provider: the CSP must allow it.
-  if (state.page === "sign-in" && state.methods.social.length > 0)
+  if (
+    (state.page === "sign-in" && state.methods.social.length > 0) ||
+    (state.page === "account-linked-accounts" && state.linkable.length > 0)
+  )
     c.set("pageFormTargets", await socialFormTargets(ctx));
   return c.html(renderDocument(state, { script: assets.script, styles: assets.styles }), status);
 }

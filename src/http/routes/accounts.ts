@@ -1,7 +1,5 @@
 import * as z from "zod";
-import { AuthError } from "../../errors.ts";
 import { listAccounts, unlinkAccount } from "../../services/accounts.ts";
-import { isSessionFresh } from "../../services/sessions/sessions.ts";
 import { LinkedAccountSchema } from "../../wire/account.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { singleLine } from "../fields.ts";
@@ -31,8 +29,7 @@ export const unlinkAccountRoute = defineRoute({
   body: z.object({ providerId: singleLine(), accountId: singleLine().optional() }),
   response: StatusSchema,
   handler: async ({ ctx, body, session }) => {
-    if (!isSessionFresh(ctx, session.session)) throw new AuthError("SESSION_NOT_FRESH");
-    await unlinkAccount(ctx, session.user.id, body.providerId, body.accountId);
+    await unlinkAccount(ctx, session.session, body.providerId, body.accountId);
     return { status: true };
   },
 });

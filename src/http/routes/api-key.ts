@@ -68,17 +68,20 @@ export const createApiKeyRoute = defineRoute({
   method: "POST",
   path: "/api-key/create",
   summary: "Create an API key; the full key is in this answer only",
-  description: "Server calls may name userId and set remaining, refill, rate-limit and permission fields.",
+  description:
+    "Server calls may name userId and set remaining, refill, rate-limit and permission fields. A user's own session needs a sign-in at most account.freshAge old (403 SESSION_IS_NOT_FRESH; authd's, not Better Auth's).",
   tags,
   auth: "optional-session",
   body: CreateBody,
   response: CreatedApiKeySchema,
   handler: async ({ c, ctx, body, session, isServer }) => {
     const { userId, ...input } = body;
+    // A user issuing a key from their session needs a recent sign-in; the server does not.
+    const ownerSession = session && !isServer ? session.session : undefined;
     return createApiKey(
       ctx,
       { ...input, userId: actingUserId(session, isServer, userId) },
-      { isServer },
+      { isServer, ownerSession },
       callerSource(c, ctx, session),
     );
   },
@@ -141,13 +144,15 @@ export const deleteApiKeyRoute = defineRoute({
   method: "POST",
   path: "/api-key/delete",
   summary: "Delete one of the caller's API keys",
+  description: "Needs a sign-in at most account.freshAge old (403 SESSION_IS_NOT_FRESH; authd's, not Better Auth's).",
   tags,
   auth: "session",
   body: z.object({ keyId: singleLine() }),
   response: SuccessSchema,
-  handler: async ({ c, ctx, body, session }) => {
+  handler: async ({ c, ctx, body, session, isServer }) => {
     if (isBanned(session.user, ctx.now())) throw new AuthError("USER_IS_BANNED");
-    await deleteApiKey(ctx, session.user.id, body.keyId, callerSource(c, ctx, session));
+    const ownerSession = isServer ? undefined : session.session;
+    await deleteApiKey(ctx, session.user.id, body.keyId, callerSource(c, ctx, session), { ownerSession });
     return { success: true };
   },
 });

@@ -2,11 +2,12 @@ import type { AuthContext } from "../../context.ts";
 import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../../crypto/random.ts";
 import { toJSONColumn } from "../../db/json-column.ts";
 import * as apiKeys from "../../db/repositories/api-keys.ts";
-import type { ApiKeyRow } from "../../db/schema.ts";
+import type { ApiKeyRow, SessionRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { withTransaction } from "../../platform/transaction.ts";
 import type { ApiKey, CreatedApiKey, Permissions } from "../../wire/api-key.ts";
 import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "../security-events.ts";
+import { assertRecentSignIn } from "../sessions/sessions.ts";
 import { scheduleExpiredApiKeyCleanup } from "./cleanup.ts";
 import { applyRemainingEdit, withRedisUsage } from "./redis-usage.ts";
 import { forgetApiKeyRows } from "./rows.ts";
@@ -42,6 +43,11 @@ export interface CallerOptions {
   isServer: boolean;
   /** Who acts, for the security event of a change (the operator when absent: CLI and terminal UI). */
   source?: EventSource;
+  /**
+   * The owner's own session, when the owner issues or deletes a key from it (not the server, not the
+   * operator): a key is a credential, so the sign-in must be recent (account.freshAge).
+   */
+  ownerSession?: SessionRow;
 }
 
 const SERVER_ONLY_FIELDS = [
@@ -133,6 +139,7 @@ export async function createApiKey(
   source: EventSource,
 ): Promise<CreatedApiKey> {
   const config = ctx.config.apiKey;
+  if (options.ownerSession) assertRecentSignIn(ctx, options.ownerSession);
   assertNoServerOnlyFields(input, options);
   assertMetadata(ctx, input.metadata);
   assertRefillPair(input.refillAmount, input.refillInterval);
@@ -213,7 +220,9 @@ export async function deleteApiKey(
   userId: string,
   keyId: string,
   source: EventSource,
+  options: Pick<CallerOptions, "ownerSession"> = {},
 ): Promise<void> {
+  if (options.ownerSession) assertRecentSignIn(ctx, options.ownerSession);
   await withTransaction(ctx, async (tx) => {
     if ((await apiKeys.deleteApiKeyOfUser(tx.db, userId, keyId)) === 0) throw new AuthError("KEY_NOT_FOUND");
     await forgetApiKeyRows(tx, tx.db);

@@ -4,7 +4,6 @@ import { isUniqueViolationOn } from "../../db/errors.ts";
 import * as invitations from "../../db/repositories/invitations.ts";
 import * as orgs from "../../db/repositories/organizations.ts";
 import { countTeamMembers, findTeamById, findTeamMember, insertTeamMember } from "../../db/repositories/teams.ts";
-import { findUserById } from "../../db/repositories/users.ts";
 import type { InvitationRow, OrganizationRow, Trx, UserRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { withTransaction } from "../../platform/transaction.ts";
@@ -19,6 +18,7 @@ import {
   targetOrganizationId,
 } from "./actor.ts";
 import { withOrganizationLock } from "./members.ts";
+import { invitationParties, mustVerifyForInvitations } from "./open-invitations.ts";
 import { creatorRole, hasOrganizationPermission, holdsCreatorRole, joinRoles } from "./permissions.ts";
 import { toInvitationWire, toMemberWire } from "./wire.ts";
 
@@ -135,12 +135,6 @@ async function pendingInvitationFor(ctx: AuthContext, actor: Actor, invitationId
   return invitation;
 }
 
-// Anyone can sign up with an invitee's address; only a verified address proves it is the invitee's.
-// So by default an unverified account neither sees nor reads nor settles invitations addressed to it.
-function mustVerifyForInvitations(ctx: AuthContext, user: Pick<UserRow, "emailVerified">): boolean {
-  return ctx.config.organization.requireEmailVerificationOnInvitation && !user.emailVerified;
-}
-
 function assertVerifiedIfRequired(ctx: AuthContext, actor: Actor): void {
   if (mustVerifyForInvitations(ctx, actor.user)) throw new AuthError("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
 }
@@ -246,10 +240,8 @@ export async function cancelInvitation(ctx: AuthContext, actor: Actor, invitatio
 export async function getInvitation(ctx: AuthContext, actor: Actor, invitationId: string) {
   const invitation = await pendingInvitationFor(ctx, actor, invitationId);
   assertVerifiedIfRequired(ctx, actor);
-  const organization = await orgs.findOrganizationById(ctx.db, invitation.organizationId);
+  const { organization, inviter } = await invitationParties(ctx, invitation);
   if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
-  const inviterMember = await orgs.findMember(ctx.db, invitation.organizationId, invitation.inviterId);
-  const inviter = inviterMember ? await findUserById(ctx.db, invitation.inviterId) : undefined;
   if (!inviter) throw new AuthError("INVITER_IS_NO_LONGER_A_MEMBER");
   return {
     ...toInvitationWire(ctx, invitation),

@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import { generateId } from "../../crypto/random.ts";
 import { isUniqueViolationOn } from "../../db/errors.ts";
 import { toJSONColumn } from "../../db/json-column.ts";
+import { listUserMemberships } from "../../db/repositories/directory.ts";
 import { listInvitationsOfOrganization } from "../../db/repositories/invitations.ts";
 import * as orgs from "../../db/repositories/organizations.ts";
 import { insertTeam, insertTeamMember, listTeamsOfOrganization } from "../../db/repositories/teams.ts";
@@ -97,6 +98,11 @@ export async function isSlugFree(ctx: AuthContext, slug: string): Promise<boolea
 
 export async function listOrganizations(ctx: AuthContext, userId: string) {
   return (await orgs.listOrganizationsOfUser(ctx.db, userId)).map(toOrganizationWire);
+}
+
+/** The user's memberships: each organization's id, name and slug with the user's role there, by name. */
+export function listMemberships(ctx: AuthContext, userId: string) {
+  return listUserMemberships(ctx.db, userId);
 }
 
 export interface FullOrganizationQuery {

@@ -1,3 +1,5 @@
+import { deAccountAccess } from "./de-account-access.ts";
+import { deActivity } from "./de-activity.ts";
 import type { MessageKey } from "./en.ts";
 
 // German: every key of the English catalogue (en.ts), translated.
@@ -220,4 +222,6 @@ export const de: Record<MessageKey, string> = {
   "account.section.organizations": "Organisationen",
   "account.section.activity": "Sicherheitsaktivität",
   "account.section.delete": "Konto löschen",
+  ...deAccountAccess,
+  ...deActivity,
 };

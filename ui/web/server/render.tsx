@@ -28,6 +28,10 @@ const TITLES: Record<PageName, MessageKey> = {
   "magic-link": "page.title.magicLink",
   "email-code": "page.title.emailCode",
   "account-profile": "account.section.profile",
+  "account-linked-accounts": "account.section.linkedAccounts",
+  "account-api-keys": "account.section.apiKeys",
+  "account-organizations": "account.section.organizations",
+  "account-activity": "account.section.activity",
 };
 
 const escapeText = (value: string) =>

@@ -1,5 +1,7 @@
 import { PageProvider } from "./components/page-context.tsx";
+import { AccountPasskeysPage } from "./pages/account/passkeys.tsx";
 import { AccountProfilePage } from "./pages/account/profile.tsx";
+import { AccountSecondFactorPage } from "./pages/account/second-factor.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { InvitationPage } from "./pages/invitation.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
@@ -45,6 +47,10 @@ function Page({ state }: { state: PageState }) {
       return <EmailCodePage state={state} />;
     case "account-profile":
       return <AccountProfilePage state={state} />;
+    case "account-second-factor":
+      return <AccountSecondFactorPage state={state} />;
+    case "account-passkeys":
+      return <AccountPasskeysPage state={state} />;
   }
 }
 

@@ -153,7 +153,45 @@ export type PageState = Common &
         returnTo: string;
       }
     | { page: "account-profile"; account: AccountFrame }
+    | { page: "account-second-factor"; account: AccountFrame; secondFactor: SecondFactorSection }
+    | { page: "account-passkeys"; account: AccountFrame; passkeys: PasskeyItem[] }
   );
+
+/** A QR code drawn as one SVG path: `size` modules square (its quiet zone included), the dark ones in `path`. */
+export interface QRDrawing {
+  size: number;
+  path: string;
+}
+
+/** The forms of the second-factor section, to tie a refusal to the one that was sent. */
+export type SecondFactorForm = "enable" | "confirm" | "backup-codes" | "disable" | "forget-browser";
+
+/** The second-factor section of the account page (/account/second-factor). */
+export interface SecondFactorSection {
+  enabled: boolean;
+  /** The account has a password to confirm changes with (social and passwordless accounts have none). */
+  hasPassword: boolean;
+  /** A code by mail is offered at sign-in too (to the account's address). */
+  mailedCodes: boolean;
+  /** How many backup codes are left; null while two-factor is off. */
+  backupCodesLeft: number | null;
+  /** Browsers that skip the code at sign-in (ISO dates). */
+  trustedBrowsers: { id: string; lastSignInAt: string; expiresAt: string; current: boolean }[];
+  /** An enrolment just begun: only in the answer to the form that began it, never in a page load. */
+  enrolment: { uri: string; qr: QRDrawing; secret: string; backupCodes: string[] } | null;
+  /** Backup codes just made: only in the answer to the form that made them. */
+  newBackupCodes: string[] | null;
+  /** The form a refusal (the page's `problem`) belongs to; null: the problem shows above the section. */
+  failedForm: SecondFactorForm | null;
+}
+
+/** A passkey as the account page lists it (ISO dates; lastUsedAt null before its first sign-in). */
+export interface PasskeyItem {
+  id: string;
+  name: string | null;
+  createdAt: string | null;
+  lastUsedAt: string | null;
+}
 
 /** The second factor's ways: an authenticator app's code, a code by mail, a backup code. */
 export type TwoFactorMethod = "totp" | "mail" | "backup";

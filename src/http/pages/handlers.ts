@@ -1,7 +1,16 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../../context.ts";
 import type { AuthError } from "../../errors.ts";
+import { showAccountPasskeys } from "./account-passkeys-page.ts";
 import { showAccountProfile } from "./account-profile-page.ts";
+import {
+  postConfirmTwoFactor,
+  postDisableTwoFactor,
+  postEnableTwoFactor,
+  postForgetBrowser,
+  postNewBackupCodes,
+  showAccountSecondFactor,
+} from "./account-second-factor-page.ts";
 import { serveAsset } from "./assets.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
 import { postEmailCode, postSendEmailCode, showEmailCode } from "./email-code-pages.ts";
@@ -71,4 +80,12 @@ export const PAGE_HANDLERS = {
   showForgotPassword: (c: Context, ctx: AuthContext) => showForgotPassword(c, ctx),
   tooManyRequests,
   showAccountProfile,
+  // The account page's second factor and passkeys
+  showAccountSecondFactor,
+  postEnableTwoFactor,
+  postConfirmTwoFactor,
+  postNewBackupCodes,
+  postDisableTwoFactor,
+  postForgetBrowser,
+  showAccountPasskeys,
 };

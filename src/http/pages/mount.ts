@@ -64,6 +64,14 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: "/email-code/send", post: "postSendEmailCode", limitAs: "/email-otp/send-verification-otp" },
   { path: "/email-code", get: "showEmailCode", post: "postEmailCode", limitAs: "/sign-in/email-otp" },
   { path: "/social", post: "postSocial", limitAs: "/sign-in/social" },
+  // The account page's second factor (account-second-factor-page.ts) and passkeys (account-passkeys-page.ts).
+  { path: "/second-factor", get: "showAccountSecondFactor" },
+  { path: "/second-factor/enable", post: "postEnableTwoFactor", limitAs: "/two-factor/enable" },
+  { path: "/second-factor/confirm", post: "postConfirmTwoFactor", limitAs: "/two-factor/verify-totp" },
+  { path: "/second-factor/backup-codes", post: "postNewBackupCodes", limitAs: "/two-factor/generate-backup-codes" },
+  { path: "/second-factor/disable", post: "postDisableTwoFactor", limitAs: "/two-factor/disable" },
+  { path: "/second-factor/forget-browser", post: "postForgetBrowser" },
+  { path: "/passkeys", get: "showAccountPasskeys" },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;

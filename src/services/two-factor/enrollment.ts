@@ -66,6 +66,18 @@ export async function enableTwoFactor(
   return { totpURI: totpURI(input.issuer || ctx.config.appName, user.email, secret), backupCodes };
 }
 
+/**
+ * The enrolment the user began and has not confirmed with a first code yet, again (the account page after
+ * a mistyped first code), under enable's rule of a recent sign-in; null when there is none.
+ */
+export async function pendingEnrolment(ctx: AuthContext, current: SessionWithUser): Promise<Enrollment | null> {
+  if (current.user.twoFactorEnabled) return null;
+  assertRecentSignIn(ctx, current.session);
+  const record = await readTwoFactor(ctx, current.user.id);
+  if (!record) return null;
+  return { totpURI: totpURI(ctx.config.appName, current.user.email, record.secret), backupCodes: record.backupCodes };
+}
+
 export async function getTotpURI(ctx: AuthContext, user: UserRow, password: string, source: EventSource) {
   const record = await readTwoFactor(ctx, user.id);
   if (!record) throw new AuthError("TOTP_NOT_ENABLED");
@@ -130,6 +142,11 @@ export async function regenerateBackupCodes(
     throw new AuthError("BACKUP_CODES_ARENT_ENABLED");
   await recordSecurityEvent(ctx, { type: "backup_codes_generated", outcome: "success", userId: user.id, source });
   return { status: true, backupCodes };
+}
+
+/** How many backup codes a user has left (none without a second factor). */
+export async function countBackupCodes(ctx: AuthContext, userId: string): Promise<number> {
+  return (await readTwoFactor(ctx, userId))?.backupCodes.length ?? 0;
 }
 
 /** The remaining backup codes of a user (a server call). */

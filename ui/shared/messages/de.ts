@@ -1,3 +1,4 @@
+import { accountSecurityDe } from "./account-security.ts";
 import type { MessageKey } from "./en.ts";
 
 // German: every key of the English catalogue (en.ts), translated.
@@ -220,4 +221,5 @@ export const de: Record<MessageKey, string> = {
   "account.section.organizations": "Organisationen",
   "account.section.activity": "Sicherheitsaktivität",
   "account.section.delete": "Konto löschen",
+  ...accountSecurityDe,
 };

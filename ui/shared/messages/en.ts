@@ -2,6 +2,8 @@
 // (the type checker refuses a missing or extra one). `{name}` is replaced by a value when a message is shown;
 // values are always rendered as text, never as markup.
 
+import { accountSecurityEn } from "./account-security.ts";
+
 export const en = {
   "page.title.signIn": "Sign in",
   "page.title.signUp": "Create an account",
@@ -200,6 +202,7 @@ export const en = {
   "account.section.organizations": "Organizations",
   "account.section.activity": "Security activity",
   "account.section.delete": "Delete account",
+  ...accountSecurityEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -28,6 +28,8 @@ const TITLES: Record<PageName, MessageKey> = {
   "magic-link": "page.title.magicLink",
   "email-code": "page.title.emailCode",
   "account-profile": "account.section.profile",
+  "account-second-factor": "account.section.secondFactor",
+  "account-passkeys": "account.section.passkeys",
 };
 
 const escapeText = (value: string) =>

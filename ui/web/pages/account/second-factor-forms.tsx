@@ -56,6 +56,8 @@ export function PasswordForm({ state, form, button, hint, secondary, send }: Pas
     >
       <ProblemMessage problem={submission.problem} id={`authd-problem-${form}`} />
       <HiddenFields />
+      {/* Whose password this is, for password managers (never read by the server). */}
+      <input type="email" name="username" autoComplete="username" value={state.account.user.email} readOnly hidden />
       <Field
         name="password"
         label="field.password"

@@ -75,7 +75,7 @@ function apiCallsOf(page: Page): string[] {
 }
 
 describe("the account page's second factor", () => {
-  it("enrols an authenticator app from the page, saves the backup codes, and signs in with one", async () => {
+  it("enrols an app from the page, signs in with a saved backup code, makes new ones and turns it off", async () => {
     const context = await browser.newContext({ acceptDownloads: true });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
     const email = await signUp(context, "enrol");
@@ -135,8 +135,31 @@ describe("the account page's second factor", () => {
     await page.waitForURL(back);
     expect(await sessionEmail(page)).toBe(email);
     await page.getByText("Backup codes left: 9").waitFor();
-    // (the first wrong code's 401 aside)
-    expect(problems.filter((problem) => !problem.includes("status of 401"))).toEqual([]);
+
+    // New backup codes and turning off go through the API in place; a wrong password is said beside its field
+    const calls2 = apiCallsOf(page);
+    const codesForm = page.locator('form[action$="/second-factor/backup-codes"]');
+    await codesForm.getByLabel("Password", { exact: true }).fill("not-the-password");
+    await codesForm.getByRole("button", { name: "Make new backup codes" }).click();
+    await codesForm.getByText("The password is not right.").waitFor();
+    await codesForm.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await codesForm.getByRole("button", { name: "Make new backup codes" }).click();
+    await page.getByText("These are your new backup codes; the old ones no longer work.", { exact: false }).waitFor();
+    const newCodes = await page.locator(".authd-codes li").allTextContents();
+    expect(newCodes).toHaveLength(10);
+    expect(newCodes).not.toContain(codes[0]);
+    const offForm = page.locator('form[action$="/second-factor/disable"]');
+    await offForm.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await offForm.getByRole("button", { name: "Turn off two-step verification" }).click();
+    await page.waitForURL(/notice=notice.account.twoFactorOff/);
+    await page.getByText("Two-step verification is off.", { exact: true }).waitFor();
+    expect(calls2.filter((call) => call.startsWith("POST"))).toEqual([
+      "POST /api/auth/two-factor/generate-backup-codes",
+      "POST /api/auth/two-factor/generate-backup-codes",
+      "POST /api/auth/two-factor/disable",
+    ]);
+    // (the refusals asked for above aside: the wrong first code's 401, the wrong password's 400)
+    expect(problems.filter((problem) => !/status of 40[01]/.test(problem))).toEqual([]);
     await context.close();
   }, 90_000);
 

@@ -189,6 +189,8 @@ export interface PasskeyTable {
   transports: string | null;
   createdAt: number | null;
   aaguid: string | null;
+  /** When it last signed its owner in (epoch ms); null before its first sign-in. Not on the wire. */
+  lastUsedAt: number | null;
 }
 
 export interface AuditEventTable {

@@ -3,6 +3,7 @@ import type { AuthContext } from "../context.ts";
 import type { EventSource } from "../services/security-events.ts";
 import { sessionOptionsFor } from "../services/sign-in/start-session.ts";
 import { readChallenge } from "../services/two-factor/challenge.ts";
+import { disableTwoFactor } from "../services/two-factor/enrollment.ts";
 import { trustDevice } from "../services/two-factor/trusted-devices.ts";
 import type {
   VerificationContext,
@@ -104,4 +105,19 @@ export async function verifySecondFactor(
   const context = await verificationContext(c, ctx, session);
   const result = await check(context, verificationRequest(c, ctx, session));
   return answerVerification(c, ctx, result, trustThisDevice);
+}
+
+/**
+ * Turn the caller's second factor off (a recent sign-in and the password, see disableTwoFactor) and put the
+ * rotated session in the cookies: the API's disable route and the account page's form both run this.
+ */
+export async function disableCallersSecondFactor(
+  c: Context,
+  ctx: AuthContext,
+  session: ResolvedSession,
+  password: string,
+): Promise<void> {
+  const source = requestSource(c, ctx, "user", session.user.id);
+  const rotated = await disableTwoFactor(ctx, session, password, source);
+  setSessionCookies(c, ctx, { session: rotated, user: { ...session.user, twoFactorEnabled: false } });
 }

@@ -3,7 +3,13 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations } from "../helpers/browser.ts";
+import {
+  ARTIFACTS_DIR,
+  consoleProblems,
+  launchChromium,
+  PAGE_VARIANTS,
+  seriousAxeViolations,
+} from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
 import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
@@ -50,16 +56,6 @@ async function invitationTo(email: string, organizationName: string) {
   expect(invitation.status, invitation.text).toBe(200);
   const mail = await mailbox.waitFor(email, INVITATION_LINK);
   return { owner, ownerEmail, link: mail.match[0], organizationId: (created.json as { id: string }).id };
-}
-
-/** Console errors and failed requests, but Chromium's own ask for a /favicon.ico that no page names. */
-function consoleProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.location().url.endsWith("/favicon.ico")) problems.push(message.text());
-  });
-  page.on("requestfailed", (request) => problems.push(`${request.url()} ${request.failure()?.errorText}`));
-  return problems;
 }
 
 async function whenReady(page: Page, javaScript: boolean) {

@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
 import { ARTIFACTS_DIR, addVirtualAuthenticator, launchChromium } from "../helpers/browser.ts";
-import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
+import { type Daemon, startOnLocalhost } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 
 // The sign-in page's passkeys in headless Chromium, against the compiled binary: a DevTools virtual
@@ -22,9 +22,7 @@ let base: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  daemon = await startDaemon([buildBinary()], { AUTH_BASE_URL: base, AUTH_RATE_LIMIT: "off" }, port);
+  ({ daemon, base } = await startOnLocalhost([buildBinary()], { AUTH_RATE_LIMIT: "off" }));
   browser = await launchChromium();
 }, 180_000);
 

@@ -76,3 +76,13 @@ export async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSes
   });
   return { cdp, authenticatorId };
 }
+
+/** Console errors and failed requests of a page, but Chromium's own ask for a /favicon.ico that no page names. */
+export function consoleProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.location().url.endsWith("/favicon.ico")) problems.push(message.text());
+  });
+  page.on("requestfailed", (request) => problems.push(`${request.url()} ${request.failure()?.errorText}`));
+  return problems;
+}

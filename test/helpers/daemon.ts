@@ -71,3 +71,13 @@ export async function startDaemon(command: string[], env: Record<string, string>
       }),
   };
 }
+
+/**
+ * A daemon whose base URL is on localhost (`base`): the one host name Chromium accepts as a passkey's rp id
+ * over plain http, so the pages offer passkeys.
+ */
+export async function startOnLocalhost(command: string[], env: Record<string, string> = {}) {
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  return { daemon: await startDaemon(command, { AUTH_BASE_URL: base, ...env }, port), base };
+}

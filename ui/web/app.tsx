@@ -3,7 +3,9 @@ import { AccountActivityPage } from "./pages/account/activity.tsx";
 import { AccountApiKeysPage } from "./pages/account/api-keys.tsx";
 import { AccountLinkedAccountsPage } from "./pages/account/linked-accounts.tsx";
 import { AccountOrganizationsPage } from "./pages/account/organizations.tsx";
+import { AccountPasskeysPage } from "./pages/account/passkeys.tsx";
 import { AccountProfilePage } from "./pages/account/profile.tsx";
+import { AccountSecondFactorPage } from "./pages/account/second-factor.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { InvitationPage } from "./pages/invitation.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
@@ -57,6 +59,10 @@ function Page({ state }: { state: PageState }) {
       return <AccountOrganizationsPage state={state} />;
     case "account-activity":
       return <AccountActivityPage state={state} />;
+    case "account-second-factor":
+      return <AccountSecondFactorPage state={state} />;
+    case "account-passkeys":
+      return <AccountPasskeysPage state={state} />;
   }
 }
 

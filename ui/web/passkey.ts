@@ -40,22 +40,29 @@ function requestOptions(json: RequestOptionsJSON): PublicKeyCredentialRequestOpt
   };
 }
 
-/** The assertion as verify-authentication takes it (AuthenticationResponseJSON). */
-function assertionJSON(credential: PublicKeyCredential) {
-  const response = credential.response as AuthenticatorAssertionResponse;
+/**
+ * A credential as the server's *ResponseJSON shapes take it: the ceremony's own response fields
+ * (`response`) beside clientDataJSON, which both ceremonies answer.
+ */
+export function credentialJSON(credential: PublicKeyCredential, response: Record<string, unknown>) {
   return {
     id: credential.id,
     rawId: toBase64url(credential.rawId),
     type: credential.type,
-    response: {
-      clientDataJSON: toBase64url(response.clientDataJSON),
-      authenticatorData: toBase64url(response.authenticatorData),
-      signature: toBase64url(response.signature),
-      ...(response.userHandle ? { userHandle: toBase64url(response.userHandle) } : {}),
-    },
+    response: { clientDataJSON: toBase64url(credential.response.clientDataJSON), ...response },
     clientExtensionResults: credential.getClientExtensionResults(),
     ...(credential.authenticatorAttachment ? { authenticatorAttachment: credential.authenticatorAttachment } : {}),
   };
+}
+
+/** The assertion as verify-authentication takes it (AuthenticationResponseJSON). */
+function assertionJSON(credential: PublicKeyCredential) {
+  const response = credential.response as AuthenticatorAssertionResponse;
+  return credentialJSON(credential, {
+    authenticatorData: toBase64url(response.authenticatorData),
+    signature: toBase64url(response.signature),
+    ...(response.userHandle ? { userHandle: toBase64url(response.userHandle) } : {}),
+  });
 }
 
 /** Whether this browser can do WebAuthn at all (a page without it offers no passkey). */

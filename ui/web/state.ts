@@ -1,4 +1,17 @@
 import type { Locale } from "../shared/messages/index.ts";
+import type {
+  AccountFrame,
+  ActivityEntry,
+  ApiKeyRules,
+  ApiKeyView,
+  InvitationView,
+  LinkedAccountView,
+  MembershipView,
+  PasskeyItem,
+  SecondFactorSection,
+} from "./account-state.ts";
+
+export * from "./account-state.ts";
 
 // What the server hands a page, once: rendered into the HTML on the server, and read again by the browser
 // bundle to hydrate the same markup. Plain JSON only (no functions, no dates), since it crosses the wire.
@@ -52,33 +65,6 @@ export interface SignInMethods {
 export interface SocialButton {
   id: string;
   name: string;
-}
-
-/** The account page's sections, in the order its navigation lists them; each is a page of its own. */
-export const ACCOUNT_SECTIONS = [
-  "profile",
-  "password",
-  "second-factor",
-  "passkeys",
-  "sessions",
-  "linked-accounts",
-  "api-keys",
-  "organizations",
-  "activity",
-  "delete",
-] as const;
-export type AccountSection = (typeof ACCOUNT_SECTIONS)[number];
-
-/** A section's path under the pages' base path: the profile is the account page itself (`/account`). */
-export const accountSectionPath = (section: AccountSection): string => (section === "profile" ? "" : `/${section}`);
-
-/** What every section of the account page shows around its content: who is signed in, and where to go. */
-export interface AccountFrame {
-  user: { name: string; email: string; image: string | null };
-  /** The sections this deployment offers (a feature that is off has none), in navigation order. */
-  sections: AccountSection[];
-  /** What the last action did, as a catalogue key (shown once, after the 303 that followed it). */
-  notice: string | null;
 }
 
 export type PageState = Common &
@@ -177,66 +163,9 @@ export type PageState = Common &
         limit: number;
         total: number;
       }
+    | { page: "account-second-factor"; account: AccountFrame; secondFactor: SecondFactorSection }
+    | { page: "account-passkeys"; account: AccountFrame; passkeys: PasskeyItem[] }
   );
-
-/** One of the user's linked accounts: a social provider's (by the provider's name), or the password ("credential"). */
-export interface LinkedAccountView {
-  providerId: string;
-  /** The account's id at the provider: unlinking names it. */
-  accountId: string;
-  name: string;
-  createdAt: string;
-}
-
-/** One of the user's API keys, without its secret: `start` is the key's first characters, to tell keys apart. */
-export interface ApiKeyView {
-  id: string;
-  name: string | null;
-  start: string | null;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  enabled: boolean;
-}
-
-/** What a user may set on a key of their own (permissions and limits are the server's to set). */
-export interface ApiKeyRules {
-  name: { min: number; max: number; required: boolean };
-  /** The expiries offered, in days (none when custom expiries are off); a key without one gets the default. */
-  expiryDays: number[];
-  /** The default expiry in days, or null: the key never expires unless one is chosen. */
-  defaultExpiryDays: number | null;
-}
-
-export interface MembershipView {
-  organizationId: string;
-  name: string;
-  role: string;
-  /** The organization is this session's active one. */
-  active: boolean;
-}
-
-/** An invitation the user can answer now. */
-export interface InvitationView {
-  id: string;
-  organizationName: string;
-  /** Null once the inviter has left the organization. */
-  inviterEmail: string | null;
-  role: string;
-  expiresAt: string;
-}
-
-/** A security event about the user, as the activity list shows it. */
-export interface ActivityEntry {
-  id: string;
-  type: string;
-  outcome: "success" | "failure";
-  createdAt: string;
-  ip: string | null;
-  userAgent: string | null;
-  /** Done by an administrator, the server or the operator's command line, not by the user. */
-  byOperator: boolean;
-}
 
 /** The second factor's ways: an authenticator app's code, a code by mail, a backup code. */
 export type TwoFactorMethod = "totp" | "mail" | "backup";

@@ -7,3 +7,13 @@ import type { FormProblem } from "./state.ts";
 export function twoFactorProblem(code: string, status?: number): FormProblem {
   return status === 429 ? { code: "TOO_MANY_REQUESTS" } : { code };
 }
+
+/** Fields of the account page's second-factor forms that a refusal concerns; others go above the form. */
+const ACCOUNT_FIELDS: Readonly<Record<string, string>> = { INVALID_PASSWORD: "password", INVALID_CODE: "code" };
+
+/** A refusal of the account page's second-factor forms (server and hydrated page alike), tied to its field. */
+export function accountTwoFactorProblem(code: string, status?: number): FormProblem {
+  const problem = twoFactorProblem(code, status);
+  const field = ACCOUNT_FIELDS[problem.code];
+  return field ? { ...problem, field } : problem;
+}

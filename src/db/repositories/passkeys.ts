@@ -49,18 +49,19 @@ export async function deletePasskeysByUserId(db: Db, userId: string): Promise<nu
 }
 
 /**
- * Move a passkey's signature counter from the value the assertion was checked against to the new one,
- * in one conditional statement: of two assertions checked against the same stored value, only one moves it.
+ * Move a passkey's signature counter from the value the assertion was checked against to the new one, and
+ * note the use, in one conditional statement: of two assertions checked against the same stored value,
+ * only one moves it.
  */
 export async function advancePasskeyCounter(
   db: Db,
   passkeyId: string,
   checkedAgainst: number,
-  counter: number,
+  use: { counter: number; at: number },
 ): Promise<boolean> {
   const rows = await db
     .updateTable("passkey")
-    .set({ counter })
+    .set({ counter: use.counter, lastUsedAt: use.at })
     .where("id", "=", passkeyId)
     .where("counter", "=", checkedAgainst)
     .returning("id")

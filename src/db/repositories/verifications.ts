@@ -33,6 +33,41 @@ export async function consumeVerification(db: Db, identifier: string): Promise<V
   return rows[0];
 }
 
+/** The unexpired records of one kind (identifier prefix) that hold `value` (a user's trusted browsers), newest first. */
+export function listLiveVerificationsOfValue(
+  db: Db,
+  identifierPrefix: string,
+  value: string,
+  now: number,
+): Promise<VerificationRow[]> {
+  return db
+    .selectFrom("verification")
+    .selectAll()
+    .where("identifier", "like", `${identifierPrefix}%`)
+    .where("value", "=", value)
+    .where("expiresAt", ">", now)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "asc")
+    .execute();
+}
+
+/** Delete one record of a kind (identifier prefix) only if it holds `value`; true when it did. */
+export async function deleteVerificationOfValue(
+  db: Db,
+  id: string,
+  identifierPrefix: string,
+  value: string,
+): Promise<boolean> {
+  const rows = await db
+    .deleteFrom("verification")
+    .where("id", "=", id)
+    .where("identifier", "like", `${identifierPrefix}%`)
+    .where("value", "=", value)
+    .returning("id")
+    .execute();
+  return rows.length > 0;
+}
+
 /** Delete the records of one kind (identifier prefix) that hold `value` (a user's other reset links); how many went. */
 export async function deleteVerificationsOfValue(db: Db, identifierPrefix: string, value: string): Promise<number> {
   const result = await db

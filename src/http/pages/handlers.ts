@@ -11,7 +11,16 @@ import {
   postSwitchOrganization,
   showOrganizations,
 } from "./account-organizations-page.ts";
+import { showAccountPasskeys } from "./account-passkeys-page.ts";
 import { showAccountProfile } from "./account-profile-page.ts";
+import {
+  postConfirmTwoFactor,
+  postDisableTwoFactor,
+  postEnableTwoFactor,
+  postForgetBrowser,
+  postNewBackupCodes,
+  showAccountSecondFactor,
+} from "./account-second-factor-page.ts";
 import { serveAsset } from "./assets.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
 import { postEmailCode, postSendEmailCode, showEmailCode } from "./email-code-pages.ts";
@@ -94,4 +103,12 @@ export const PAGE_HANDLERS = {
   postAcceptOwnInvitation,
   postDeclineOwnInvitation,
   showActivity,
+  // The account page's second factor and passkeys
+  showAccountSecondFactor,
+  postEnableTwoFactor,
+  postConfirmTwoFactor,
+  postNewBackupCodes,
+  postDisableTwoFactor,
+  postForgetBrowser,
+  showAccountPasskeys,
 };

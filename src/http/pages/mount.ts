@@ -77,6 +77,14 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: "/organizations/accept", post: "postAcceptOwnInvitation", limitAs: "/organization/accept-invitation" },
   { path: "/organizations/decline", post: "postDeclineOwnInvitation", limitAs: "/organization/reject-invitation" },
   { path: "/activity", get: "showActivity" },
+  // The account page's second factor (account-second-factor-page.ts) and passkeys (account-passkeys-page.ts).
+  { path: "/second-factor", get: "showAccountSecondFactor" },
+  { path: "/second-factor/enable", post: "postEnableTwoFactor", limitAs: "/two-factor/enable" },
+  { path: "/second-factor/confirm", post: "postConfirmTwoFactor", limitAs: "/two-factor/verify-totp" },
+  { path: "/second-factor/backup-codes", post: "postNewBackupCodes", limitAs: "/two-factor/generate-backup-codes" },
+  { path: "/second-factor/disable", post: "postDisableTwoFactor", limitAs: "/two-factor/disable" },
+  { path: "/second-factor/forget-browser", post: "postForgetBrowser" },
+  { path: "/passkeys", get: "showAccountPasskeys" },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;

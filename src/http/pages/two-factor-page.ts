@@ -20,7 +20,7 @@ import { pageURL, renderPage, seeOther } from "./respond.ts";
 const METHODS: readonly TwoFactorMethod[] = ["totp", "mail", "backup"];
 
 /** The ways the configuration offers: an API route in disabledPaths is not offered on the page either. */
-function offeredMethods(ctx: AuthContext): Record<TwoFactorMethod, boolean> {
+export function offeredMethods(ctx: AuthContext): Record<TwoFactorMethod, boolean> {
   const off = new Set(ctx.config.disabledPaths);
   return {
     totp: !off.has("/two-factor/verify-totp"),

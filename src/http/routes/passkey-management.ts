@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import { listPasskeys, removePasskey, renamePasskey } from "../../services/passkeys/passkeys.ts";
-import { isSessionFresh } from "../../services/sessions/sessions.ts";
+import { assertRecentSignIn, isSessionFresh } from "../../services/sessions/sessions.ts";
 import { PasskeySchema } from "../../wire/passkey.ts";
 import { singleLine } from "../fields.ts";
 import { defineRoute } from "../route.ts";
@@ -39,13 +39,15 @@ export const deletePasskeyRoute = defineRoute({
   method: "POST",
   path: "/passkey/delete-passkey",
   summary: "Delete one of the caller's passkeys",
-  description: "Needs a fresh session: it removes a way to sign in. Answers null.",
+  description:
+    "Needs a fresh session and a sign-in within account.freshAge: it removes a way to sign in. Answers null.",
   tags,
   auth: "session",
   body: z.object({ id: singleLine() }),
   response: z.null(),
   handler: async ({ c, ctx, body, session }) => {
     if (!isSessionFresh(ctx, session.session)) throw new AuthError("SESSION_NOT_FRESH");
+    assertRecentSignIn(ctx, session.session);
     await removePasskey(ctx, session.user.id, body.id, requestSource(c, ctx, "user", session.user.id));
     return null;
   },

@@ -4,7 +4,7 @@ import { AuthError } from "../../errors.ts";
 import { authenticationOptions } from "../../services/passkeys/authentication.ts";
 import { registrationOptions, verifyRegistration } from "../../services/passkeys/registration.ts";
 import { passkeyStrategy } from "../../services/passkeys/sign-in.ts";
-import { isSessionFresh, toSessionWire } from "../../services/sessions/sessions.ts";
+import { assertRecentSignIn, isSessionFresh, toSessionWire } from "../../services/sessions/sessions.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
 import { PasskeySchema } from "../../wire/passkey.ts";
 import { SessionSchema } from "../../wire/session.ts";
@@ -26,10 +26,12 @@ const WebAuthnResponse = jsonObject();
 
 /**
  * Adding a passkey adds a way to sign in for good, so it takes a fresh session that a person signed in
- * with: not an API key's stand-in session (always "fresh"), and not an administrator's impersonation.
+ * with: not an API key's stand-in session (always "fresh"), and not an administrator's impersonation; and
+ * a recent sign-in (account.freshAge), as every sensitive account change.
  */
 function assertMayAddPasskey(ctx: AuthContext, session: ResolvedSession): void {
   if (session.source !== "cookie" || !isSessionFresh(ctx, session.session)) throw new AuthError("SESSION_NOT_FRESH");
+  assertRecentSignIn(ctx, session.session);
   if (session.session.impersonatedBy) throw new AuthError("YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY");
 }
 
@@ -37,7 +39,8 @@ export const generateRegisterOptionsRoute = defineRoute({
   method: "GET",
   path: "/passkey/generate-register-options",
   summary: "WebAuthn creation options for a new passkey of the caller",
-  description: "Needs a fresh session. Sets the challenge cookie (better-auth-passkey) for verify-registration.",
+  description:
+    "Needs a fresh session and a sign-in within account.freshAge. Sets the challenge cookie (better-auth-passkey) for verify-registration.",
   tags,
   auth: "session",
   query: z.object({ authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional() }),
@@ -54,7 +57,8 @@ export const verifyRegistrationRoute = defineRoute({
   method: "POST",
   path: "/passkey/verify-registration",
   summary: "Store the passkey the authenticator created",
-  description: "Needs a fresh session and the challenge cookie, which this call uses up whatever its answer.",
+  description:
+    "Needs a fresh session, a sign-in within account.freshAge, and the challenge cookie, which this call uses up whatever its answer.",
   tags,
   auth: "session",
   body: z.object({ response: WebAuthnResponse, name: singleLine().max(256).optional() }),

@@ -1,7 +1,6 @@
 import * as z from "zod";
 import { totpCode } from "../../crypto/totp.ts";
 import {
-  disableTwoFactor,
   enableTwoFactor,
   getTotpURI,
   regenerateBackupCodes,
@@ -15,11 +14,10 @@ import {
   TwoFactorEnrollmentSchema,
   TwoFactorVerificationSchema,
 } from "../../wire/two-factor.ts";
-import { setSessionCookies } from "../cookies.ts";
 import { freeText, singleLine } from "../fields.ts";
 import { defineRoute, type RateLimits } from "../route.ts";
 import { requestSource } from "../security-log.ts";
-import { type CodeCheck, verificationContext, verifySecondFactor } from "../two-factor.ts";
+import { type CodeCheck, disableCallersSecondFactor, verificationContext, verifySecondFactor } from "../two-factor.ts";
 
 // Better Auth's two-factor routes: enrolment (password required), the three kinds of code, in the
 // signed-in context or the sign-in challenge's, and the server's two calls.
@@ -32,13 +30,14 @@ export const enableRoute = defineRoute({
   method: "POST",
   path: "/two-factor/enable",
   summary: "Start two-factor enrolment: a new TOTP secret and backup codes",
-  description: "Two-factor turns on at the first verified code (verify-totp); until then nothing changes at sign-in.",
+  description:
+    "Two-factor turns on at the first verified code (verify-totp); until then nothing changes at sign-in. Needs a sign-in within account.freshAge (403 SESSION_NOT_FRESH).",
   tags,
   auth: "session",
   body: z.object({ password: z.string(), issuer: freeText().optional() }),
   response: TwoFactorEnrollmentSchema,
   handler: ({ c, ctx, body, session }) =>
-    enableTwoFactor(ctx, session.user, body, requestSource(c, ctx, "user", session.user.id)),
+    enableTwoFactor(ctx, session, body, requestSource(c, ctx, "user", session.user.id)),
 });
 
 export const getTotpURIRoute = defineRoute({
@@ -57,14 +56,13 @@ export const disableRoute = defineRoute({
   method: "POST",
   path: "/two-factor/disable",
   summary: "Turn two-factor off (secret, backup codes and trusted browsers are removed)",
+  description: "Needs a sign-in within account.freshAge (403 SESSION_NOT_FRESH).",
   tags,
   auth: "session",
   body: PasswordBody,
   response: StatusSchema,
   handler: async ({ c, ctx, body, session }) => {
-    const source = requestSource(c, ctx, "user", session.user.id);
-    const rotated = await disableTwoFactor(ctx, session, body.password, source);
-    setSessionCookies(c, ctx, { session: rotated, user: { ...session.user, twoFactorEnabled: false } });
+    await disableCallersSecondFactor(c, ctx, session, body.password);
     return { status: true };
   },
 });
@@ -132,12 +130,13 @@ export const generateBackupCodesRoute = defineRoute({
   method: "POST",
   path: "/two-factor/generate-backup-codes",
   summary: "Replace the backup codes",
+  description: "Needs a sign-in within account.freshAge (403 SESSION_NOT_FRESH).",
   tags,
   auth: "session",
   body: PasswordBody,
   response: BackupCodesSchema,
   handler: ({ c, ctx, body, session }) =>
-    regenerateBackupCodes(ctx, session.user, body.password, requestSource(c, ctx, "user", session.user.id)),
+    regenerateBackupCodes(ctx, session, body.password, requestSource(c, ctx, "user", session.user.id)),
 });
 
 export const viewBackupCodesRoute = defineRoute({

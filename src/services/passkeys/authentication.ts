@@ -111,9 +111,10 @@ export async function verifyAuthentication(
     throw new AuthError("AUTHENTICATION_FAILED", { cause: error });
   }
   // Conditional on the counter checked against: of two assertions racing on one stored value, one wins.
-  if (!(await advancePasskeyCounter(ctx.db, passkey.id, storedCounter, newCounter)))
+  const use = { counter: newCounter, at: ctx.now() };
+  if (!(await advancePasskeyCounter(ctx.db, passkey.id, storedCounter, use)))
     throw new AuthError("AUTHENTICATION_FAILED");
   const user = await findUserById(ctx, passkey.userId);
   if (!user) throw new AuthError("AUTHENTICATION_FAILED");
-  return { user, passkey: { ...passkey, counter: newCounter } };
+  return { user, passkey: { ...passkey, counter: newCounter, lastUsedAt: use.at } };
 }

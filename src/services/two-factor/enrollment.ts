@@ -4,7 +4,7 @@ import type { UserRow } from "../../db/schema.ts";
 import { AuthError, type ErrorKey, isAuthError } from "../../errors.ts";
 import { proveCurrentPassword } from "../passwords.ts";
 import { type EventSource, recordSecurityEvent } from "../security-events.ts";
-import { type LiveSession, rotateSession } from "../sessions/sessions.ts";
+import { assertRecentSignIn, type LiveSession, rotateSession, type SessionWithUser } from "../sessions/sessions.ts";
 import { findUserById, updateUser } from "../users.ts";
 import { clearSecondFactorFailures } from "./lockout.ts";
 import {
@@ -17,8 +17,9 @@ import {
 } from "./store.ts";
 import { revokeTrustedDevices } from "./trusted-devices.ts";
 
-// Turning two-factor on and off, and the backup codes: the user's own calls (each proving the password,
-// counted with the account's sign-ins so a stolen session cannot guess it) and the operator's reset.
+// Turning two-factor on and off, and the backup codes: the user's own calls (each needing a recent sign-in,
+// account.freshAge, and proving the password, counted with the account's sign-ins so a stolen session
+// cannot guess it) and the operator's reset.
 
 /**
  * The password of a signed-in user, or a refusal: `missing` when there is no password to prove (or an
@@ -46,18 +47,35 @@ export interface Enrollment {
   backupCodes: string[];
 }
 
-/** A new secret and new backup codes (replacing any); two-factor turns on at the first verified code. */
+/**
+ * A new secret and new backup codes (replacing any); two-factor turns on at the first verified code. The
+ * sign-in's age is checked before the password, so an old session cannot try passwords here at all.
+ */
 export async function enableTwoFactor(
   ctx: AuthContext,
-  user: UserRow,
+  current: SessionWithUser,
   input: { password: string; issuer?: string },
   source: EventSource,
 ): Promise<Enrollment> {
+  const { user } = current;
+  assertRecentSignIn(ctx, current.session);
   await provePassword(ctx, user, input.password, "INVALID_PASSWORD", source);
   const secret = generateTotpSecret();
   const backupCodes = generateBackupCodes(ctx);
   await writeTwoFactor(ctx, user.id, secret, backupCodes);
   return { totpURI: totpURI(input.issuer || ctx.config.appName, user.email, secret), backupCodes };
+}
+
+/**
+ * The enrolment the user began and has not confirmed with a first code yet, again (the account page after
+ * a mistyped first code), under enable's rule of a recent sign-in; null when there is none.
+ */
+export async function pendingEnrolment(ctx: AuthContext, current: SessionWithUser): Promise<Enrollment | null> {
+  if (current.user.twoFactorEnabled) return null;
+  assertRecentSignIn(ctx, current.session);
+  const record = await readTwoFactor(ctx, current.user.id);
+  if (!record) return null;
+  return { totpURI: totpURI(ctx.config.appName, current.user.email, record.secret), backupCodes: record.backupCodes };
 }
 
 export async function getTotpURI(ctx: AuthContext, user: UserRow, password: string, source: EventSource) {
@@ -75,6 +93,7 @@ export async function disableTwoFactor(
   source: EventSource,
 ): Promise<LiveSession> {
   const { user } = current;
+  assertRecentSignIn(ctx, current.session);
   await provePassword(ctx, user, password, "INVALID_PASSWORD", source);
   await removeSecondFactor(ctx, user.id);
   await recordSecurityEvent(ctx, {
@@ -107,14 +126,27 @@ export async function resetTwoFactor(ctx: AuthContext, userId: string, source: E
   return updated;
 }
 
-export async function regenerateBackupCodes(ctx: AuthContext, user: UserRow, password: string, source: EventSource) {
+/** New backup codes in place of the old ones (which stop working at once). */
+export async function regenerateBackupCodes(
+  ctx: AuthContext,
+  current: SessionWithUser,
+  password: string,
+  source: EventSource,
+) {
+  const { user } = current;
   if (!user.twoFactorEnabled) throw new AuthError("TWO_FACTOR_ISNT_ENABLED");
+  assertRecentSignIn(ctx, current.session);
   await provePassword(ctx, user, password, "NO_PASSWORD_CREDENTIAL_FOUND", source);
   const backupCodes = generateBackupCodes(ctx);
   if (!(await repository.setBackupCodes(ctx.db, user.id, encryptBackupCodes(ctx, backupCodes))))
     throw new AuthError("BACKUP_CODES_ARENT_ENABLED");
   await recordSecurityEvent(ctx, { type: "backup_codes_generated", outcome: "success", userId: user.id, source });
   return { status: true, backupCodes };
+}
+
+/** How many backup codes a user has left (none without a second factor). */
+export async function countBackupCodes(ctx: AuthContext, userId: string): Promise<number> {
+  return (await readTwoFactor(ctx, userId))?.backupCodes.length ?? 0;
 }
 
 /** The remaining backup codes of a user (a server call). */

@@ -1,3 +1,4 @@
+import { accountSecurityDe } from "./account-security.ts";
 import { deAccountAccess } from "./de-account-access.ts";
 import { deActivity } from "./de-activity.ts";
 import type { MessageKey } from "./en.ts";
@@ -224,4 +225,5 @@ export const de: Record<MessageKey, string> = {
   "account.section.delete": "Konto löschen",
   ...deAccountAccess,
   ...deActivity,
+  ...accountSecurityDe,
 };

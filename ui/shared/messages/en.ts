@@ -5,6 +5,8 @@ import { enActivity } from "./en-activity.ts";
 // (the type checker refuses a missing or extra one). `{name}` is replaced by a value when a message is shown;
 // values are always rendered as text, never as markup.
 
+import { accountSecurityEn } from "./account-security.ts";
+
 export const en = {
   "page.title.signIn": "Sign in",
   "page.title.signUp": "Create an account",
@@ -205,6 +207,7 @@ export const en = {
   "account.section.delete": "Delete account",
   ...enAccountAccess,
   ...enActivity,
+  ...accountSecurityEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -32,6 +32,8 @@ const TITLES: Record<PageName, MessageKey> = {
   "account-api-keys": "account.section.apiKeys",
   "account-organizations": "account.section.organizations",
   "account-activity": "account.section.activity",
+  "account-second-factor": "account.section.secondFactor",
+  "account-passkeys": "account.section.passkeys",
 };
 
 const escapeText = (value: string) =>

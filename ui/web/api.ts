@@ -27,7 +27,8 @@ export function go(url: string): null {
  * re-authentication page, which comes back to `back` (a path of the account page). Returns whether it went.
  */
 export function reauthenticateIfStale(code: string | undefined, pages: string, back: string): boolean {
-  if (code !== "SESSION_NOT_FRESH") return false;
+  // The wire code of the catalogue's SESSION_NOT_FRESH ("Session is not fresh").
+  if (code !== "SESSION_IS_NOT_FRESH") return false;
   go(`${pages}/reauthenticate?${new URLSearchParams({ redirect: back })}`);
   return true;
 }

@@ -81,7 +81,7 @@ export function backToSection(c: Context, ctx: AuthContext, section: AccountSect
 
 /** The sign-in is older than account.freshAge: the change waits until the user proves who they are again. */
 export const needsReauthentication = (error: unknown): boolean =>
-  isAuthError(error) && error.code === "SESSION_NOT_FRESH";
+  isAuthError(error) && error.key === "SESSION_NOT_FRESH";
 
 /** Through re-authentication (password, passkey or second factor), then back to `section`. */
 export function reauthenticate(c: Context, ctx: AuthContext, section: AccountSection): Response {

@@ -157,7 +157,7 @@ describe("the second-factor page for everyone", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Verify");
     await page.keyboard.press("Enter");
-    await page.waitForURL(`${daemon.url}/`);
+    await page.waitForURL(`${daemon.url}/account`);
     expect((await context.cookies()).map((cookie) => cookie.name)).toContain("better-auth.trust_device");
     await context.close();
   });

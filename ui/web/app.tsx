@@ -1,5 +1,9 @@
 import { PageProvider } from "./components/page-context.tsx";
+import { AccountDeletePage } from "./pages/account/delete.tsx";
+import { AccountPasswordPage } from "./pages/account/password.tsx";
 import { AccountProfilePage } from "./pages/account/profile.tsx";
+import { ReauthenticatePage } from "./pages/account/reauthenticate.tsx";
+import { AccountSessionsPage } from "./pages/account/sessions.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { InvitationPage } from "./pages/invitation.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
@@ -45,6 +49,14 @@ function Page({ state }: { state: PageState }) {
       return <EmailCodePage state={state} />;
     case "account-profile":
       return <AccountProfilePage state={state} />;
+    case "account-password":
+      return <AccountPasswordPage state={state} />;
+    case "account-sessions":
+      return <AccountSessionsPage state={state} />;
+    case "account-delete":
+      return <AccountDeletePage state={state} />;
+    case "account-reauthenticate":
+      return <ReauthenticatePage state={state} />;
   }
 }
 

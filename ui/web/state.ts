@@ -30,7 +30,7 @@ interface Common {
   csrf: string;
   /** The trusted URL to return to after the flow, when one was given (carried through every form). */
   redirect: string | null;
-  /** Where a finished flow goes when no redirect was given: the app's URL. */
+  /** Where a finished flow goes when no redirect was given: AUTH_APP_URL, else the account page. */
   home: string;
   problem: FormProblem | null;
 }
@@ -79,6 +79,48 @@ export interface AccountFrame {
   sections: AccountSection[];
   /** What the last action did, as a catalogue key (shown once, after the 303 that followed it). */
   notice: string | null;
+}
+
+/** The profile section: what the user can change about themselves, and their address's state. */
+export interface AccountProfile {
+  name: string;
+  image: string | null;
+  /** null while usernames are off. */
+  username: string | null;
+  email: string;
+  emailVerified: boolean;
+  /** changeEmail.enabled: the address can be changed here. */
+  changeEmail: boolean;
+}
+
+/** One of the user's sessions as the sessions section lists it (the device is read from the user agent). */
+export interface AccountSessionRow {
+  /** What revoke-session takes (the stored hash of the token): a name for the session, not a credential. */
+  handle: string;
+  current: boolean;
+  userAgent: string;
+  ipAddress: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The ways the signed-in user can prove who they are again, as their account and the configuration allow. */
+export interface ReauthenticationMethods {
+  password: boolean;
+  /** Passkeys work on the pages and the user has one (offered once the page is live). */
+  passkey: boolean;
+  /** Two-factor is on and the account has no password. */
+  secondFactor: boolean;
+}
+
+/** An image URL the profile takes: an absolute http(s) URL (authd stores no uploads). */
+export function isProfileImageURL(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
+  } catch {
+    return false;
+  }
 }
 
 export type PageState = Common &
@@ -152,7 +194,24 @@ export type PageState = Common &
         /** Where the browser goes once signed in. */
         returnTo: string;
       }
-    | { page: "account-profile"; account: AccountFrame }
+    | { page: "account-profile"; account: AccountFrame; profile: AccountProfile }
+    // The account page's own sections (account-core): password, sessions, delete, and re-authentication.
+    | {
+        page: "account-password";
+        account: AccountFrame;
+        /** The user has a password to change; otherwise the section offers to set one. */
+        hasPassword: boolean;
+        passwordRules: { min: number; max: number };
+      }
+    | { page: "account-sessions"; account: AccountFrame; sessions: AccountSessionRow[] }
+    | {
+        page: "account-delete";
+        account: AccountFrame;
+        hasPassword: boolean;
+        /** deleteUser.requireVerification: the request mails a link that confirms the deletion. */
+        mailsConfirmation: boolean;
+      }
+    | { page: "account-reauthenticate"; email: string; methods: ReauthenticationMethods }
   );
 
 /** The second factor's ways: an authenticator app's code, a code by mail, a backup code. */
@@ -175,8 +234,11 @@ export const PROBLEM_FIELDS: Readonly<Record<string, string>> = {
   OTP_EXPIRED: "otp",
 };
 
-/** A refusal's code as a problem of the form, tied to its field when it has one. */
-export function problemFor(code: string): FormProblem {
-  const field = PROBLEM_FIELDS[code];
+/**
+ * A refusal's code as a problem of the form, tied to its field when it has one (`fields`: the form's own
+ * code-to-field names, where they differ from the common ones).
+ */
+export function problemFor(code: string, fields: Readonly<Record<string, string>> = PROBLEM_FIELDS): FormProblem {
+  const field = fields[code];
   return field ? { code, field } : { code };
 }

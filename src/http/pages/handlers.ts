@@ -1,7 +1,27 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../../context.ts";
 import type { AuthError } from "../../errors.ts";
-import { showAccountProfile } from "./account-profile-page.ts";
+import { postAccountDelete, showAccountDelete } from "./account-delete-page.ts";
+import { postAccountFirstPassword, postAccountPassword, showAccountPassword } from "./account-password-page.ts";
+import {
+  postAccountEmail,
+  postAccountProfile,
+  postAccountVerification,
+  showAccountProfile,
+} from "./account-profile-page.ts";
+import {
+  postReauthenticate,
+  postReauthenticateSecondFactor,
+  postSignInAgain,
+  showReauthenticate,
+} from "./account-reauthenticate-page.ts";
+import { postReauthenticatePasskey } from "./account-reauthenticate-passkey.ts";
+import {
+  postRevokeAllSessions,
+  postRevokeOtherSessions,
+  postRevokeSession,
+  showAccountSessions,
+} from "./account-sessions-page.ts";
 import { serveAsset } from "./assets.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
 import { postEmailCode, postSendEmailCode, showEmailCode } from "./email-code-pages.ts";
@@ -71,4 +91,22 @@ export const PAGE_HANDLERS = {
   showForgotPassword: (c: Context, ctx: AuthContext) => showForgotPassword(c, ctx),
   tooManyRequests,
   showAccountProfile,
+  // account-core: the profile, password, sessions and delete sections, and re-authentication.
+  postAccountProfile,
+  postAccountEmail,
+  postAccountVerification,
+  showAccountPassword,
+  postAccountPassword,
+  postAccountFirstPassword,
+  showAccountSessions,
+  postRevokeSession,
+  postRevokeOtherSessions,
+  postRevokeAllSessions,
+  showAccountDelete,
+  postAccountDelete,
+  showReauthenticate,
+  postReauthenticate,
+  postReauthenticateSecondFactor,
+  postReauthenticatePasskey,
+  postSignInAgain,
 };

@@ -28,6 +28,10 @@ const TITLES: Record<PageName, MessageKey> = {
   "magic-link": "page.title.magicLink",
   "email-code": "page.title.emailCode",
   "account-profile": "account.section.profile",
+  "account-password": "account.section.password",
+  "account-sessions": "account.section.sessions",
+  "account-delete": "account.section.delete",
+  "account-reauthenticate": "page.title.reauthenticate",
 };
 
 const escapeText = (value: string) =>

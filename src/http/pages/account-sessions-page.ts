@@ -18,11 +18,13 @@ import { pageURL, seeOther } from "./respond.ts";
 
 const sessionsPage: SectionPage = async (c, ctx, session, problem) => {
   const rows = await listOwnSessions(ctx, session.user.id);
+  const current = (row: { id: string }) => (row.id === session.session.id ? 1 : 0);
+  // This browser first, then the most recently active.
   const sessions = rows
-    .sort((a, b) => Number(b.updatedAt) - Number(a.updatedAt))
+    .sort((a, b) => current(b) - current(a) || Number(b.updatedAt) - Number(a.updatedAt))
     .map((row) => ({
       handle: row.tokenHash,
-      current: row.id === session.session.id,
+      current: current(row) === 1,
       userAgent: row.userAgent ?? "",
       ipAddress: row.ipAddress ?? "",
       createdAt: new Date(Number(row.createdAt)).toISOString(),

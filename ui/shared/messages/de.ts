@@ -244,7 +244,7 @@ export const de: Record<MessageKey, string> = {
   "action.setFirstPassword": "Passwort festlegen",
   "account.sessions.intro": "Diese Browser und Geräte sind bei Ihrem Konto angemeldet.",
   "account.sessions.onlyThis": "Kein anderer Browser und kein anderes Gerät ist angemeldet.",
-  "session.device": "{browser} unter {os}",
+  "session.device": "{browser} auf {os}",
   "session.unknownDevice": "Unbekanntes Gerät",
   "session.thisBrowser": "Dieser Browser",
   "session.address": "Adresse",

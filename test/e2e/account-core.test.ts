@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/driver.ts";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, checkPageVariants, launchChromium } from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
@@ -245,28 +245,20 @@ describe("the account page for everyone", () => {
       { name: "sessions", path: "/sessions" },
       { name: "delete", path: "/delete" },
       { name: "reauthenticate", path: "/reauthenticate?redirect=%2Faccount%2Fpassword" },
-    ];
-    const found: string[] = [];
-    for (const variant of PAGE_VARIANTS) {
-      // axe is injected as a script of the test's own: the pages' policy rightly refuses it otherwise.
-      const { name, axe, ...options } = variant;
-      const context = await browser.newContext({ bypassCSP: true, ...options });
-      const signIn = await context.request.post(`${daemon.url}/api/auth/sign-in/email`, {
-        data: { email, password: PASSWORD },
-        headers: { origin: daemon.url },
-      });
-      expect(signIn.status()).toBe(200);
-      for (const view of views) {
-        const page = await context.newPage();
-        await page.goto(`${daemon.url}/account${view.path}`);
-        await hydrated(page);
-        const violations = axe ? await seriousAxeViolations(page) : [];
-        for (const id of violations) found.push(`${name} ${view.name}: ${id}`);
-        await page.screenshot({ path: join(SHOTS, `account-${view.name}-${name}.png`), fullPage: true });
-        await page.close();
-      }
-      await context.close();
-    }
+    ].map((view) => ({ name: view.name, url: `${daemon.url}/account${view.path}` }));
+    const found = await checkPageVariants({
+      browser,
+      shots: SHOTS,
+      prefix: "account",
+      views,
+      prepare: async (context) => {
+        const signIn = await context.request.post(`${daemon.url}/api/auth/sign-in/email`, {
+          data: { email, password: PASSWORD },
+          headers: { origin: daemon.url },
+        });
+        expect(signIn.status()).toBe(200);
+      },
+    });
     expect(found).toEqual([]);
   }, 180_000);
 });

@@ -210,7 +210,7 @@ describe("the sign-in page's passkeys in headless Chromium", () => {
     await page.getByLabel("Email address or username", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(`${base}/`);
+    await page.waitForURL(`${base}/account`);
     await page.goto(`${base}/account/sign-in`);
     await page.getByText(`Signed in as ${email}.`).waitFor();
     await context.close();

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 
 // Headless Debian Chromium through playwright-core (test/setup.sh installs the package).
 
@@ -59,6 +59,42 @@ export const PAGE_VARIANTS = [
   { name: "dark-desktop-en", colorScheme: "dark", viewport: { width: 1280, height: 800 }, locale: "en-US", axe: false },
   { name: "light-phone-de", colorScheme: "light", viewport: { width: 390, height: 844 }, locale: "de-DE", axe: false },
 ] as const;
+
+/**
+ * Open each of `views` (a name and a URL) in every page variant, once the page is live: axe-core where the
+ * variant runs it, and a full-page screenshot to `${shots}/${prefix}-${view}-${variant}.png`. `prepare`
+ * readies each variant's context first (signs in, starts a challenge). Answers the serious or critical
+ * findings as "variant view: rule".
+ */
+export async function checkPageVariants(options: {
+  browser: Browser;
+  shots: string;
+  prefix: string;
+  views: readonly { name: string; url: string }[];
+  prepare: (context: BrowserContext) => Promise<void>;
+}): Promise<string[]> {
+  const found: string[] = [];
+  for (const variant of PAGE_VARIANTS) {
+    // axe is injected as a script of the test's own: the pages' policy rightly refuses it otherwise.
+    const { name, axe, ...contextOptions } = variant;
+    const context = await options.browser.newContext({ bypassCSP: true, ...contextOptions });
+    await options.prepare(context);
+    for (const view of options.views) {
+      const page = await context.newPage();
+      await page.goto(view.url);
+      await page.locator("html[data-hydrated]").waitFor();
+      const violations = axe ? await seriousAxeViolations(page) : [];
+      for (const id of violations) found.push(`${name} ${view.name}: ${id}`);
+      await page.screenshot({
+        path: join(options.shots, `${options.prefix}-${view.name}-${name}.png`),
+        fullPage: true,
+      });
+      await page.close();
+    }
+    await context.close();
+  }
+  return found;
+}
 
 /** A platform authenticator with discoverable credentials and user verification, as a laptop has. */
 export async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {

@@ -5,8 +5,14 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/driver.ts";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, checkPageVariants, launchChromium } from "../helpers/browser.ts";
-import { type Daemon, startDaemon } from "../helpers/daemon.ts";
+import {
+  ARTIFACTS_DIR,
+  addVirtualAuthenticator,
+  checkPageVariants,
+  launchChromium,
+  registerPasskeyInPage,
+} from "../helpers/browser.ts";
+import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
 import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
@@ -27,12 +33,21 @@ let daemon: Daemon;
 let mailbox: Mailbox;
 let browser: Browser;
 let databaseURL: string;
+/** The pages' origin: localhost, the one host Chromium takes as a passkey's rp id over plain http. */
+let base: string;
 
 beforeAll(async () => {
   mailbox = await startMailbox();
   databaseURL = `sqlite://${join(mkdtempSync(join(tmpdir(), "authd-account-")), "auth.db")}`;
-  const env = { AUTH_SMTP_URL: mailbox.url, AUTH_RATE_LIMIT: "off", AUTH_DATABASE_URL: databaseURL };
-  daemon = await startDaemon([buildBinary()], env);
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  const env = {
+    AUTH_BASE_URL: base,
+    AUTH_SMTP_URL: mailbox.url,
+    AUTH_RATE_LIMIT: "off",
+    AUTH_DATABASE_URL: databaseURL,
+  };
+  daemon = await startDaemon([buildBinary()], env, port);
   browser = await launchChromium();
 }, 180_000);
 
@@ -44,7 +59,7 @@ afterAll(async () => {
 
 /** A new user signed up over HTTP; `agent` holds one session of theirs. */
 async function newUser(label: string) {
-  const agent = new LiveAgent(daemon.url, daemon.url);
+  const agent = new LiveAgent(daemon.url, base);
   const email = uniqueEmail(label);
   const signedUp = await agent.post("/sign-up/email", { name: "Account Person", email, password: PASSWORD });
   expect(signedUp.status).toBe(200);
@@ -53,7 +68,7 @@ async function newUser(label: string) {
 
 /** Another session of the user, from a device named by its user agent. */
 async function otherSession(email: string, userAgent = FIREFOX_ON_WINDOWS): Promise<LiveAgent> {
-  const agent = new LiveAgent(daemon.url, daemon.url);
+  const agent = new LiveAgent(daemon.url, base);
   const signedIn = await agent.post("/sign-in/email", { email, password: PASSWORD }, { "user-agent": userAgent });
   expect(signedIn.status).toBe(200);
   return agent;
@@ -66,18 +81,18 @@ const hydrated = (page: Page) => page.locator("html[data-hydrated]").waitFor();
 /** Sign in on the sign-in page; it lands on the account page (no return address, no AUTH_APP_URL). */
 async function signInToAccount(context: BrowserContext, email: string, javaScript: boolean): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(`${daemon.url}/account`);
+  await page.goto(`${base}/account`);
   await page.waitForURL(/\/account\/sign-in\?redirect=%2Faccount$/);
   await page.getByLabel("Email address or username", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${daemon.url}/account`);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL(`${base}/account`);
   if (javaScript) await hydrated(page);
   return page;
 }
 
 async function openSection(page: Page, path: string, javaScript: boolean) {
-  await page.goto(`${daemon.url}/account${path}`);
+  await page.goto(`${base}/account${path}`);
   if (javaScript) await hydrated(page);
 }
 
@@ -122,7 +137,7 @@ describe("the account page with JavaScript on", () => {
     await notice(page, "Your profile is saved.");
     expect(await page.locator(".authd-account-name").textContent()).toBe("Ada Lovelace");
     expect(calls).toContain("/api/auth/update-user");
-    expect(page.url()).toBe(`${daemon.url}/account`);
+    expect(page.url()).toBe(`${base}/account`);
     expect(problems).toEqual([]);
     await context.clearCookies();
   });
@@ -178,6 +193,28 @@ describe("the account page with JavaScript on", () => {
     await context.clearCookies();
   });
 
+  it("confirms a stale sign-in with a passkey, then changes the password", async () => {
+    const { email } = await newUser("passkey-js");
+    const page = await signInToAccount(context, email, true);
+    await addVirtualAuthenticator(page);
+    expect(await registerPasskeyInPage(page)).toBe(200);
+    await ageSignIns(email);
+    await openSection(page, "/password", true);
+    await page.getByLabel("Current password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("New password", { exact: true }).fill("after-the-passkey");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.waitForURL(/\/account\/reauthenticate\?redirect=%2Faccount%2Fpassword$/);
+    await hydrated(page);
+    await page.getByRole("button", { name: "Confirm with a passkey" }).click();
+    await page.waitForURL(/\/account\/password\?notice=notice\.account\.reauthenticated$/);
+    await hydrated(page);
+    await page.getByLabel("Current password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("New password", { exact: true }).fill("after-the-passkey");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await notice(page, "Your password is changed.");
+    await context.clearCookies();
+  });
+
   it("deletes the account through the mailed confirmation", async () => {
     const { email } = await newUser("delete-js");
     const page = await signInToAccount(context, email, true);
@@ -193,7 +230,7 @@ describe("the account page with JavaScript on", () => {
     await hydrated(page);
     await page.getByRole("button", { name: "Delete my account" }).click();
     await page.getByText("Your account has been deleted.").waitFor();
-    const signIn = await new LiveAgent(daemon.url, daemon.url).post("/sign-in/email", { email, password: PASSWORD });
+    const signIn = await new LiveAgent(daemon.url, base).post("/sign-in/email", { email, password: PASSWORD });
     expect(signIn.status).toBe(401);
     await context.clearCookies();
   });
@@ -245,16 +282,16 @@ describe("the account page for everyone", () => {
       { name: "sessions", path: "/sessions" },
       { name: "delete", path: "/delete" },
       { name: "reauthenticate", path: "/reauthenticate?redirect=%2Faccount%2Fpassword" },
-    ].map((view) => ({ name: view.name, url: `${daemon.url}/account${view.path}` }));
+    ].map((view) => ({ name: view.name, url: `${base}/account${view.path}` }));
     const found = await checkPageVariants({
       browser,
       shots: SHOTS,
       prefix: "account",
       views,
       prepare: async (context) => {
-        const signIn = await context.request.post(`${daemon.url}/api/auth/sign-in/email`, {
+        const signIn = await context.request.post(`${base}/api/auth/sign-in/email`, {
           data: { email, password: PASSWORD },
-          headers: { origin: daemon.url },
+          headers: { origin: base },
         });
         expect(signIn.status()).toBe(200);
       },

@@ -112,3 +112,48 @@ export async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSes
   });
   return { cdp, authenticatorId };
 }
+
+/**
+ * Add a passkey to the signed-in user through the API, as passkeyClient's addPasskey does:
+ * generate-register-options, navigator.credentials.create() (the virtual authenticator answers), then
+ * verify-registration. Runs in the page, so the ceremony's origin is the pages' own.
+ */
+export function registerPasskeyInPage(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const bytes = (text: string) =>
+      Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
+    const text = (buffer: ArrayBuffer) =>
+      btoa(String.fromCharCode(...new Uint8Array(buffer)))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "");
+    const options = await (await fetch("/api/auth/passkey/generate-register-options")).json();
+    const created = (await navigator.credentials.create({
+      publicKey: {
+        ...options,
+        challenge: bytes(options.challenge),
+        user: { ...options.user, id: bytes(options.user.id) },
+        excludeCredentials: [],
+      },
+    })) as PublicKeyCredential;
+    const answer = created.response as AuthenticatorAttestationResponse;
+    const response = {
+      id: created.id,
+      rawId: text(created.rawId),
+      type: created.type,
+      response: {
+        clientDataJSON: text(answer.clientDataJSON),
+        attestationObject: text(answer.attestationObject),
+        transports: answer.getTransports(),
+      },
+      clientExtensionResults: {},
+    };
+    const verified = await fetch("/api/auth/passkey/verify-registration", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ response, name: "virtual laptop" }),
+    });
+    await verified.text();
+    return verified.status;
+  });
+}

@@ -90,8 +90,15 @@ describeEachDialect("the account page's sections without JavaScript", (dialect) 
       newPassword: "a-stale-new-password",
     });
     expect(passwordChange.headers.get("location")).toBe("/account/reauthenticate?redirect=%2Faccount%2Fpassword");
-    expect((await userRow(user.id))?.email).toBe(email);
     expect(await signInStatus(email, password)).toBe(200);
+    // An account without a password sets a first one only with a fresh sign-in too.
+    await t.ctx.db.deleteFrom("account").where("userId", "=", user.id).execute();
+    const firstPassword = await sendForm(agent, "/account/password", "/password/set", {
+      newPassword: "stale-first-pass",
+    });
+    expect(firstPassword.headers.get("location")).toBe("/account/reauthenticate?redirect=%2Faccount%2Fpassword");
+    expect(await signInStatus(email, "stale-first-pass")).toBe(401);
+    expect((await userRow(user.id))?.email).toBe(email);
   });
 
   it("changes the password and signs every other session out, keeping this browser signed in", async () => {
@@ -183,12 +190,16 @@ describeEachDialect("the account page's sections without JavaScript", (dialect) 
     const { agent, email, password, user } = await signUp(t);
     const elsewhere = t.agent();
     await elsewhere.post("/sign-in/email", { email, password });
+    const mine = (await agent.get("/get-session")).body.session.id as string;
+    const listed = (await elsewhere.get("/list-sessions")).body as { token: string; id: string }[];
+    const handle = listed.find((row) => row.id !== mine)?.token as string;
     const forms: [string, string, Record<string, string>][] = [
       ["/account", "/profile", { name: "Mallory" }],
       ["/account", "/email", { newEmail: `forged.${Date.now()}@example.com` }],
       ["/account", "/email/verify", {}],
       ["/account/password", "/password", { currentPassword: password, newPassword: "forged-password-1" }],
       ["/account/password", "/password/set", { newPassword: "forged-password-2" }],
+      ["/account/sessions", "/sessions/revoke", { session: handle }],
       ["/account/sessions", "/sessions/revoke-others", {}],
       ["/account/sessions", "/sessions/revoke-all", {}],
       ["/account/delete", "/delete", { password, confirm: "on" }],

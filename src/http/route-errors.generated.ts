@@ -184,7 +184,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly ErrorKey[]>> = {
     "USER_ALREADY_EXISTS",
     "VALIDATION_ERROR",
   ],
-  "POST /change-email": ["CHANGE_EMAIL_DISABLED", "COULDNT_UPDATE_EMAIL", "EMAIL_IS_THE_SAME"],
+  "POST /change-email": ["CHANGE_EMAIL_DISABLED", "COULDNT_UPDATE_EMAIL", "EMAIL_IS_THE_SAME", "SESSION_NOT_FRESH"],
   "POST /change-password": [
     "BANNED_USER",
     "CREDENTIAL_ACCOUNT_NOT_FOUND",
@@ -192,6 +192,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly ErrorKey[]>> = {
     "INVALID_PASSWORD",
     "PASSWORD_TOO_LONG",
     "PASSWORD_TOO_SHORT",
+    "SESSION_NOT_FRESH",
     "TOO_MANY_REQUESTS",
   ],
   "POST /delete-user": [

@@ -1,9 +1,11 @@
 import type { AuthContext } from "../context.ts";
 import { generateRandomString, LOWER_ALPHANUMERIC, sha256Base64Url } from "../crypto/random.ts";
 import { consumeVerification, findVerification, insertVerification } from "../db/repositories/verifications.ts";
-import type { UserRow } from "../db/schema.ts";
+import type { SessionRow, UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
+import { proveCurrentPassword } from "./passwords.ts";
 import type { EventSource } from "./security-events.ts";
+import { isSessionFresh } from "./sessions/sessions.ts";
 import { deleteUser } from "./users.ts";
 
 // Deleting a user: by password, by a fresh session, or by a mailed 32-character token. Like reset
@@ -53,4 +55,47 @@ export async function deleteUserWithToken(
   const consumed = await consumeVerification(ctx.db, identifier);
   if (!consumed || consumed.value !== user.id) throw new AuthError("INVALID_TOKEN");
   await deleteUser(ctx, user.id, source);
+}
+
+/** What a user asking to delete their own account proves (delete-user, the account page's delete section). */
+export interface DeletionProof {
+  password?: string;
+  /** A token from the confirmation mail: deletes at once. */
+  token?: string;
+  /** The session the request holds; null for an API key standing in for one (no sign-in). */
+  session: SessionRow | null;
+}
+
+/**
+ * The user deleting their own account: by the password, a mailed token, or a session signed in within
+ * session.freshAge (SESSION_EXPIRED otherwise). With deleteUser.requireVerification a confirmation link is
+ * mailed instead (a given password must still be right). Answers what happened.
+ */
+export async function deleteOwnAccount(
+  ctx: AuthContext,
+  user: UserRow,
+  proof: DeletionProof,
+  callbackURL: string | undefined,
+  source: EventSource,
+): Promise<"deleted" | "mailed"> {
+  let proven = false;
+  if (proof.password) {
+    if (!(await proveCurrentPassword(ctx, user, proof.password, source))) throw new AuthError("INVALID_PASSWORD");
+    proven = true;
+  }
+  if (proof.token) {
+    await deleteUserWithToken(ctx, user, proof.token, source);
+    return "deleted";
+  }
+  if (ctx.config.deleteUser.requireVerification) {
+    if (!proven && !proof.session) throw new AuthError("USER_CANNOT_BE_DELETED");
+    await sendDeleteConfirmation(ctx, user, callbackURL);
+    return "mailed";
+  }
+  if (!proven) {
+    if (!proof.session) throw new AuthError("USER_CANNOT_BE_DELETED");
+    if (!isSessionFresh(ctx, proof.session)) throw new AuthError("SESSION_EXPIRED");
+  }
+  await deleteUser(ctx, user.id, source);
+  return "deleted";
 }

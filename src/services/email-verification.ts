@@ -1,7 +1,8 @@
 import type { AuthContext } from "../context.ts";
 import { signHS256, verifyHS256 } from "../crypto/jwt.ts";
 import type { UserRow } from "../db/schema.ts";
-import { isValidEmail } from "./email-address.ts";
+import { AuthError } from "../errors.ts";
+import { isValidEmail, normalizeEmail } from "./email-address.ts";
 
 // Verification tokens are HS256 JWTs holding the email (and, for an email change, the new address);
 // nothing is stored, so they cannot be listed or leaked from the database. They are checked under the current
@@ -39,6 +40,21 @@ export async function sendVerificationEmail(
     subject: "Verify your email address",
     text: `Hello ${user.name},\n\nConfirm your email address by opening this link:\n\n${url}\n\nThe link expires in ${Math.round(ctx.config.emailVerification.expiresIn / 60)} minutes. If you did not sign up, ignore this mail.\n`,
   });
+}
+
+/**
+ * A signed-in user asking for their verification link again: VERIFICATION_EMAIL_ALREADY_VERIFIED once the
+ * address is verified, VERIFICATION_EMAIL_NOT_YOURS when `asked` names another address.
+ */
+export async function resendOwnVerificationEmail(
+  ctx: AuthContext,
+  user: UserRow,
+  asked: string,
+  callbackURL?: string,
+): Promise<void> {
+  if (user.emailVerified) throw new AuthError("VERIFICATION_EMAIL_ALREADY_VERIFIED");
+  if (user.email !== normalizeEmail(asked)) throw new AuthError("VERIFICATION_EMAIL_NOT_YOURS");
+  await sendVerificationEmail(ctx, user, callbackURL);
 }
 
 /** The verify-email error codes of the spec, redirected to the callback or answered as 401. */

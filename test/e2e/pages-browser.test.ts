@@ -46,7 +46,7 @@ async function signUpThroughPage(context: BrowserContext, javaScript: boolean, e
   await page.getByLabel("Email address", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL(`${daemon.url}/`);
+  await page.waitForURL(`${daemon.url}/account`);
   return page;
 }
 
@@ -86,7 +86,7 @@ for (const javaScript of [true, false]) {
       expect(apiCalls.length).toBe(javaScript ? 1 : 0);
       await page.getByLabel("Password", { exact: true }).fill(password);
       await page.getByRole("button", { name: "Sign in" }).click();
-      await page.waitForURL(`${daemon.url}/`);
+      await page.waitForURL(`${daemon.url}/account`);
       // The refused attempt's 401 is the one message the console may show; no policy violation, no failed load.
       expect(problems.filter((problem) => !problem.includes("status of 401"))).toEqual([]);
     });
@@ -113,7 +113,7 @@ for (const javaScript of [true, false]) {
       await page.getByLabel("Email address or username", { exact: true }).fill(email);
       await page.getByLabel("Password", { exact: true }).fill("second-password-456");
       await page.getByRole("button", { name: "Sign in" }).click();
-      await page.waitForURL(`${daemon.url}/`);
+      await page.waitForURL(`${daemon.url}/account`);
     });
 
     it("returns to a trusted address after signing in, and ignores an untrusted one", async () => {
@@ -122,7 +122,7 @@ for (const javaScript of [true, false]) {
       await context.clearCookies();
       for (const [target, expected] of [
         [`${daemon.url}/api/auth/ok`, `${daemon.url}/api/auth/ok`],
-        ["https://evil.example.com/", `${daemon.url}/`],
+        ["https://evil.example.com/", `${daemon.url}/account`],
       ]) {
         const page = await open(context, `/sign-in?redirect=${encodeURIComponent(target)}`, javaScript);
         await page.getByLabel("Email address or username", { exact: true }).fill(email);
@@ -187,7 +187,7 @@ describe("the pages for everyone", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Sign in");
     await page.keyboard.press("Enter");
-    await page.waitForURL(`${daemon.url}/`);
+    await page.waitForURL(`${daemon.url}/account`);
     await context.close();
   });
 });

@@ -110,7 +110,7 @@ for (const javaScript of [true, false]) {
         if (request.url().includes("/api/auth/organization/accept-invitation")) apiCalls.push(request.url());
       });
       await page.getByRole("button", { name: "Accept invitation" }).click();
-      await page.waitForURL(`${daemon.url}/`);
+      await page.waitForURL(`${daemon.url}/account`);
       expect(apiCalls.length).toBe(javaScript ? 1 : 0);
 
       const members = await owner.get("/organization/list-members", { organizationId });

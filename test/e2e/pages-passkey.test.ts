@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, addVirtualAuthenticator, launchChromium } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, addVirtualAuthenticator, launchChromium, registerPasskeyInPage } from "../helpers/browser.ts";
 import { type Daemon, startOnLocalhost } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 
@@ -53,51 +53,6 @@ async function signUp(page: Page, email: string): Promise<void> {
   expect(status).toBe(200);
 }
 
-/**
- * Add a passkey to the signed-in user through the API, as passkeyClient's addPasskey does:
- * generate-register-options, navigator.credentials.create() (the virtual authenticator answers), then
- * verify-registration. Runs in the page, so the ceremony's origin is the pages' own.
- */
-function registerPasskey(page: Page): Promise<number> {
-  return page.evaluate(async () => {
-    const bytes = (text: string) =>
-      Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
-    const text = (buffer: ArrayBuffer) =>
-      btoa(String.fromCharCode(...new Uint8Array(buffer)))
-        .replace(/\+/g, "-")
-        .replace(/\//g, "_")
-        .replace(/=+$/, "");
-    const options = await (await fetch("/api/auth/passkey/generate-register-options")).json();
-    const created = (await navigator.credentials.create({
-      publicKey: {
-        ...options,
-        challenge: bytes(options.challenge),
-        user: { ...options.user, id: bytes(options.user.id) },
-        excludeCredentials: [],
-      },
-    })) as PublicKeyCredential;
-    const answer = created.response as AuthenticatorAttestationResponse;
-    const response = {
-      id: created.id,
-      rawId: text(created.rawId),
-      type: created.type,
-      response: {
-        clientDataJSON: text(answer.clientDataJSON),
-        attestationObject: text(answer.attestationObject),
-        transports: answer.getTransports(),
-      },
-      clientExtensionResults: {},
-    };
-    const verified = await fetch("/api/auth/passkey/verify-registration", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ response, name: "virtual laptop" }),
-    });
-    await verified.text();
-    return verified.status;
-  });
-}
-
 async function sessionEmail(page: Page): Promise<string | null> {
   return page.evaluate(async () => {
     const session = await (await fetch("/api/auth/get-session")).json();
@@ -122,7 +77,7 @@ async function userWithPasskey(label: string) {
   const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
   const email = uniqueEmail(label);
   await signUp(page, email);
-  expect(await registerPasskey(page)).toBe(200);
+  expect(await registerPasskeyInPage(page)).toBe(200);
   expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(1);
   await context.clearCookies();
   return { context, page, email };
@@ -208,7 +163,7 @@ describe("the sign-in page's passkeys in headless Chromium", () => {
     await page.getByLabel("Email address or username", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(`${base}/`);
+    await page.waitForURL(`${base}/account`);
     await page.goto(`${base}/account/sign-in`);
     await page.getByText(`Signed in as ${email}.`).waitFor();
     await context.close();

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, checkPageVariants, launchChromium } from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 import { LiveAgent } from "../helpers/live-agent.ts";
@@ -157,7 +157,7 @@ describe("the second-factor page for everyone", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Verify");
     await page.keyboard.press("Enter");
-    await page.waitForURL(`${daemon.url}/`);
+    await page.waitForURL(`${daemon.url}/account`);
     expect((await context.cookies()).map((cookie) => cookie.name)).toContain("better-auth.trust_device");
     await context.close();
   });
@@ -169,29 +169,21 @@ describe("the second-factor page for everyone", () => {
       { name: "mail", query: "?method=mail" },
       { name: "mail-sent", query: "?method=mail&sent=1" },
       { name: "backup", query: "?method=backup" },
-    ];
-    const found: string[] = [];
-    for (const variant of PAGE_VARIANTS) {
-      // axe is injected as a script of the test's own: the pages' policy rightly refuses it otherwise.
-      const { name, axe, ...options } = variant;
-      const context = await browser.newContext({ bypassCSP: true, ...options });
+    ].map((view) => ({ name: view.name, url: `${daemon.url}/account/two-factor${view.query}` }));
+    const found = await checkPageVariants({
+      browser,
+      shots: SHOTS,
+      prefix: "two-factor",
+      views,
       // The page needs a live challenge: the password step through the API sets its cookie in this context.
-      const signIn = await context.request.post(`${daemon.url}/api/auth/sign-in/email`, {
-        data: { email: user.email, password: PASSWORD },
-        headers: { origin: daemon.url },
-      });
-      expect(await signIn.json()).toEqual({ twoFactorRedirect: true });
-      for (const view of views) {
-        const page = await context.newPage();
-        await page.goto(`${daemon.url}/account/two-factor${view.query}`);
-        await hydrated(page);
-        const violations = axe ? await seriousAxeViolations(page) : [];
-        for (const id of violations) found.push(`${name} ${view.name}: ${id}`);
-        await page.screenshot({ path: join(SHOTS, `two-factor-${view.name}-${name}.png`), fullPage: true });
-        await page.close();
-      }
-      await context.close();
-    }
+      prepare: async (context) => {
+        const signIn = await context.request.post(`${daemon.url}/api/auth/sign-in/email`, {
+          data: { email: user.email, password: PASSWORD },
+          headers: { origin: daemon.url },
+        });
+        expect(await signIn.json()).toEqual({ twoFactorRedirect: true });
+      },
+    });
     expect(found).toEqual([]);
   }, 180_000);
 });

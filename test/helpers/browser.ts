@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 
 // Headless Debian Chromium through playwright-core (test/setup.sh installs the package).
 
@@ -60,6 +60,42 @@ export const PAGE_VARIANTS = [
   { name: "light-phone-de", colorScheme: "light", viewport: { width: 390, height: 844 }, locale: "de-DE", axe: false },
 ] as const;
 
+/**
+ * Open each of `views` (a name and a URL) in every page variant, once the page is live: axe-core where the
+ * variant runs it, and a full-page screenshot to `${shots}/${prefix}-${view}-${variant}.png`. `prepare`
+ * readies each variant's context first (signs in, starts a challenge). Answers the serious or critical
+ * findings as "variant view: rule".
+ */
+export async function checkPageVariants(options: {
+  browser: Browser;
+  shots: string;
+  prefix: string;
+  views: readonly { name: string; url: string }[];
+  prepare: (context: BrowserContext) => Promise<void>;
+}): Promise<string[]> {
+  const found: string[] = [];
+  for (const variant of PAGE_VARIANTS) {
+    // axe is injected as a script of the test's own: the pages' policy rightly refuses it otherwise.
+    const { name, axe, ...contextOptions } = variant;
+    const context = await options.browser.newContext({ bypassCSP: true, ...contextOptions });
+    await options.prepare(context);
+    for (const view of options.views) {
+      const page = await context.newPage();
+      await page.goto(view.url);
+      await page.locator("html[data-hydrated]").waitFor();
+      const violations = axe ? await seriousAxeViolations(page) : [];
+      for (const id of violations) found.push(`${name} ${view.name}: ${id}`);
+      await page.screenshot({
+        path: join(options.shots, `${options.prefix}-${view.name}-${name}.png`),
+        fullPage: true,
+      });
+      await page.close();
+    }
+    await context.close();
+  }
+  return found;
+}
+
 /** A platform authenticator with discoverable credentials and user verification, as a laptop has. */
 export async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
   const cdp = await page.context().newCDPSession(page);
@@ -85,4 +121,49 @@ export function consoleProblems(page: Page): string[] {
   });
   page.on("requestfailed", (request) => problems.push(`${request.url()} ${request.failure()?.errorText}`));
   return problems;
+}
+
+/**
+ * Add a passkey to the signed-in user through the API, as passkeyClient's addPasskey does:
+ * generate-register-options, navigator.credentials.create() (the virtual authenticator answers), then
+ * verify-registration. Runs in the page, so the ceremony's origin is the pages' own.
+ */
+export function registerPasskeyInPage(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const bytes = (text: string) =>
+      Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
+    const text = (buffer: ArrayBuffer) =>
+      btoa(String.fromCharCode(...new Uint8Array(buffer)))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "");
+    const options = await (await fetch("/api/auth/passkey/generate-register-options")).json();
+    const created = (await navigator.credentials.create({
+      publicKey: {
+        ...options,
+        challenge: bytes(options.challenge),
+        user: { ...options.user, id: bytes(options.user.id) },
+        excludeCredentials: [],
+      },
+    })) as PublicKeyCredential;
+    const answer = created.response as AuthenticatorAttestationResponse;
+    const response = {
+      id: created.id,
+      rawId: text(created.rawId),
+      type: created.type,
+      response: {
+        clientDataJSON: text(answer.clientDataJSON),
+        attestationObject: text(answer.attestationObject),
+        transports: answer.getTransports(),
+      },
+      clientExtensionResults: {},
+    };
+    const verified = await fetch("/api/auth/passkey/verify-registration", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ response, name: "virtual laptop" }),
+    });
+    await verified.text();
+    return verified.status;
+  });
 }

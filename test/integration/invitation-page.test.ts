@@ -74,7 +74,7 @@ describeEachDialect("the invitation page", (dialect) => {
     const fields = await pageForm(invitee.agent, path);
     const accepted = await postForm(invitee.agent, "/invitation/accept", fields);
     expect(accepted.status).toBe(303);
-    expect(accepted.headers.get("location")).toBe("http://localhost:3000");
+    expect(accepted.headers.get("location")).toBe("http://localhost:3000/account");
     expect(await isMember(invitee.agent, owner.organization.id)).toBe(true);
     expect(await activeOrganizationId(invitee.agent)).toBe(owner.organization.id);
     const role = await invitee.agent.get("/organization/get-active-member-role");
@@ -105,7 +105,7 @@ describeEachDialect("the invitation page", (dialect) => {
       ...evil,
       redirect: "//evil.example.net/",
     });
-    expect(posted.headers.get("location")).toBe("http://localhost:3000");
+    expect(posted.headers.get("location")).toBe("http://localhost:3000/account");
   });
 
   it("declines: the invitation is rejected and a page says so", async () => {

@@ -25,7 +25,7 @@ describeEachDialect("pages: sign-in, sign-up, sign-out without JavaScript", (dia
     const email = `page.${Date.now()}@example.com`;
     const res = await submitPage(agent, "/sign-up", { name: "Page User", email, password: "correct-horse-battery" });
     expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe("http://localhost:3000");
+    expect(res.headers.get("location")).toBe("http://localhost:3000/account");
     expect(sessionCookie(res.setCookies)).toBeDefined();
     const session = await agent.get("/get-session");
     expect(session.body.user.email).toBe(email);
@@ -84,7 +84,7 @@ describeEachDialect("pages: sign-in, sign-up, sign-out without JavaScript", (dia
     ]) {
       const refused = await submitPage(t.agent(), "/sign-in", { identifier: email, password, redirect: hostile });
       expect(refused.status, hostile).toBe(303);
-      expect(refused.headers.get("location"), hostile).toBe("http://localhost:3000");
+      expect(refused.headers.get("location"), hostile).toBe("http://localhost:3000/account");
     }
   });
 

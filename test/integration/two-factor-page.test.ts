@@ -97,7 +97,7 @@ describeEachDialect("two-factor page without JavaScript", (dialect) => {
       identifier: user.email,
       password: user.password,
     });
-    expect([again.status, again.headers.get("location")]).toEqual([303, "http://localhost:3000"]);
+    expect([again.status, again.headers.get("location")]).toEqual([303, "http://localhost:3000/account"]);
   });
 
   it("shows a wrong code beside its field, starts no session, and takes the right one after", async () => {
@@ -108,7 +108,7 @@ describeEachDialect("two-factor page without JavaScript", (dialect) => {
     expect(alertText(wrong)).toBe("This code is not right. Check it and try again.");
     expect(sessionCookie(wrong.setCookies)).toBeUndefined();
     const right = await postOnPage(agent, "/two-factor", { code: totp(user.key, t.clock.now) });
-    expect([right.status, right.headers.get("location")]).toEqual([303, "http://localhost:3000"]);
+    expect([right.status, right.headers.get("location")]).toEqual([303, "http://localhost:3000/account"]);
     expect(trustCookie(right.setCookies)).toBeUndefined();
   });
 
@@ -126,7 +126,7 @@ describeEachDialect("two-factor page without JavaScript", (dialect) => {
     expect(page.text).toContain("We have sent a code to the email address of your account.");
     expect(page.text).toContain('action="/account/two-factor/mailed-code"');
     const done = await postForm(agent, "/two-factor/mailed-code", { ...hiddenFields(page.text), code });
-    expect([done.status, done.headers.get("location")]).toEqual([303, "http://localhost:3000"]);
+    expect([done.status, done.headers.get("location")]).toEqual([303, "http://localhost:3000/account"]);
     expect((await agent.get("/get-session")).body.user.email).toBe(user.email);
   });
 
@@ -220,7 +220,7 @@ describe("two-factor page: the attacker's side", () => {
     expect(page.text).not.toContain("<script>alert(1)");
     const fields = { ...hiddenFields(page.text), code: totp(user.key, t.clock.now), redirect: "//evil.example.com" };
     const done = await postForm(agent, "/two-factor", fields);
-    expect([done.status, done.headers.get("location")]).toEqual([303, "http://localhost:3000"]);
+    expect([done.status, done.headers.get("location")]).toEqual([303, "http://localhost:3000/account"]);
   });
 
   it("a mailed code's page and the mail are the API's: one mail per send", async () => {

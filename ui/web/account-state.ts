@@ -121,3 +121,45 @@ export interface PasskeyItem {
   createdAt: string | null;
   lastUsedAt: string | null;
 }
+
+/** The profile section: what the user can change about themselves, and their address's state. */
+export interface AccountProfile {
+  name: string;
+  image: string | null;
+  /** null while usernames are off. */
+  username: string | null;
+  email: string;
+  emailVerified: boolean;
+  /** changeEmail.enabled: the address can be changed here. */
+  changeEmail: boolean;
+}
+
+/** One of the user's sessions as the sessions section lists it (the device is read from the user agent). */
+export interface AccountSessionRow {
+  /** What revoke-session takes (the stored hash of the token): a name for the session, not a credential. */
+  handle: string;
+  current: boolean;
+  userAgent: string;
+  ipAddress: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The ways the signed-in user can prove who they are again, as their account and the configuration allow. */
+export interface ReauthenticationMethods {
+  password: boolean;
+  /** Passkeys work on the pages and the user has one (offered once the page is live). */
+  passkey: boolean;
+  /** Two-factor is on and the account has no password. */
+  secondFactor: boolean;
+}
+
+/** An image URL the profile takes: an absolute http(s) URL (authd stores no uploads). */
+export function isProfileImageURL(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}

@@ -1,11 +1,15 @@
 import { PageProvider } from "./components/page-context.tsx";
 import { AccountActivityPage } from "./pages/account/activity.tsx";
 import { AccountApiKeysPage } from "./pages/account/api-keys.tsx";
+import { AccountDeletePage } from "./pages/account/delete.tsx";
 import { AccountLinkedAccountsPage } from "./pages/account/linked-accounts.tsx";
 import { AccountOrganizationsPage } from "./pages/account/organizations.tsx";
 import { AccountPasskeysPage } from "./pages/account/passkeys.tsx";
+import { AccountPasswordPage } from "./pages/account/password.tsx";
 import { AccountProfilePage } from "./pages/account/profile.tsx";
+import { ReauthenticatePage } from "./pages/account/reauthenticate.tsx";
 import { AccountSecondFactorPage } from "./pages/account/second-factor.tsx";
+import { AccountSessionsPage } from "./pages/account/sessions.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { InvitationPage } from "./pages/invitation.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
@@ -63,6 +67,14 @@ function Page({ state }: { state: PageState }) {
       return <AccountSecondFactorPage state={state} />;
     case "account-passkeys":
       return <AccountPasskeysPage state={state} />;
+    case "account-password":
+      return <AccountPasswordPage state={state} />;
+    case "account-sessions":
+      return <AccountSessionsPage state={state} />;
+    case "account-delete":
+      return <AccountDeletePage state={state} />;
+    case "account-reauthenticate":
+      return <ReauthenticatePage state={state} />;
   }
 }
 

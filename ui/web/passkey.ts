@@ -86,21 +86,32 @@ export type PasskeyOutcome =
   | { kind: "aborted" }
   | { kind: "problem"; problem: FormProblem; picked: boolean };
 
-const problem = (code: string | undefined, status?: number, picked = false): PasskeyOutcome => ({
+const problem = (
+  code: string | undefined,
+  status?: number,
+  picked = false,
+): Extract<PasskeyOutcome, { kind: "problem" }> => ({
   kind: "problem",
   problem: problemOf(code, status),
   picked,
 });
 
+/** The browser's answer to a passkey request, as verify-authentication takes it, or why there is none. */
+export type PasskeyAssertion =
+  | { kind: "assertion"; response: ReturnType<typeof assertionJSON> }
+  | Exclude<PasskeyOutcome, { kind: "signed-in" }>;
+
 /**
- * One passkey sign-in. `mediation: "conditional"` waits for the user to pick a passkey from the autofill
- * list; without it the browser asks at once. `signal` aborts the browser's request.
+ * Ask authd for a challenge (POST /passkey/generate-authenticate-options: signed in, it names the user and
+ * lists their passkeys) and the browser for a passkey that answers it. `mediation: "conditional"` waits
+ * for the user to pick a passkey from the autofill list; without it the browser asks at once. `signal`
+ * aborts the browser's request.
  */
-export async function signInWithPasskey(
+export async function askForPasskey(
   client: AuthClient,
   signal: AbortSignal,
   mediation?: "conditional",
-): Promise<PasskeyOutcome> {
+): Promise<PasskeyAssertion> {
   const options = await client.$fetch<RequestOptionsJSON>("/passkey/generate-authenticate-options", {
     method: "POST",
     body: {},
@@ -117,9 +128,20 @@ export async function signInWithPasskey(
     return problem((error as Error)?.name === "NotAllowedError" ? "PASSKEY_CANCELLED" : "PASSKEY_FAILED");
   }
   if (!(credential instanceof PublicKeyCredential)) return problem("PASSKEY_CANCELLED");
+  return { kind: "assertion", response: assertionJSON(credential) };
+}
+
+/** One passkey sign-in: a passkey from the browser (askForPasskey), then POST /passkey/verify-authentication. */
+export async function signInWithPasskey(
+  client: AuthClient,
+  signal: AbortSignal,
+  mediation?: "conditional",
+): Promise<PasskeyOutcome> {
+  const asked = await askForPasskey(client, signal, mediation);
+  if (asked.kind !== "assertion") return asked;
   const verified = await client.$fetch("/passkey/verify-authentication", {
     method: "POST",
-    body: { response: assertionJSON(credential) },
+    body: { response: asked.response },
   });
   if (verified.error) return problem(verified.error.code, verified.error.status, true);
   return { kind: "signed-in" };

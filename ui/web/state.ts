@@ -1,6 +1,8 @@
 import type { Locale } from "../shared/messages/index.ts";
 import type {
   AccountFrame,
+  AccountProfile,
+  AccountSessionRow,
   ActivityEntry,
   ApiKeyRules,
   ApiKeyView,
@@ -8,6 +10,7 @@ import type {
   LinkedAccountView,
   MembershipView,
   PasskeyItem,
+  ReauthenticationMethods,
   SecondFactorSection,
 } from "./account-state.ts";
 
@@ -43,7 +46,7 @@ interface Common {
   csrf: string;
   /** The trusted URL to return to after the flow, when one was given (carried through every form). */
   redirect: string | null;
-  /** Where a finished flow goes when no redirect was given: the app's URL. */
+  /** Where a finished flow goes when no redirect was given: AUTH_APP_URL, else the account page. */
   home: string;
   problem: FormProblem | null;
 }
@@ -138,7 +141,24 @@ export type PageState = Common &
         /** Where the browser goes once signed in. */
         returnTo: string;
       }
-    | { page: "account-profile"; account: AccountFrame }
+    | { page: "account-profile"; account: AccountFrame; profile: AccountProfile }
+    // The account page's own sections (account-core): password, sessions, delete, and re-authentication.
+    | {
+        page: "account-password";
+        account: AccountFrame;
+        /** The user has a password to change; otherwise the section offers to set one. */
+        hasPassword: boolean;
+        passwordRules: { min: number; max: number };
+      }
+    | { page: "account-sessions"; account: AccountFrame; sessions: AccountSessionRow[] }
+    | {
+        page: "account-delete";
+        account: AccountFrame;
+        hasPassword: boolean;
+        /** deleteUser.requireVerification: the request mails a link that confirms the deletion. */
+        mailsConfirmation: boolean;
+      }
+    | { page: "account-reauthenticate"; email: string; methods: ReauthenticationMethods }
     // The account page's linked accounts, API keys, organizations and security activity.
     | { page: "account-linked-accounts"; account: AccountFrame; linked: LinkedAccountView[]; linkable: SocialButton[] }
     | {
@@ -187,8 +207,11 @@ export const PROBLEM_FIELDS: Readonly<Record<string, string>> = {
   OTP_EXPIRED: "otp",
 };
 
-/** A refusal's code as a problem of the form, tied to its field when it has one. */
-export function problemFor(code: string): FormProblem {
-  const field = PROBLEM_FIELDS[code];
+/**
+ * A refusal's code as a problem of the form, tied to its field when it has one (`fields`: the form's own
+ * code-to-field names, where they differ from the common ones).
+ */
+export function problemFor(code: string, fields: Readonly<Record<string, string>> = PROBLEM_FIELDS): FormProblem {
+  const field = fields[code];
   return field ? { code, field } : { code };
 }

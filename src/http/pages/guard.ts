@@ -12,7 +12,7 @@ import { isFormTokenValid } from "./csrf.ts";
 
 const MAX_FIELD_LENGTH = 4096;
 /** Fields taken as typed, like the API's passwords: they are only hashed, never stored or shown. */
-const VERBATIM_FIELDS: ReadonlySet<string> = new Set(["password"]);
+const VERBATIM_FIELDS: ReadonlySet<string> = new Set(["password", "currentPassword", "newPassword"]);
 
 const FormFields = z
   .record(z.string(), z.string().max(MAX_FIELD_LENGTH))

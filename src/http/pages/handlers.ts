@@ -3,6 +3,7 @@ import type { AuthContext } from "../../context.ts";
 import type { AuthError } from "../../errors.ts";
 import { showActivity } from "./account-activity-page.ts";
 import { postCreateApiKey, postRevokeApiKey, showApiKeys } from "./account-api-keys-page.ts";
+import { postAccountDelete, showAccountDelete } from "./account-delete-page.ts";
 import { postLinkAccount, postUnlinkAccount, showLinkedAccounts } from "./account-linked-accounts-page.ts";
 import {
   postAcceptOwnInvitation,
@@ -12,7 +13,20 @@ import {
   showOrganizations,
 } from "./account-organizations-page.ts";
 import { showAccountPasskeys } from "./account-passkeys-page.ts";
-import { showAccountProfile } from "./account-profile-page.ts";
+import { postAccountFirstPassword, postAccountPassword, showAccountPassword } from "./account-password-page.ts";
+import {
+  postAccountEmail,
+  postAccountProfile,
+  postAccountVerification,
+  showAccountProfile,
+} from "./account-profile-page.ts";
+import {
+  postReauthenticate,
+  postReauthenticateSecondFactor,
+  postSignInAgain,
+  showReauthenticate,
+} from "./account-reauthenticate-page.ts";
+import { postReauthenticatePasskey } from "./account-reauthenticate-passkey.ts";
 import {
   postConfirmTwoFactor,
   postDisableTwoFactor,
@@ -21,6 +35,12 @@ import {
   postNewBackupCodes,
   showAccountSecondFactor,
 } from "./account-second-factor-page.ts";
+import {
+  postRevokeAllSessions,
+  postRevokeOtherSessions,
+  postRevokeSession,
+  showAccountSessions,
+} from "./account-sessions-page.ts";
 import { serveAsset } from "./assets.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
 import { postEmailCode, postSendEmailCode, showEmailCode } from "./email-code-pages.ts";
@@ -111,4 +131,22 @@ export const PAGE_HANDLERS = {
   postDisableTwoFactor,
   postForgetBrowser,
   showAccountPasskeys,
+  // account-core: the profile, password, sessions and delete sections, and re-authentication.
+  postAccountProfile,
+  postAccountEmail,
+  postAccountVerification,
+  showAccountPassword,
+  postAccountPassword,
+  postAccountFirstPassword,
+  showAccountSessions,
+  postRevokeSession,
+  postRevokeOtherSessions,
+  postRevokeAllSessions,
+  showAccountDelete,
+  postAccountDelete,
+  showReauthenticate,
+  postReauthenticate,
+  postReauthenticateSecondFactor,
+  postReauthenticatePasskey,
+  postSignInAgain,
 };

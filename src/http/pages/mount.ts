@@ -85,6 +85,27 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: "/second-factor/disable", post: "postDisableTwoFactor", limitAs: "/two-factor/disable" },
   { path: "/second-factor/forget-browser", post: "postForgetBrowser" },
   { path: "/passkeys", get: "showAccountPasskeys" },
+  // The account page's sections (account-core): profile and email, password, sessions, delete; each form
+  // posts where it counts as the API route whose service it runs.
+  { path: "/profile", post: "postAccountProfile", limitAs: "/update-user" },
+  { path: "/email", post: "postAccountEmail", limitAs: "/change-email" },
+  { path: "/email/verify", post: "postAccountVerification", limitAs: "/send-verification-email" },
+  { path: "/password", get: "showAccountPassword", post: "postAccountPassword", limitAs: "/change-password" },
+  { path: "/password/set", post: "postAccountFirstPassword", limitAs: "/set-password" },
+  { path: "/sessions", get: "showAccountSessions" },
+  { path: "/sessions/revoke", post: "postRevokeSession", limitAs: "/revoke-session" },
+  { path: "/sessions/revoke-others", post: "postRevokeOtherSessions", limitAs: "/revoke-other-sessions" },
+  { path: "/sessions/revoke-all", post: "postRevokeAllSessions", limitAs: "/revoke-sessions" },
+  { path: "/delete", get: "showAccountDelete", post: "postAccountDelete", limitAs: "/delete-user" },
+  // Re-authentication: each way is rate limited as the sign-in it stands for.
+  { path: "/reauthenticate", get: "showReauthenticate", post: "postReauthenticate", limitAs: "/sign-in/email" },
+  { path: "/reauthenticate/second-factor", post: "postReauthenticateSecondFactor", limitAs: "/sign-in/email" },
+  {
+    path: "/reauthenticate/passkey",
+    post: "postReauthenticatePasskey",
+    limitAs: "/passkey/verify-authentication",
+  },
+  { path: "/reauthenticate/sign-in-again", post: "postSignInAgain", limitAs: "/sign-out" },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;

@@ -8,6 +8,10 @@ import { trustedReturnAddress } from "./return-address.ts";
 // The part of every page's state that comes from the request and the configuration: language, branding,
 // paths, the form token and the return address.
 
+/** Where a finished flow goes without a return address: AUTH_APP_URL, else the account page. */
+export const homeOf = (ctx: AuthContext): string =>
+  ctx.config.appURL ? ctx.appURL : `${ctx.baseURL}${ctx.config.pages.basePath}`;
+
 export type CommonState = Pick<PageState, "locale" | "branding" | "paths" | "csrf" | "redirect" | "home" | "problem">;
 
 export function commonState(
@@ -23,7 +27,7 @@ export function commonState(
     paths: { pages: pages.basePath, api: ctx.config.basePath },
     csrf: formToken(c, ctx),
     redirect,
-    home: ctx.appURL,
+    home: homeOf(ctx),
     problem: options.problem ?? null,
   };
 }

@@ -1,9 +1,6 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
-import { deleteUserWithToken, sendDeleteConfirmation } from "../../services/account-deletion.ts";
-import { proveCurrentPassword } from "../../services/passwords.ts";
-import { isSessionFresh } from "../../services/sessions/sessions.ts";
-import { deleteUser } from "../../services/users.ts";
+import { deleteOwnAccount, deleteUserWithToken } from "../../services/account-deletion.ts";
 import { clearSessionCookies } from "../cookies.ts";
 import { singleLine } from "../fields.ts";
 import { browserLanding } from "../pages/mailed-links.ts";
@@ -33,29 +30,11 @@ export const deleteUserRoute = defineRoute({
   refusals: { INVALID_TOKEN: "INVALID_DELETE_TOKEN" },
   handler: async ({ c, ctx, body, session }) => {
     const { user } = session;
-    let proven = false;
-    if (body.password) {
-      if (!(await proveCurrentPassword(ctx, user, body.password, requestSource(c, ctx, "user", user.id))))
-        throw new AuthError("INVALID_PASSWORD");
-      proven = true;
-    }
-    if (body.token) {
-      await deleteUserWithToken(ctx, user, body.token, requestSource(c, ctx, "user", user.id));
-      clearSessionCookies(c, ctx);
-      return { success: true, message: "User deleted" };
-    }
     // An API key is not a sign-in: it may not stand in for a password or a fresh session.
-    const signedIn = holdsSessionToken(session);
-    if (ctx.config.deleteUser.requireVerification) {
-      if (!proven && !signedIn) throw new AuthError("USER_CANNOT_BE_DELETED");
-      await sendDeleteConfirmation(ctx, user, body.callbackURL);
+    const proof = { ...body, session: holdsSessionToken(session) ? session.session : null };
+    const source = requestSource(c, ctx, "user", user.id);
+    if ((await deleteOwnAccount(ctx, user, proof, body.callbackURL, source)) === "mailed")
       return { success: true, message: "Verification email sent" };
-    }
-    if (!proven) {
-      if (!signedIn) throw new AuthError("USER_CANNOT_BE_DELETED");
-      if (!isSessionFresh(ctx, session.session)) throw new AuthError("SESSION_EXPIRED");
-    }
-    await deleteUser(ctx, user.id, requestSource(c, ctx, "user", user.id));
     clearSessionCookies(c, ctx);
     return { success: true, message: "User deleted" };
   },

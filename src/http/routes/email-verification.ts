@@ -1,8 +1,7 @@
 import type { Context } from "hono";
 import * as z from "zod";
 import { AuthError, type ErrorKey } from "../../errors.ts";
-import { normalizeEmail } from "../../services/email-address.ts";
-import { sendVerificationEmail } from "../../services/email-verification.ts";
+import { resendOwnVerificationEmail, sendVerificationEmail } from "../../services/email-verification.ts";
 import { findUserByEmail, toPublicUserWire } from "../../services/users.ts";
 import { followVerificationLink, type VerificationLinkFailure } from "../../services/verification-link.ts";
 import { StatusSchema } from "../../wire/common.ts";
@@ -41,9 +40,7 @@ export const sendVerificationEmailRoute = defineRoute({
   response: StatusSchema,
   handler: async ({ ctx, body, session }) => {
     if (session) {
-      if (session.user.emailVerified) throw new AuthError("VERIFICATION_EMAIL_ALREADY_VERIFIED");
-      if (session.user.email !== normalizeEmail(body.email)) throw new AuthError("VERIFICATION_EMAIL_NOT_YOURS");
-      await sendVerificationEmail(ctx, session.user, body.callbackURL);
+      await resendOwnVerificationEmail(ctx, session.user, body.email, body.callbackURL);
       return { status: true };
     }
     ctx.background(

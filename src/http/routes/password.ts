@@ -1,9 +1,8 @@
 import * as z from "zod";
-import { AuthError } from "../../errors.ts";
+import { addFirstPassword, changeOwnPassword } from "../../services/password-change.ts";
 import { isResetTokenValid, requestPasswordReset, resetPassword } from "../../services/password-reset.ts";
-import { addPasswordIfMissing, proveCurrentPassword, setPassword } from "../../services/passwords.ts";
-import { revokeUserSessions } from "../../services/sessions/sessions.ts";
-import { assertPasswordLength, findUserById, toPublicUserWire } from "../../services/users.ts";
+import { assertRecentSignIn } from "../../services/sessions/sessions.ts";
+import { toPublicUserWire } from "../../services/users.ts";
 import { StatusSchema } from "../../wire/common.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { hasDontRememberCookie } from "../cookies.ts";
@@ -77,30 +76,20 @@ export const changePasswordRoute = defineRoute({
   startsSession: true,
   summary: "Change the caller's password",
   description:
-    "With revokeOtherSessions every session ends and a new one is started (its token is returned, else token is null).",
+    "With revokeOtherSessions every session ends and a new one is started (its token is returned, else token is null). The session's sign-in must be at most account.freshAge old (SESSION_NOT_FRESH otherwise; a server call is exempt).",
   tags,
   auth: "session",
   body: z.object({ newPassword: z.string(), currentPassword: z.string(), revokeOtherSessions: z.boolean().optional() }),
   response: z.object({ token: z.string().nullable(), user: PublicUserSchema }),
-  handler: async ({ c, ctx, body, session }) => {
+  handler: async ({ c, ctx, body, session, isServer }) => {
     const { user } = session;
-    assertPasswordLength(ctx, body.newPassword);
-    const source = requestSource(c, ctx, "user", user.id);
-    if (!(await proveCurrentPassword(ctx, user, body.currentPassword, source))) throw new AuthError("INVALID_PASSWORD");
-    const revokedOtherSessions = Boolean(body.revokeOtherSessions);
-    await setPassword(ctx, user.id, body.newPassword, {
-      type: "password_changed",
-      outcome: "success",
-      method: "change-password",
-      revokedOtherSessions,
-      userId: user.id,
-      source,
-    });
+    if (!isServer) assertRecentSignIn(ctx, session.session);
+    const revokeOtherSessions = Boolean(body.revokeOtherSessions);
+    const change = { currentPassword: body.currentPassword, newPassword: body.newPassword, revokeOtherSessions };
+    await changeOwnPassword(ctx, user, change, requestSource(c, ctx, "user", user.id));
     let token: string | null = null;
-    if (revokedOtherSessions) {
-      await revokeUserSessions(ctx, user.id);
+    if (revokeOtherSessions)
       token = (await startUserSession(c, ctx, user, hasDontRememberCookie(c, ctx) ? false : undefined)).token;
-    }
     return { token, user: toPublicUserWire(user) };
   },
 });
@@ -115,13 +104,7 @@ export const setPasswordRoute = defineRoute({
   body: z.object({ userId: singleLine().min(1), newPassword: z.string() }),
   response: StatusSchema,
   handler: async ({ c, ctx, body }) => {
-    assertPasswordLength(ctx, body.newPassword);
-    const user = await findUserById(ctx, body.userId);
-    if (!user) throw new AuthError("USER_NOT_FOUND");
-    const event = { type: "password_changed", outcome: "success", method: "set-password" } as const;
-    const source = requestSource(c, ctx, "server");
-    if (!(await addPasswordIfMissing(ctx, user.id, body.newPassword, { ...event, userId: user.id, source })))
-      throw new AuthError("USER_ALREADY_HAS_PASSWORD");
+    await addFirstPassword(ctx, body.userId, body.newPassword, requestSource(c, ctx, "server"));
     return { status: true };
   },
 });

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { AuthError } from "../../errors.ts";
 import {
-  listUserSessions,
+  listOwnSessions,
   ownRevocationEvent,
   revokeOwnSession,
   revokeSession,
@@ -58,12 +58,7 @@ export const listSessions = defineRoute({
   auth: "session",
   response: z.array(SessionSchema),
   handler: async ({ ctx, session }) => {
-    const rows = await listUserSessions(ctx, session.user.id);
-    const now = ctx.now();
-    // Sessions an admin opened by impersonation are the admin's, not the user's to see (as Better Auth does).
-    return rows
-      .filter((row) => Number(row.expiresAt) > now && !row.impersonatedBy)
-      .map((row) => toListedSessionWire(ctx, row));
+    return (await listOwnSessions(ctx, session.user.id)).map((row) => toListedSessionWire(ctx, row));
   },
 });
 

@@ -182,6 +182,15 @@ export function listUserSessions(ctx: AuthContext, userId: string): Promise<Sess
 }
 
 /**
+ * The sessions a user sees as their own (list-sessions, the account page): the live ones, without those an
+ * administrator opened by impersonation (the admin's, not the user's, as Better Auth does).
+ */
+export async function listOwnSessions(ctx: AuthContext, userId: string): Promise<SessionRow[]> {
+  const now = ctx.now();
+  return (await listUserSessions(ctx, userId)).filter((row) => Number(row.expiresAt) > now && !row.impersonatedBy);
+}
+
+/**
  * Replace a session with a new one (new token, fresh lifetime, the same address, agent and active
  * organization) and delete the old one: what turning two-factor on or off does to the caller's session.
  */

@@ -1,5 +1,6 @@
 import { accountSecurityDe } from "./account-security.ts";
 import { deAccountAccess } from "./de-account-access.ts";
+import { deAccountSelf } from "./de-account-self.ts";
 import { deActivity } from "./de-activity.ts";
 import type { MessageKey } from "./en.ts";
 
@@ -226,4 +227,6 @@ export const de: Record<MessageKey, string> = {
   ...deAccountAccess,
   ...deActivity,
   ...accountSecurityDe,
+
+  ...deAccountSelf,
 };

@@ -1,4 +1,5 @@
 import { enAccountAccess } from "./en-account-access.ts";
+import { enAccountSelf } from "./en-account-self.ts";
 import { enActivity } from "./en-activity.ts";
 
 // The English messages of authd's pages: the source catalogue. Every other language has exactly these keys
@@ -208,6 +209,8 @@ export const en = {
   ...enAccountAccess,
   ...enActivity,
   ...accountSecurityEn,
+
+  ...enAccountSelf,
 } as const;
 
 export type MessageKey = keyof typeof en;

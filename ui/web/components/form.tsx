@@ -21,7 +21,7 @@ export function ProblemMessage({ problem, id }: { problem: FormProblem | null; i
 interface FieldProps {
   name: string;
   label: MessageKey;
-  type?: "text" | "email" | "password";
+  type?: "text" | "email" | "password" | "url";
   autoComplete: string;
   defaultValue?: string;
   required?: boolean;
@@ -72,6 +72,30 @@ export function Field(props: FieldProps) {
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** A password being chosen: `new-password`, with the configured length rule as its hint and bounds. */
+export function NewPasswordField(props: {
+  name: string;
+  label: MessageKey;
+  rules: { min: number; max: number };
+  problem: FormProblem | null;
+  autoFocus?: boolean;
+}) {
+  const { t } = usePage();
+  return (
+    <Field
+      name={props.name}
+      label={props.label}
+      type="password"
+      autoComplete="new-password"
+      hint={t("field.passwordRules", { min: props.rules.min, max: props.rules.max })}
+      minLength={props.rules.min}
+      maxLength={props.rules.max}
+      problem={props.problem}
+      autoFocus={props.autoFocus}
+    />
   );
 }
 

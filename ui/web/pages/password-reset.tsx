@@ -1,5 +1,5 @@
 import { apiClient, go, problemOf } from "../api.ts";
-import { Field, HiddenFields, ProblemMessage, useSubmission } from "../components/form.tsx";
+import { Field, HiddenFields, NewPasswordField, ProblemMessage, useSubmission } from "../components/form.tsx";
 import { usePage, usePageHref } from "../components/page-context.tsx";
 import { Links, Shell, SubmitButton } from "../components/shell.tsx";
 import type { StateOf } from "../state.ts";
@@ -48,9 +48,7 @@ export function ForgotPasswordPage({ state }: { state: StateOf<"forgot-password"
 }
 
 export function ResetPasswordPage({ state }: { state: StateOf<"reset-password"> }) {
-  const { t } = usePage();
   const href = usePageHref();
-  const rules = t("field.passwordRules", { min: state.passwordRules.min, max: state.passwordRules.max });
   const submission = useSubmission(state.problem, async (fields) => {
     const answer = await apiClient(state.paths.api).resetPassword({
       token: state.token,
@@ -71,14 +69,10 @@ export function ResetPasswordPage({ state }: { state: StateOf<"reset-password"> 
         <ProblemMessage problem={submission.problem} id="authd-form-problem" />
         <HiddenFields />
         <input type="hidden" name="token" value={state.token} />
-        <Field
+        <NewPasswordField
           name="password"
           label="field.newPassword"
-          type="password"
-          autoComplete="new-password"
-          hint={rules}
-          minLength={state.passwordRules.min}
-          maxLength={state.passwordRules.max}
+          rules={state.passwordRules}
           problem={submission.problem}
           autoFocus
         />

@@ -1,5 +1,5 @@
 import { apiClient, go, problemOf } from "../api.ts";
-import { Field, HiddenFields, ProblemMessage, useSubmission } from "../components/form.tsx";
+import { Field, HiddenFields, NewPasswordField, ProblemMessage, useSubmission } from "../components/form.tsx";
 import { usePage, usePageHref } from "../components/page-context.tsx";
 import { Links, Shell, SubmitButton } from "../components/shell.tsx";
 import type { StateOf } from "../state.ts";
@@ -9,7 +9,6 @@ import type { StateOf } from "../state.ts";
 export function SignUpPage({ state }: { state: StateOf<"sign-up"> }) {
   const { t } = usePage();
   const href = usePageHref();
-  const rules = t("field.passwordRules", { min: state.passwordRules.min, max: state.passwordRules.max });
   const submission = useSubmission(state.problem, async (fields) => {
     const callbackURL = state.redirect ?? state.home;
     const answer = await apiClient(state.paths.api).signUp.email({
@@ -55,14 +54,10 @@ export function SignUpPage({ state }: { state: StateOf<"sign-up"> }) {
             problem={submission.problem}
           />
         ) : null}
-        <Field
+        <NewPasswordField
           name="password"
           label="field.password"
-          type="password"
-          autoComplete="new-password"
-          hint={rules}
-          minLength={state.passwordRules.min}
-          maxLength={state.passwordRules.max}
+          rules={state.passwordRules}
           problem={submission.problem}
         />
         <SubmitButton label="action.signUp" busy={submission.busy} />

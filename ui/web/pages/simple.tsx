@@ -31,6 +31,7 @@ export function SignedInPage({ state }: { state: StateOf<"signed-in"> }) {
       </form>
       <Links>
         <a href={state.returnTo}>{t("action.backToApp", { appName: state.branding.appName })}</a>
+        <a href={state.paths.pages}>{t("link.account")}</a>
       </Links>
     </Shell>
   );

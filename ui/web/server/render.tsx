@@ -34,6 +34,10 @@ const TITLES: Record<PageName, MessageKey> = {
   "account-activity": "account.section.activity",
   "account-second-factor": "account.section.secondFactor",
   "account-passkeys": "account.section.passkeys",
+  "account-password": "account.section.password",
+  "account-sessions": "account.section.sessions",
+  "account-delete": "account.section.delete",
+  "account-reauthenticate": "page.title.reauthenticate",
 };
 
 const escapeText = (value: string) =>

@@ -1,12 +1,19 @@
 import type { Transporter } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
-import type { Logger } from "./logger.ts";
+import { LogBlock, type Logger } from "./logger.ts";
 
 export interface Mail {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  /** Which mail it is (verify-email, …): sent as the X-Authd-Mail header, for filters and tests. */
+  kind?: string;
+  /** The language it was written in. */
+  locale?: string;
+  /** The link and the code it carries, written on lines of their own when the mail goes to the log. */
+  link?: string | null;
+  code?: string | null;
 }
 
 export interface Mailer {
@@ -67,6 +74,29 @@ function isTransient(error: unknown): boolean {
 }
 
 /**
+ * A mail as the log shows it without SMTP: a line naming it, then its link and code on lines of their own
+ * (easy to copy), then its text, every line indented under the first, so nothing in it can pass for a line
+ * of the log. JSON logs carry the same as fields.
+ */
+function logMail(logger: Logger, mail: Mail): void {
+  const lines = [
+    ...(mail.link ? [`link: ${mail.link}`] : []),
+    ...(mail.code ? [`code: ${mail.code}`] : []),
+    ...mail.text
+      .trimEnd()
+      .split(/\r\n|\r|\n/)
+      .map((line) => `| ${line}`),
+  ];
+  logger.info("mail (no SMTP configured)", {
+    to: mail.to,
+    subject: mail.subject,
+    mail: mail.kind,
+    language: mail.locale,
+    content: new LogBlock(lines, { link: mail.link ?? null, code: mail.code ?? null, text: mail.text }),
+  });
+}
+
+/**
  * SMTP when configured, the log otherwise (so a developer sees the links). Sending never throws to the
  * caller: a failing SMTP server is logged, and the caller's answer must not depend on delivery (that
  * would tell whether an address exists). Every wait is bounded by the timeout, so a stalled server
@@ -77,7 +107,7 @@ export function createMailer(options: MailerOptions): Mailer {
   if (!options.smtpURL) {
     return {
       async send(mail) {
-        logger.info("mail (no SMTP configured)", { to: mail.to, subject: mail.subject, text: mail.text });
+        logMail(logger, mail);
       },
       async verify() {},
       close() {},
@@ -102,6 +132,7 @@ export function createMailer(options: MailerOptions): Mailer {
             subject: mail.subject,
             text: mail.text,
             html: mail.html,
+            headers: mail.kind ? { "X-Authd-Mail": mail.kind } : undefined,
           });
           logger.debug("mail sent", { to: mail.to, subject: mail.subject });
           return;

@@ -1,4 +1,5 @@
 import type { MessageKey } from "./en.ts";
+import { mailDe } from "./mail-de.ts";
 
 // German: every key of the English catalogue (en.ts), translated.
 
@@ -220,4 +221,6 @@ export const de: Record<MessageKey, string> = {
   "account.section.organizations": "Organisationen",
   "account.section.activity": "Sicherheitsaktivität",
   "account.section.delete": "Konto löschen",
+  // The mails and the development outbox: their own file (mail-de.ts).
+  ...mailDe,
 };

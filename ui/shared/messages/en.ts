@@ -1,3 +1,5 @@
+import { mailEn } from "./mail-en.ts";
+
 // The English messages of authd's pages: the source catalogue. Every other language has exactly these keys
 // (the type checker refuses a missing or extra one). `{name}` is replaced by a value when a message is shown;
 // values are always rendered as text, never as markup.
@@ -200,6 +202,8 @@ export const en = {
   "account.section.organizations": "Organizations",
   "account.section.activity": "Security activity",
   "account.section.delete": "Delete account",
+  // The mails and the development outbox: their own file (mail-en.ts).
+  ...mailEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

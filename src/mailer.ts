@@ -17,7 +17,10 @@ export interface Mail {
 }
 
 export interface Mailer {
+  /** Send in the background's way: a failure is logged, never thrown (an answer must not depend on delivery). */
   send(mail: Mail): Promise<void>;
+  /** Send and say how it went: rejects with DeliveryFailed (`authd mail send-test`). Without SMTP, logs it. */
+  deliver(mail: Mail): Promise<void>;
   /** Connect (and log in) to the SMTP server once; rejects with the reason when it cannot (serve's start-up check). */
   verify(): Promise<void>;
   close(): void;
@@ -66,6 +69,17 @@ export function smtpTransportOptions(smtpURL: string, timeoutMs: number): SMTPTr
   };
 }
 
+/** A mail the SMTP server did not take: its reason (never the body), after how many attempts. */
+export class DeliveryFailed extends Error {
+  constructor(
+    cause: unknown,
+    readonly attempts: number,
+  ) {
+    super((cause as Error).message ?? String(cause), { cause });
+    this.name = "DeliveryFailed";
+  }
+}
+
 function isTransient(error: unknown): boolean {
   const responseCode = (error as { responseCode?: number }).responseCode;
   if (typeof responseCode === "number") return responseCode >= 400 && responseCode < 500;
@@ -109,6 +123,9 @@ export function createMailer(options: MailerOptions): Mailer {
       async send(mail) {
         logMail(logger, mail);
       },
+      async deliver(mail) {
+        logMail(logger, mail);
+      },
       async verify() {},
       close() {},
     };
@@ -122,36 +139,45 @@ export function createMailer(options: MailerOptions): Mailer {
     return loading;
   };
   const attempts = Math.max(1, options.attempts ?? 2);
+  /** Send, trying again after a transient failure; rejects with the last failure and the attempts made. */
+  const deliver = async (mail: Mail): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await (await transport()).sendMail({
+          from: options.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          headers: mail.kind ? { "X-Authd-Mail": mail.kind } : undefined,
+        });
+        logger.debug("mail sent", { to: mail.to, subject: mail.subject });
+        return;
+      } catch (error) {
+        if (attempt < attempts && isTransient(error)) {
+          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+          continue;
+        }
+        throw new DeliveryFailed(error, attempt);
+      }
+    }
+  };
   return {
     async send(mail) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await (await transport()).sendMail({
-            from: options.from,
-            to: mail.to,
-            subject: mail.subject,
-            text: mail.text,
-            html: mail.html,
-            headers: mail.kind ? { "X-Authd-Mail": mail.kind } : undefined,
-          });
-          logger.debug("mail sent", { to: mail.to, subject: mail.subject });
-          return;
-        } catch (error) {
-          if (attempt < attempts && isTransient(error)) {
-            await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-            continue;
-          }
-          // The message only: SMTP errors can echo the command, never the body (which holds the link).
-          logger.error("mail delivery failed", {
-            to: mail.to,
-            subject: mail.subject,
-            attempts: attempt,
-            error: (error as Error).message,
-          });
-          return;
-        }
+      try {
+        await deliver(mail);
+      } catch (error) {
+        const failed = error as DeliveryFailed;
+        // The message only: SMTP errors can echo the command, never the body (which holds the link).
+        logger.error("mail delivery failed", {
+          to: mail.to,
+          subject: mail.subject,
+          attempts: failed.attempts,
+          error: failed.message,
+        });
       }
     },
+    deliver,
     async verify() {
       await (await transport()).verify();
     },

@@ -125,8 +125,10 @@ function Block({ block, branding, t }: { block: MailBlock; branding: MailBrandin
 function Brand({ branding }: { branding: MailBranding }) {
   if (branding.logoURL)
     return (
+      // fetchPriority="low" keeps React from adding a <link rel="preload"> for it: a mail has no <head> to load.
       <img
         src={branding.logoURL}
+        fetchPriority="low"
         alt={branding.appName}
         height={40}
         style={{ display: "block", height: "40px", maxWidth: "240px", border: 0 }}

@@ -64,6 +64,13 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: "/email-code/send", post: "postSendEmailCode", limitAs: "/email-otp/send-verification-otp" },
   { path: "/email-code", get: "showEmailCode", post: "postEmailCode", limitAs: "/sign-in/email-otp" },
   { path: "/social", post: "postSocial", limitAs: "/sign-in/social" },
+  // The code a verification mail carries beside its link (email codes on), typed instead of opening it.
+  {
+    path: "/verify-email/code",
+    get: "showVerifyEmailCode",
+    post: "postVerifyEmailCode",
+    limitAs: "/email-otp/verify-email",
+  },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;
@@ -100,5 +107,11 @@ export function mountPages(app: Hono, ctx: AuthContext): void {
     const { get, post } = route;
     if (get) app.get(path, async (c) => (await loadHandlers())[get](c, ctx));
     if (post) app.post(path, limitBody, rateLimit, async (c) => (await loadHandlers())[post](c, ctx));
+  }
+  // The development outbox (docs/mail.md): mounted only while mails are kept for it (no SMTP, and loopback or
+  // AUTH_DEV_OUTBOX=on); otherwise its paths are unknown ones, 404.
+  if (ctx.outbox) {
+    app.get(`${base}/dev/outbox`, async (c) => (await loadHandlers()).showDevOutbox(c, ctx));
+    app.get(`${base}/dev/outbox/:id`, async (c) => (await loadHandlers()).showDevOutboxMail(c, ctx));
   }
 }

@@ -28,6 +28,8 @@ const TITLES: Record<PageName, MessageKey> = {
   "magic-link": "page.title.magicLink",
   "email-code": "page.title.emailCode",
   "account-profile": "account.section.profile",
+  "dev-outbox": "page.title.devOutbox",
+  "verify-email-code": "page.title.verifyEmailCode",
 };
 
 const escapeText = (value: string) =>

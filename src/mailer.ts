@@ -7,8 +7,10 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
-  /** Which mail it is (verify-email, …): sent as the X-Authd-Mail header, for filters and tests. */
+  /** Which mail it is (verify-email, …), for the log. */
   kind?: string;
+  /** Headers of the mail's own (X-Authd-Mail, …). */
+  headers?: Record<string, string>;
   /** The language it was written in. */
   locale?: string;
   /** The link and the code it carries, written on lines of their own when the mail goes to the log. */
@@ -149,7 +151,7 @@ export function createMailer(options: MailerOptions): Mailer {
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
-          headers: mail.kind ? { "X-Authd-Mail": mail.kind } : undefined,
+          headers: mail.headers,
         });
         logger.debug("mail sent", { to: mail.to, subject: mail.subject });
         return;

@@ -65,6 +65,22 @@ export type MailMessage = { [K in MailKind]: { kind: K; to: string; values: Mail
  */
 export const MAILS_ABOUT_OTHERS: ReadonlySet<MailKind> = new Set(["invitation", "two-factor-locked"]);
 
+/** The email-code mails by the `type` the API names their codes with (POST /email-otp/send-verification-otp). */
+export const OTP_TYPE_OF_MAIL: Partial<Record<MailKind, string>> = {
+  "sign-in-code": "sign-in",
+  "email-verification-code": "email-verification",
+  "password-reset-code": "forget-password",
+};
+
+/**
+ * Headers that say which mail it is, for filters and tests that look for one kind of mail in any language:
+ * X-Authd-Mail (the mail), and on an email code's mail X-Authd-Otp-Type (its type as the API names it).
+ */
+export function mailHeaders(kind: MailKind): Record<string, string> {
+  const otpType = OTP_TYPE_OF_MAIL[kind];
+  return { "X-Authd-Mail": kind, ...(otpType ? { "X-Authd-Otp-Type": otpType } : {}) };
+}
+
 /** The link a mail carries, if it is one that carries a link. */
 export function linkOf(message: MailMessage): string | null {
   return "link" in message.values ? message.values.link : null;

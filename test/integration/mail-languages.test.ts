@@ -62,6 +62,25 @@ describe("mails in the language the request asked in", () => {
     expectMailSafe(mail);
   });
 
+  it("an email code asked for in German comes in German, its type named as the API names it", async () => {
+    const email = `code.${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const agent = t.agent();
+    agent.headers["accept-language"] = "de";
+    const sent = await agent.post("/email-otp/send-verification-otp", { email, type: "forget-password" });
+    expect(sent.status).toBe(200);
+    await t.ctx.settle();
+    expect(mailCount(mailbox, email)).toBe(0); // no account: no reset code, as the API promises
+    await t.agent().post("/sign-up/email", { name: "Kim", email, password: "correct-horse-battery" });
+    await agent.post("/email-otp/send-verification-otp", { email, type: "forget-password" });
+    await t.ctx.settle();
+    const mail = mailbox.to(email).find((m) => m.kind === "password-reset-code") as CapturedMail;
+    expect(mail.raw).toMatch(/^X-Authd-Otp-Type: forget-password\r?$/m);
+    expect(mail.subject).toBe("Ihr Code zum Zurücksetzen des Passworts für Acme");
+    expect(mail.plain).toContain("Geben Sie diesen Code ein, um ein neues Passwort zu wählen:");
+    expect(mail.plain.match(CODE_LINE)?.[1]).toMatch(/^\d{6}$/);
+    expectMailSafe(mail);
+  });
+
   it("an API sign-up that names no language gets English (AUTH_DEFAULT_LANGUAGE)", async () => {
     const email = `sam.${crypto.randomUUID().slice(0, 8)}@example.com`;
     const res = await t.agent().post("/sign-up/email", { name: "Sam", email, password: "correct-horse-battery" });

@@ -9,7 +9,7 @@ import { createMailer, DeliveryFailed } from "../../mailer.ts";
 import { isValidEmail } from "../../services/email-address.ts";
 import { type RenderedMail, renderMessage, renderOptions } from "../../services/mail/delivery.ts";
 import { sampleMessage } from "../../services/mail/samples.ts";
-import { MAIL_KINDS, type MailKind } from "../../wire/mail.ts";
+import { MAIL_KINDS, type MailKind, mailHeaders } from "../../wire/mail.ts";
 import { assertMailTemplates, createCommand, loadCommandConfig, parseFlags, printJSON, UserError } from "../shared.ts";
 import { maskURLPassword } from "./config.ts";
 
@@ -92,7 +92,7 @@ export async function sendTestMail(config: Config, address: string, flags: z.inf
     await mailer.verify().catch((error: unknown) => {
       throw dependencyError(config.smtpURL ?? "", error);
     });
-    await mailer.deliver({ to: address, ...rendered, kind: flags.mail });
+    await mailer.deliver({ to: address, ...rendered, kind: flags.mail, headers: mailHeaders(flags.mail) });
   } catch (error) {
     if (error instanceof DeliveryFailed) throw new UserError(`the SMTP server did not take the mail: ${error.message}`);
     throw error;

@@ -1,7 +1,7 @@
 import type { Config } from "../../config/schema.ts";
 import type { Mailer } from "../../mailer.ts";
 import { requestLanguage } from "../../platform/request-language.ts";
-import { codeOf, linkOf, MAILS_ABOUT_OTHERS, type MailMessage } from "../../wire/mail.ts";
+import { codeOf, linkOf, MAILS_ABOUT_OTHERS, type MailMessage, mailHeaders } from "../../wire/mail.ts";
 import { defineHook } from "../hooks.ts";
 import type { MailOutbox } from "./outbox.ts";
 
@@ -80,7 +80,7 @@ export function createMailDelivery(parts: MailDeliveryParts): (message: MailMess
       rendering.then((rendered) => {
         const mail = { to: message.to, ...rendered, kind: message.kind, link: linkOf(message), code: codeOf(message) };
         outbox?.add({ ...mail, sentAt: parts.now() });
-        return transport.send(mail);
+        return transport.send({ ...mail, headers: mailHeaders(message.kind) });
       }),
     );
   };

@@ -68,7 +68,7 @@ export const serverFields = {
     .enum(["auto", "on", "off"])
     .default("auto")
     .describe(
-      "without SMTP, keep the last 100 mails for /account/dev/outbox: auto only while listening on loopback, on always (anyone who reaches it reads every link), off never",
+      "without SMTP, keep the last 100 mails for /account/dev/outbox: auto only while listening on loopback with a base URL on this machine, on always (anyone who reaches it reads every link), off never",
     ),
   appName: z
     .string()

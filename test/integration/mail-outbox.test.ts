@@ -76,6 +76,10 @@ describe("the development outbox is not there", () => {
   const cases: [string, Record<string, string>][] = [
     ["on a non-loopback listen address", { AUTH_HOST: "0.0.0.0" }],
     ["on a public address", { AUTH_HOST: "203.0.113.7" }],
+    [
+      "on loopback behind a proxy (a public base URL)",
+      { AUTH_HOST: "127.0.0.1", AUTH_BASE_URL: "https://auth.example.com" },
+    ],
     ["when switched off, even on loopback", { AUTH_HOST: "127.0.0.1", AUTH_DEV_OUTBOX: "off" }],
     [
       "with SMTP configured, even with AUTH_DEV_OUTBOX=on",

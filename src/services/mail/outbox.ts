@@ -1,3 +1,5 @@
+import { resolveBaseURL } from "../../config/load.ts";
+import type { Config } from "../../config/schema.ts";
 import { generateId } from "../../crypto/random.ts";
 import type { OutboxMail } from "../../wire/mail.ts";
 
@@ -35,9 +37,12 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * Whether mails go to the outbox: only without SMTP, and only where no one but this machine can read it
- * (AUTH_DEV_OUTBOX=auto, the default: the daemon listens on loopback) or the operator said so (=on).
+ * (AUTH_DEV_OUTBOX=auto, the default: the daemon listens on loopback and its base URL names this machine;
+ * a daemon on loopback behind a reverse proxy has a public base URL, and the proxy would hand the outbox to
+ * anyone) or where the operator said so (=on).
  */
-export function outboxEnabled(config: { smtpURL?: string; host: string; devOutbox: "auto" | "on" | "off" }): boolean {
+export function outboxEnabled(config: Config): boolean {
   if (config.smtpURL || config.devOutbox === "off") return false;
-  return config.devOutbox === "on" || isLoopbackHost(config.host);
+  if (config.devOutbox === "on") return true;
+  return isLoopbackHost(config.host) && isLoopbackHost(new URL(resolveBaseURL(config)).hostname);
 }

@@ -10,7 +10,7 @@ import type { Database, Db } from "./db/schema.ts";
 import { dependencyError } from "./dependencies.ts";
 import { createAddressMatcher } from "./ip-address.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { createMailer, type Mail, type Mailer } from "./mailer.ts";
+import { createMailer, type Mailer } from "./mailer.ts";
 import { createMetrics, type Metrics } from "./platform/metrics.ts";
 import { LocalState } from "./platform/per-context.ts";
 import {
@@ -21,8 +21,11 @@ import {
 } from "./platform/rate-limit.ts";
 import { createRedisStorage, type SecondaryStorage } from "./platform/secondary-storage.ts";
 import type { RoleMap } from "./services/access-control.ts";
+import { createMailDelivery } from "./services/mail/delivery.ts";
+import { createOutbox, type MailOutbox, outboxEnabled } from "./services/mail/outbox.ts";
 import { createProviderCache, type ProviderCache } from "./services/oauth/provider-cache.ts";
 import { createOrganizationRoles } from "./services/organizations/roles.ts";
+import type { MailMessage } from "./wire/mail.ts";
 
 // One context, built once, handed to the HTTP app, every CLI command, the terminal UI and the tests.
 // Nothing else opens the database or reads process.env.
@@ -63,8 +66,13 @@ export interface AuthContext {
   local: LocalState;
   /** Milliseconds since the epoch; tests replace it to move time. */
   now(): number;
-  /** Send a mail in the background: the answer to the request never waits for, or depends on, delivery. */
-  sendMail(mail: Mail): void;
+  /**
+   * Send a mail in the background, written in the language of the request that caused it (when it is the
+   * recipient's): the answer to the request never waits for, or depends on, delivery.
+   */
+  sendMail(message: MailMessage): void;
+  /** Without SMTP (and on loopback, or AUTH_DEV_OUTBOX=on): the last mails, for /account/dev/outbox. */
+  outbox: MailOutbox | null;
   /** Run work after the response; shutdown waits for it. */
   background(task: Promise<unknown>): void;
   /** Wait for background work (mail, cleanups) to settle. */
@@ -217,6 +225,8 @@ export async function createContext(config: Config, options: CreateContextOption
     });
 
     const local = new LocalState();
+    const now = options.now ?? Date.now;
+    const outbox = outboxEnabled(config) ? createOutbox() : null;
     return {
       config,
       baseURL,
@@ -236,8 +246,9 @@ export async function createContext(config: Config, options: CreateContextOption
       providerCache: createProviderCache(),
       isTrustedProxy: createAddressMatcher(config.trustedProxies),
       local,
-      now: options.now ?? Date.now,
-      sendMail: (mail) => background(smtp.send(mail)),
+      now,
+      sendMail: createMailDelivery({ config, transport: smtp, outbox, background, now }),
+      outbox,
       background,
       settle,
       close: () => closeContext({ settle, local, mailer: smtp, secondaryStorage, database }),

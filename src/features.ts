@@ -1,5 +1,7 @@
 import { registerApiKeyHooks } from "./services/api-keys/hooks.ts";
+import { registerEmailOtpHooks } from "./services/email-otp/hooks.ts";
 import { registerJwtHooks } from "./services/jwt/hooks.ts";
+import { mailRenderer } from "./services/mail/delivery.ts";
 import { registerPasskeyHooks } from "./services/passkeys/hooks.ts";
 import { registerTwoFactorHooks } from "./services/two-factor/hooks.ts";
 
@@ -11,6 +13,9 @@ import { registerTwoFactorHooks } from "./services/two-factor/hooks.ts";
 // The order is the order the core calls them in: the account claim removes (and counts, in its event)
 // API keys, passkeys, then trusted browsers and the second factor; the secret rotation seals two-factor
 // rows again before JWT keys.
+//
+// It also hands the core the mail renderer (ui/mail/): mails are words for people, drawn with the message
+// catalogue and React, which the services never import. It is loaded with the first mail, not here.
 
 let registered = false;
 
@@ -22,4 +27,6 @@ export function registerFeatures(): void {
   registerPasskeyHooks();
   registerTwoFactorHooks();
   registerJwtHooks();
+  registerEmailOtpHooks();
+  mailRenderer.register(() => import("../ui/mail/render.tsx").then((module) => module.renderMail));
 }

@@ -28,6 +28,21 @@ export function resolveLogFormat(format: "text" | "json" | undefined): "text" | 
   return format ?? "text";
 }
 
+/**
+ * Lines written below a log line, indented, when logs are readable text (a mail in development, with its
+ * link and code each on a line of its own); in JSON logs, the `json` value under the field's name.
+ */
+export class LogBlock {
+  constructor(
+    readonly lines: readonly string[],
+    readonly json: unknown,
+  ) {}
+
+  toJSON(): unknown {
+    return this.json;
+  }
+}
+
 function formatValue(value: unknown): string {
   if (value instanceof Error) return JSON.stringify(value.stack ?? value.message);
   if (typeof value === "string") return /[\s"=]/.test(value) ? JSON.stringify(value) : value;
@@ -52,9 +67,14 @@ export function createLogger(options: LoggerOptions): Logger {
         return;
       }
       const extra = Object.entries(fields)
+        .filter(([, v]) => !(v instanceof LogBlock))
         .map(([k, v]) => `${k}=${formatValue(v)}`)
         .join(" ");
-      write(`${time} ${level.toUpperCase().padEnd(7)} ${message}${extra ? ` ${extra}` : ""}`);
+      const below = Object.values(fields)
+        .flatMap((v) => (v instanceof LogBlock ? v.lines : []))
+        .map((line) => `\n  ${line}`.trimEnd())
+        .join("");
+      write(`${time} ${level.toUpperCase().padEnd(7)} ${message}${extra ? ` ${extra}` : ""}${below}`);
     };
   return {
     debug: log("debug"),

@@ -1,16 +1,28 @@
 import type { Transporter } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
-import type { Logger } from "./logger.ts";
+import { LogBlock, type Logger } from "./logger.ts";
 
 export interface Mail {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  /** Which mail it is (verify-email, …), for the log. */
+  kind?: string;
+  /** Headers of the mail's own (X-Authd-Mail, …). */
+  headers?: Record<string, string>;
+  /** The language it was written in. */
+  locale?: string;
+  /** The link and the code it carries, written on lines of their own when the mail goes to the log. */
+  link?: string | null;
+  code?: string | null;
 }
 
 export interface Mailer {
+  /** Send in the background's way: a failure is logged, never thrown (an answer must not depend on delivery). */
   send(mail: Mail): Promise<void>;
+  /** Send and say how it went: rejects with DeliveryFailed (`authd mail send-test`). Without SMTP, logs it. */
+  deliver(mail: Mail): Promise<void>;
   /** Connect (and log in) to the SMTP server once; rejects with the reason when it cannot (serve's start-up check). */
   verify(): Promise<void>;
   close(): void;
@@ -59,11 +71,45 @@ export function smtpTransportOptions(smtpURL: string, timeoutMs: number): SMTPTr
   };
 }
 
+/** A mail the SMTP server did not take: its reason (never the body), after how many attempts. */
+export class DeliveryFailed extends Error {
+  constructor(
+    cause: unknown,
+    readonly attempts: number,
+  ) {
+    super((cause as Error).message ?? String(cause), { cause });
+    this.name = "DeliveryFailed";
+  }
+}
+
 function isTransient(error: unknown): boolean {
   const responseCode = (error as { responseCode?: number }).responseCode;
   if (typeof responseCode === "number") return responseCode >= 400 && responseCode < 500;
   // No SMTP reply at all: the connection failed or timed out, worth one more try.
   return true;
+}
+
+/**
+ * A mail as the log shows it without SMTP: a line naming it, then its link and code on lines of their own
+ * (easy to copy), then its text, every line indented under the first, so nothing in it can pass for a line
+ * of the log. JSON logs carry the same as fields.
+ */
+function logMail(logger: Logger, mail: Mail): void {
+  const lines = [
+    ...(mail.link ? [`link: ${mail.link}`] : []),
+    ...(mail.code ? [`code: ${mail.code}`] : []),
+    ...mail.text
+      .trimEnd()
+      .split(/\r\n|\r|\n/)
+      .map((line) => `| ${line}`),
+  ];
+  logger.info("mail (no SMTP configured)", {
+    to: mail.to,
+    subject: mail.subject,
+    mail: mail.kind,
+    language: mail.locale,
+    content: new LogBlock(lines, { link: mail.link ?? null, code: mail.code ?? null, text: mail.text }),
+  });
 }
 
 /**
@@ -77,7 +123,10 @@ export function createMailer(options: MailerOptions): Mailer {
   if (!options.smtpURL) {
     return {
       async send(mail) {
-        logger.info("mail (no SMTP configured)", { to: mail.to, subject: mail.subject, text: mail.text });
+        logMail(logger, mail);
+      },
+      async deliver(mail) {
+        logMail(logger, mail);
       },
       async verify() {},
       close() {},
@@ -92,35 +141,45 @@ export function createMailer(options: MailerOptions): Mailer {
     return loading;
   };
   const attempts = Math.max(1, options.attempts ?? 2);
+  /** Send, trying again after a transient failure; rejects with the last failure and the attempts made. */
+  const deliver = async (mail: Mail): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await (await transport()).sendMail({
+          from: options.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          headers: mail.headers,
+        });
+        logger.debug("mail sent", { to: mail.to, subject: mail.subject });
+        return;
+      } catch (error) {
+        if (attempt < attempts && isTransient(error)) {
+          await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+          continue;
+        }
+        throw new DeliveryFailed(error, attempt);
+      }
+    }
+  };
   return {
     async send(mail) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await (await transport()).sendMail({
-            from: options.from,
-            to: mail.to,
-            subject: mail.subject,
-            text: mail.text,
-            html: mail.html,
-          });
-          logger.debug("mail sent", { to: mail.to, subject: mail.subject });
-          return;
-        } catch (error) {
-          if (attempt < attempts && isTransient(error)) {
-            await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
-            continue;
-          }
-          // The message only: SMTP errors can echo the command, never the body (which holds the link).
-          logger.error("mail delivery failed", {
-            to: mail.to,
-            subject: mail.subject,
-            attempts: attempt,
-            error: (error as Error).message,
-          });
-          return;
-        }
+      try {
+        await deliver(mail);
+      } catch (error) {
+        const failed = error as DeliveryFailed;
+        // The message only: SMTP errors can echo the command, never the body (which holds the link).
+        logger.error("mail delivery failed", {
+          to: mail.to,
+          subject: mail.subject,
+          attempts: failed.attempts,
+          error: failed.message,
+        });
       }
     },
+    deliver,
     async verify() {
       await (await transport()).verify();
     },

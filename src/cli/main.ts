@@ -23,6 +23,7 @@ const commandModules: [name: string, load: () => Promise<Command>][] = [
   ["orgs", async () => (await import("./commands/orgs.ts")).orgsCommand],
   ["keys", async () => (await import("./commands/keys.ts")).keysCommand],
   ["config", async () => (await import("./commands/config.ts")).configCommand],
+  ["mail", async () => (await import("./commands/mail.ts")).mailCommand],
   ["admin", async () => (await import("./commands/admin.ts")).adminCommand],
   ["audit", async () => (await import("./commands/audit.ts")).auditCommand],
   ["webhooks", async () => (await import("./commands/webhooks.ts")).webhooksCommand],

@@ -55,6 +55,18 @@ export function loadCommandConfig(
   }
 }
 
+/**
+ * The operator's mail templates (AUTH_MAIL_TEMPLATES), read and parsed once: `serve` and `config check` refuse
+ * a template that does not parse or lacks its link or code as bad configuration (exit 2, a line per file),
+ * so authd never sends its own words instead of the operator's without saying so. Loaded only when set.
+ */
+export async function assertMailTemplates(config: Config): Promise<void> {
+  if (!config.mailTemplates) return;
+  const { mailTemplateProblems } = await import("../../ui/mail/template-dir.ts");
+  const problems = mailTemplateProblems(config.mailTemplates);
+  if (problems.length > 0) throw new ConfigError([...problems, ...unknownVariables(process.env)]);
+}
+
 export interface CommandContextOptions extends CreateContextOptions {
   /** Where log lines go instead of stderr (the terminal UI hands them to Ink, which prints them above its frame). */
   writeLog?: (line: string) => void;

@@ -35,6 +35,8 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_REDIS_TIMEOUT_MS", "redisTimeoutMs", "int", 10, 60_000),
   binding("AUTH_SMTP_URL", "smtpURL"),
   binding("AUTH_MAIL_FROM", "mailFrom"),
+  binding("AUTH_MAIL_TEMPLATES", "mailTemplates"),
+  binding("AUTH_DEV_OUTBOX", "devOutbox"),
   binding("AUTH_SERVER_TOKEN", "serverToken"),
   binding("AUTH_APP_NAME", "appName"),
   binding("AUTH_TWO_FACTOR", "twoFactor.enabled", "on-off"),

@@ -9,6 +9,9 @@ const PAGE_BASE_PATH = /^(\/[A-Za-z0-9._~-]+)+$/;
 /** #rgb or #rrggbb: a colour the theme's CSS takes as is, and nothing that could end the declaration. */
 const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
+/** The languages of the pages and mails (ui/shared/messages has a catalogue for each). */
+export const LANGUAGES = ["en", "de"] as const;
+
 export const pagesFields = {
   pages: z
     .object({
@@ -19,7 +22,7 @@ export const pagesFields = {
         .default("/account")
         .describe("path the pages are served under"),
       defaultLanguage: z
-        .enum(["en", "de"])
+        .enum(LANGUAGES)
         .default("en")
         .describe("language of pages for browsers that ask for none authd has"),
       logoURL: z

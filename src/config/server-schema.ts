@@ -59,6 +59,17 @@ export const serverFields = {
     .describe("SMTP server; unset: mails are written to the log"),
   smtpTimeoutMs: z.number().int().min(100).default(10_000).describe("SMTP connection and command timeout"),
   mailFrom: z.string().min(3).default("authd@localhost").describe("sender address"),
+  mailTemplates: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("directory of your own mail templates, a file per mail and language (docs/mail.md); unset: authd's own"),
+  devOutbox: z
+    .enum(["auto", "on", "off"])
+    .default("auto")
+    .describe(
+      "without SMTP, keep the last 100 mails for /account/dev/outbox: auto only while listening on loopback with a base URL on this machine, on always (anyone who reaches it reads every link), off never",
+    ),
   appName: z
     .string()
     .min(1)

@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { AuthContext } from "../context.ts";
 import { dependencyError, isConnectionFailure, isOutage, isRedisFailure } from "../dependencies.ts";
 import { AuthError } from "../errors.ts";
+import { withRequestLanguage } from "../platform/request-language.ts";
 import { setAuthTokenHeader } from "./bearer.ts";
 import { mountHomePage } from "./home-page.ts";
 import { corsMiddleware } from "./middleware/cors.ts";
@@ -14,7 +15,7 @@ import { mountReference } from "./reference.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
 
-// Middleware order: errors → request log → metrics → CORS and no-store → body limit → rate limit →
+// Middleware order: errors → request log → request language → metrics → CORS and no-store → body limit → rate limit →
 // set-auth-token → routes. Unknown and disabled paths 404.
 
 function errorResponse(error: AuthError): Response {
@@ -60,6 +61,8 @@ export function createApp(ctx: AuthContext): Hono {
   const app = new Hono();
   const base = ctx.config.basePath;
   app.use("*", requestLogMiddleware(ctx));
+  // A mail this request causes is written in the language it asked in (services/mail/delivery.ts).
+  app.use("*", (c, next) => withRequestLanguage(c.req.header("accept-language"), next));
 
   app.onError((error, c) => {
     const requestId = c.get("requestId");

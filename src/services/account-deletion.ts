@@ -33,9 +33,9 @@ export async function sendDeleteConfirmation(ctx: AuthContext, user: UserRow, ca
     throw new AuthError("UNABLE_TO_CREATE_VERIFICATION", { cause: error });
   }
   ctx.sendMail({
+    kind: "delete-account",
     to: user.email,
-    subject: "Confirm the deletion of your account",
-    text: `Hello ${user.name},\n\nSomeone asked to delete your account and everything in it. To confirm, open this link while signed in:\n\n${deleteLink(ctx, token, callbackURL)}\n\nThe link expires in ${Math.round(lifetime / 3600)} hours. If you did not ask for this, ignore this mail and consider changing your password.\n`,
+    values: { name: user.name, email: user.email, link: deleteLink(ctx, token, callbackURL), linkExpiresIn: lifetime },
   });
 }
 

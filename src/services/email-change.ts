@@ -35,9 +35,15 @@ export async function requestEmailChange(
   const token = await createEmailVerificationToken(ctx, { email: user.email, updateTo: newEmail });
   await recordSecurityEvent(ctx, { type: "email_change_requested", outcome: "success", userId: user.id, source });
   ctx.sendMail({
+    kind: "confirm-email-change",
     to: user.email,
-    subject: "Confirm your new email address",
-    text: `Hello ${user.name},\n\nSomeone asked to change the email address of your account from ${user.email} to ${newEmail}. To approve the change, open this link while signed in:\n\n${verificationLink(ctx, token, callbackURL)}\n\nThe link expires in ${Math.round(ctx.config.emailVerification.expiresIn / 60)} minutes. If you did not ask for this, ignore this mail; your address stays as it is.\n`,
+    values: {
+      name: user.name,
+      email: user.email,
+      newEmail,
+      link: verificationLink(ctx, token, callbackURL),
+      linkExpiresIn: ctx.config.emailVerification.expiresIn,
+    },
   });
   return { confirmationSent: true };
 }

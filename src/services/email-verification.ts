@@ -3,6 +3,7 @@ import { signHS256, verifyHS256 } from "../crypto/jwt.ts";
 import type { UserRow } from "../db/schema.ts";
 import { AuthError } from "../errors.ts";
 import { isValidEmail, normalizeEmail } from "./email-address.ts";
+import { defineHook } from "./hooks.ts";
 
 // Verification tokens are HS256 JWTs holding the email (and, for an email change, the new address);
 // nothing is stored, so they cannot be listed or leaked from the database. They are checked under the current
@@ -27,18 +28,35 @@ export function verificationLink(ctx: AuthContext, token: string, callbackURL?: 
   return `${ctx.apiURL}/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(callbackURL || ctx.appURL)}`;
 }
 
-/** Mail a verification link to the user's address (in the background). */
+/**
+ * A code the verification mail carries beside its link, for a person who would rather type it (the link
+ * opened on another device, a scanner that spent it): the email-code feature answers one while it is on,
+ * else null.
+ */
+export const verificationMailCode =
+  defineHook<(ctx: AuthContext, email: string) => Promise<{ code: string; expiresIn: number } | null>>(
+    "verificationMailCode",
+  );
+
+/** Mail a verification link (and, with email codes on, a code) to the user's address (in the background). */
 export async function sendVerificationEmail(
   ctx: AuthContext,
   user: Pick<UserRow, "email" | "name">,
   callbackURL?: string,
 ): Promise<void> {
   const token = await createEmailVerificationToken(ctx, { email: user.email });
-  const url = verificationLink(ctx, token, callbackURL);
+  const code = await verificationMailCode.handler()(ctx, user.email);
   ctx.sendMail({
+    kind: "verify-email",
     to: user.email,
-    subject: "Verify your email address",
-    text: `Hello ${user.name},\n\nConfirm your email address by opening this link:\n\n${url}\n\nThe link expires in ${Math.round(ctx.config.emailVerification.expiresIn / 60)} minutes. If you did not sign up, ignore this mail.\n`,
+    values: {
+      name: user.name,
+      email: user.email,
+      link: verificationLink(ctx, token, callbackURL),
+      linkExpiresIn: ctx.config.emailVerification.expiresIn,
+      code: code?.code ?? null,
+      codeExpiresIn: code?.expiresIn ?? null,
+    },
   });
 }
 

@@ -55,9 +55,14 @@ export function requestPasswordReset(ctx: AuthContext, email: string, redirectTo
       const lifetime = ctx.config.emailAndPassword.resetPasswordTokenExpiresIn;
       await insertVerification(ctx.db, resetIdentifier(token), user.id, now + lifetime * 1000, now);
       ctx.sendMail({
+        kind: "reset-password",
         to: user.email,
-        subject: "Reset your password",
-        text: `Hello ${user.name},\n\nSomeone asked to reset the password of your account. To choose a new one, open this link:\n\n${resetLink(ctx, token, redirectTo)}\n\nThe link expires in ${Math.round(lifetime / 60)} minutes and works once. If you did not ask for this, ignore this mail; your password stays as it is.\n`,
+        values: {
+          name: user.name,
+          email: user.email,
+          link: resetLink(ctx, token, redirectTo),
+          linkExpiresIn: lifetime,
+        },
       });
     })(),
   );

@@ -1,64 +1,33 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KNOWN_PUBLIC_VALUES } from "../../src/config/secret-rules.ts";
-import { freePort } from "../helpers/daemon.ts";
 import { runCli } from "./run.ts";
+import { tryServe } from "./serve-attempt.ts";
 
 // Issue 26, item 2: with deploy/authd.env.example as it shipped, the publicly known server token read
 // /admin/audit-log (200). `serve` and `config check` now refuse such values before anything listens.
 
-const ROOT = resolve(import.meta.dirname, "../..");
 const [SHIPPED_SECRET, SHIPPED_TOKEN] = KNOWN_PUBLIC_VALUES;
 const strong = () => randomBytes(48).toString("base64");
 
-interface ServeAttempt {
-  code: number | null;
-  stderr: string;
-  /** The status the attacker's request got, when the daemon did answer. */
-  attackStatus: number | null;
-}
-
-/** Start `serve` with `env`; if it comes up, ask for the audit log with the published token, then stop it. */
-async function tryServe(env: Record<string, string>): Promise<ServeAttempt> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), "authd-refusal-"));
-  const child = spawn(process.execPath, [join(ROOT, "bin/authd.ts"), "serve"], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      AUTH_HOST: "127.0.0.1",
-      AUTH_PORT: String(port),
-      AUTH_DATABASE_URL: `sqlite://${join(dir, "auth.db")}`,
-      ...env,
-    },
-    stdio: ["ignore", "ignore", "pipe"],
+/** Start `serve` with `env`; if it comes up, ask for the audit log with the published token. */
+async function tryServeAndAttack(env: Record<string, string>) {
+  const attempt = await tryServe(env, async (origin) => {
+    const attack = await fetch(`${origin}/api/auth/admin/audit-log`, {
+      headers: { authorization: `Bearer ${SHIPPED_TOKEN}` },
+    });
+    return attack.status;
   });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-  let attackStatus: number | null = null;
-  for (let tries = 0; tries < 300 && child.exitCode === null; tries++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/api/auth/ok`).catch(() => null);
-    if (ok?.ok) {
-      const attack = await fetch(`http://127.0.0.1:${port}/api/auth/admin/audit-log`, {
-        headers: { authorization: `Bearer ${SHIPPED_TOKEN}` },
-      });
-      attackStatus = attack.status;
-      child.kill("SIGTERM");
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { code: await exited, stderr, attackStatus };
+  return { code: attempt.code, stderr: attempt.stderr, attackStatus: attempt.up };
 }
 
 describe("published and weak secrets are refused", () => {
   it("serve refuses the env example's shipped values (exit 2, one line per variable) and never answers", async () => {
     // Given the secret and server token deploy/authd.env.example shipped with,
-    const attempt = await tryServe({ AUTH_SECRET: SHIPPED_SECRET, AUTH_SERVER_TOKEN: SHIPPED_TOKEN });
+    const attempt = await tryServeAndAttack({ AUTH_SECRET: SHIPPED_SECRET, AUTH_SERVER_TOKEN: SHIPPED_TOKEN });
     // then the attacker holding the published token never reaches the audit log,
     expect(attempt.attackStatus).toBeNull();
     // because serve stopped before listening, saying what to change.
@@ -70,17 +39,17 @@ describe("published and weak secrets are refused", () => {
   }, 60_000);
 
   it("serve refuses a short server token and a token equal to the secret, and starts with generated ones", async () => {
-    const short = await tryServe({ AUTH_SECRET: strong(), AUTH_SERVER_TOKEN: "Zx81kq0PmA77wQe3" });
+    const short = await tryServeAndAttack({ AUTH_SECRET: strong(), AUTH_SERVER_TOKEN: "Zx81kq0PmA77wQe3" });
     expect(short.code).toBe(2);
     expect(short.stderr.trim()).toMatch(
       /^AUTH_SERVER_TOKEN: refused, the value has about 96 bits of entropy, 256 needed/,
     );
     const same = strong();
-    const shared = await tryServe({ AUTH_SECRET: same, AUTH_SERVER_TOKEN: same });
+    const shared = await tryServeAndAttack({ AUTH_SECRET: same, AUTH_SERVER_TOKEN: same });
     expect(shared.code).toBe(2);
     expect(shared.stderr.trim()).toMatch(/^AUTH_SERVER_TOKEN: refused, the same value as AUTH_SECRET/);
     // With generated values the daemon comes up, and the published token is just a wrong one (no session: 401).
-    const fine = await tryServe({ AUTH_SECRET: strong(), AUTH_SERVER_TOKEN: strong() });
+    const fine = await tryServeAndAttack({ AUTH_SECRET: strong(), AUTH_SERVER_TOKEN: strong() });
     expect(fine.attackStatus).toBe(401);
     expect(fine.code).toBe(0);
   }, 90_000);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
 import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
+import { CODE_LINE } from "../helpers/mail-links.ts";
 import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
 import { startOpenIdProvider, type TestOpenIdProvider } from "../helpers/oidc-provider.ts";
 
@@ -108,7 +109,7 @@ for (const javaScript of [true, false]) {
       // The address rides in a signed cookie, never in the URL (access logs, history).
       expect(page.url()).not.toContain(encodeURIComponent(email));
       if (javaScript) await page.locator("html[data-hydrated]").waitFor();
-      const code = await mailed(email, /^Code: (\d+)\r?$/m);
+      const code = await mailed(email, CODE_LINE);
       const field = page.getByLabel("Code from the mail", { exact: true });
       expect(await field.getAttribute("autocomplete")).toBe("one-time-code");
       expect(await field.getAttribute("inputmode")).toBe("numeric");

@@ -29,6 +29,16 @@ export async function mailedLink(mailbox: Mailbox, to: string, kind: keyof typeo
   }
 }
 
+/** A one-time code as the plain-text part of every mail carries it: alone on its line. */
+export const CODE_LINE = /^(\d{4,12})\r?$/m;
+
+/** The mail (X-Authd-Mail) that carries each type of email code. */
+const CODE_MAILS: Record<string, string> = {
+  "sign-in": "sign-in-code",
+  "email-verification": "email-verification-code",
+  "forget-password": "password-reset-code",
+};
+
 /** The newest one-time code of `type` mailed to `to` after the first `skip` mails (waiting up to 5 s). */
 export async function mailedCode(mailbox: Mailbox, to: string, type: string, skip = 0): Promise<string> {
   const deadline = Date.now() + 5000;
@@ -36,8 +46,8 @@ export async function mailedCode(mailbox: Mailbox, to: string, type: string, ski
     const codes = mailbox
       .to(to)
       .slice(skip)
-      .filter((m) => m.text.includes(`(${type})`))
-      .map((m) => m.text.match(/^Code: (\d+)\r?$/m)?.[1])
+      .filter((m) => m.kind === CODE_MAILS[type])
+      .map((m) => m.plain.match(CODE_LINE)?.[1])
       .filter((code): code is string => code !== undefined);
     if (codes.length > 0) return codes[codes.length - 1];
     if (Date.now() > deadline) throw new Error(`no ${type} code mailed to ${to}`);

@@ -6,24 +6,93 @@ export interface CapturedMail {
   to: string[];
   from: string;
   raw: string;
+  /** The headers, the decoded subject and every part decoded, one after the other: what link and code patterns search. */
   text: string;
+  /** The subject, decoded (RFC 2047). */
+  subject: string;
+  /** The text/plain part, decoded. */
+  plain: string;
+  /** The text/html part, decoded ("" when the mail has none). */
+  html: string;
+  /** The X-Authd-Mail header: which mail it is (verify-email, sign-in-code, …). */
+  kind: string;
   at: number;
 }
 
+/** Quoted-printable to the bytes it stands for, read as UTF-8 (soft line breaks removed). */
 function decodeQuotedPrintable(s: string): string {
-  return s
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  const bytes: number[] = [];
+  const unfolded = s.replace(/=\r?\n/g, "");
+  for (let i = 0; i < unfolded.length; i += 1) {
+    const hex = unfolded.slice(i + 1, i + 3);
+    if (unfolded[i] === "=" && /^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(unfolded[i], "utf8"));
+  }
+  return Buffer.from(bytes).toString("utf8");
 }
 
-function decodeBody(raw: string): string {
-  let out = decodeQuotedPrintable(raw);
-  for (const m of raw.matchAll(
-    /Content-Transfer-Encoding:\s*base64\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/gi,
-  )) {
-    out += `\n${Buffer.from(m[1].replace(/\s+/g, ""), "base64").toString("utf8")}`;
+interface Part {
+  headers: Map<string, string>;
+  body: string;
+}
+
+function splitPart(raw: string): Part {
+  const at = raw.search(/\r?\n\r?\n/);
+  const head = at === -1 ? raw : raw.slice(0, at);
+  const body = at === -1 ? "" : raw.slice(at).replace(/^\r?\n\r?\n/, "");
+  const headers = new Map<string, string>();
+  for (const line of head.replace(/\r?\n[ \t]+/g, " ").split(/\r?\n/)) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
-  return out;
+  return { headers, body };
+}
+
+function decodePartBody(part: Part): string {
+  const encoding = (part.headers.get("content-transfer-encoding") ?? "").toLowerCase();
+  if (encoding === "base64") return Buffer.from(part.body.replace(/\s+/g, ""), "base64").toString("utf8");
+  if (encoding === "quoted-printable") return decodeQuotedPrintable(part.body);
+  return part.body;
+}
+
+/** Every leaf part of a MIME message, with its content type. */
+function leafParts(part: Part): { type: string; text: string }[] {
+  const contentType = part.headers.get("content-type") ?? "text/plain";
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  const type = contentType.toLowerCase().split(";")[0].trim();
+  if (!type.startsWith("multipart/") || !boundary) return [{ type, text: decodePartBody(part) }];
+  return part.body
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((piece) => !piece.startsWith("--"))
+    .flatMap((piece) => leafParts(splitPart(piece.replace(/^\r?\n/, ""))));
+}
+
+/** RFC 2047 encoded words (=?UTF-8?Q?…?= and =?UTF-8?B?…?=) in a header, decoded. */
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=/g, (_, kind: string, data: string) =>
+      kind.toUpperCase() === "B"
+        ? Buffer.from(data, "base64").toString("utf8")
+        : decodeQuotedPrintable(data.replace(/_/g, " ")),
+    );
+}
+
+function parseMail(raw: string) {
+  const message = splitPart(raw);
+  const parts = leafParts(message);
+  const subject = decodeHeader(message.headers.get("subject") ?? "");
+  const head = raw.slice(0, raw.length - message.body.length);
+  return {
+    subject,
+    kind: message.headers.get("x-authd-mail") ?? "",
+    plain: parts.find((p) => p.type === "text/plain")?.text ?? "",
+    html: parts.find((p) => p.type === "text/html")?.text ?? "",
+    text: [head, `Subject: ${subject}`, ...parts.map((p) => p.text)].join("\n"),
+  };
 }
 
 export interface Mailbox {
@@ -56,7 +125,7 @@ export async function startMailbox(options: { onData?: () => Promise<void> } = {
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           raw,
-          text: decodeBody(raw),
+          ...parseMail(raw),
           at: Date.now(),
         });
         callback();

@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config/load.ts";
-import type { Logger } from "../../src/logger.ts";
+import { createLogger, type Logger } from "../../src/logger.ts";
 import { createMailer } from "../../src/mailer.ts";
 import { createTestContext, signUp, type TestContext } from "../helpers/context.ts";
 
@@ -113,16 +113,48 @@ describe("mailer transports", () => {
     expect(JSON.stringify(failure)).not.toContain("http://localhost/x");
   });
 
-  it("writes mails to the log when no SMTP server is configured", async () => {
-    const logger = recordingLogger();
-    await createMailer({ from: "authd@example.com", timeoutMs: 1000, logger }).send(MAIL);
-    expect(logger.lines).toEqual([
-      {
-        level: "info",
-        message: "mail (no SMTP configured)",
-        fields: { to: MAIL.to, subject: MAIL.subject, text: MAIL.text },
-      },
+  it("writes mails to the log when no SMTP server is configured: link and code on lines of their own", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", write: (line) => lines.push(line) });
+    const mail = {
+      ...MAIL,
+      text: "Hello,\n\nopen http://localhost/x\n\n123456\n",
+      kind: "verify-email",
+      locale: "en",
+      link: "http://localhost/x",
+      code: "123456",
+    };
+    await createMailer({ from: "authd@example.com", timeoutMs: 1000, logger }).send(mail);
+    expect(lines).toHaveLength(1);
+    const [first, ...below] = lines[0].split("\n");
+    expect(first).toMatch(
+      /INFO {4}mail \(no SMTP configured\) to=someone@example.com subject=Hello mail=verify-email language=en$/,
+    );
+    // The link and the code each alone on a line, then the text, every line indented under the first.
+    expect(below).toEqual([
+      "  link: http://localhost/x",
+      "  code: 123456",
+      "  | Hello,",
+      "  |",
+      "  | open http://localhost/x",
+      "  |",
+      "  | 123456",
     ]);
+  });
+
+  it("writes the same mail as fields of one JSON line when logs are JSON", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", format: "json", write: (line) => lines.push(line) });
+    await createMailer({ from: "authd@example.com", timeoutMs: 1000, logger }).send({
+      ...MAIL,
+      link: "http://localhost/x",
+    });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      message: "mail (no SMTP configured)",
+      to: MAIL.to,
+      subject: MAIL.subject,
+      content: { link: "http://localhost/x", code: null, text: MAIL.text },
+    });
   });
 
   it("refuses an SMTP URL that does not parse as a configuration error", () => {

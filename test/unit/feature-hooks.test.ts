@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { registerFeatures } from "../../src/features.ts";
 import "../../src/services/account-claim.ts";
 import "../../src/services/admin.ts";
+import "../../src/services/email-verification.ts";
 import { declaredHooks, defineHook } from "../../src/services/hooks.ts";
 import "../../src/services/passwords.ts";
 import "../../src/services/secret-rotation.ts";
@@ -34,6 +35,8 @@ describe("feature hooks", () => {
       sealedStores: 2, // two-factor rows, JWT keys
       userCopies: 1,
       credentialPassed: 1,
+      verificationMailCode: 1, // email codes (a code beside the link while they are on)
+      mailRenderer: 1, // the composition's: ui/mail, loaded with the first mail
     });
   });
 });

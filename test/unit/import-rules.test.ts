@@ -70,6 +70,20 @@ const TREE: Record<string, string> = {
   ].join("\n"),
   "ui/web/server/console.ts": 'import { data } from "../../data.ts";\nexport const console = data;\n',
   "ui/web/server/bypass.ts": 'import { user } from "../../../src/services/users.ts";\nexport const direct = user;\n',
+  // The mails: drawn from their messages (src/wire) and the catalogue (ui/shared), with React; nothing else.
+  "ui/mail/render.tsx": [
+    'import { renderToStaticMarkup } from "react-dom/server";',
+    'import type { User } from "../../src/wire/user.ts";',
+    'import { toDay } from "../shared/dates.ts";',
+    "export const mail = [renderToStaticMarkup, toDay];",
+    "export type Recipient = User;",
+  ].join("\n"),
+  "ui/mail/bypass.ts": [
+    'import { user } from "../../src/services/users.ts";',
+    'import { data } from "../data.ts";',
+    'import { page } from "../web/page.ts";',
+    "export const mail = [user, data, page];",
+  ].join("\n"),
   // The wire shapes: a leaf every layer imports.
   "src/wire/user.ts":
     'import * as z from "zod";\nimport { Iso } from "./common.ts";\nexport const User = z.object({ at: Iso });\n',
@@ -247,6 +261,15 @@ describe("import rules (biome.json)", () => {
     ]);
     expect(flagged("ui/web/server/bypass.ts").map((p) => p.message)).toEqual([
       expect.stringMatching(/^import-boundary: ui\/web\/server reaches the services only through ui\/data\.ts/),
+    ]);
+  });
+
+  it("lets the mails import only src/wire, src/durations.ts, ui/shared and React", () => {
+    expect(flagged("ui/mail/render.tsx")).toEqual([]);
+    expect(flagged("ui/mail/bypass.ts").map((p) => p.message)).toEqual([
+      expect.stringMatching(/^import-boundary: ui\/mail draws a mail from its message/),
+      expect.stringMatching(/^import-boundary: ui\/mail imports no other front end/),
+      expect.stringMatching(/^import-boundary: ui\/mail imports no other front end/),
     ]);
   });
 

@@ -11,6 +11,7 @@ import { ReauthenticatePage } from "./pages/account/reauthenticate.tsx";
 import { AccountSecondFactorPage } from "./pages/account/second-factor.tsx";
 import { AccountSessionsPage } from "./pages/account/sessions.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
+import { DevOutboxPage } from "./pages/dev-outbox.tsx";
 import { InvitationPage } from "./pages/invitation.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
 import { EmailCodePage, MagicLinkPage } from "./pages/passwordless.tsx";
@@ -18,7 +19,7 @@ import { SignInPage } from "./pages/sign-in.tsx";
 import { SignUpPage } from "./pages/sign-up.tsx";
 import { CheckMailPage, ErrorPage, SignedInPage, SignedOutPage } from "./pages/simple.tsx";
 import { TwoFactorPage } from "./pages/two-factor.tsx";
-import { VerifyEmailPage } from "./pages/verify-email.tsx";
+import { VerifyEmailCodePage, VerifyEmailPage } from "./pages/verify-email.tsx";
 import type { PageState } from "./state.ts";
 
 // One component for every page: the server renders it to HTML, the browser hydrates the same tree.
@@ -75,6 +76,10 @@ function Page({ state }: { state: PageState }) {
       return <AccountDeletePage state={state} />;
     case "account-reauthenticate":
       return <ReauthenticatePage state={state} />;
+    case "dev-outbox":
+      return <DevOutboxPage state={state} />;
+    case "verify-email-code":
+      return <VerifyEmailCodePage state={state} />;
   }
 }
 

@@ -82,7 +82,12 @@ export type PageState = Common &
     | { page: "signed-out" }
     | { page: "signed-in"; email: string; returnTo: string }
     | { page: "forgot-password"; email: string }
-    | { page: "check-mail"; kind: "reset" | "verify" | "magic-link" }
+    | {
+        page: "check-mail";
+        kind: "reset" | "verify" | "magic-link";
+        /** The verification mail carries a code too (email codes on): link to the page that takes it. */
+        codeEntry?: boolean;
+      }
     | { page: "reset-password"; token: string; passwordRules: { min: number; max: number } }
     | {
         page: "verify-email";
@@ -185,7 +190,30 @@ export type PageState = Common &
       }
     | { page: "account-second-factor"; account: AccountFrame; secondFactor: SecondFactorSection }
     | { page: "account-passkeys"; account: AccountFrame; passkeys: PasskeyItem[] }
+    // The development outbox (docs/mail.md), and the page that takes a mailed verification code
+    | { page: "dev-outbox"; mails: OutboxEntry[] }
+    | {
+        page: "verify-email-code";
+        /** The address the code was mailed to, when this browser signed up a moment ago; else typed. */
+        email: string;
+      }
   );
+
+/** A mail in the development outbox, as its page lists it. */
+export interface OutboxEntry {
+  id: string;
+  kind: string;
+  to: string;
+  subject: string;
+  locale: string;
+  /** ISO time. */
+  sentAt: string;
+  link: string | null;
+  code: string | null;
+  text: string;
+  /** Where the HTML part is drawn on its own (shown in a sandboxed frame). */
+  htmlPath: string;
+}
 
 /** The second factor's ways: an authenticator app's code, a code by mail, a backup code. */
 export type TwoFactorMethod = "totp" | "mail" | "backup";

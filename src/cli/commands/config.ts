@@ -4,7 +4,7 @@ import { ConfigError, resolveBaseURL } from "../../config/load.ts";
 import { type Config, ConfigSchema } from "../../config/schema.ts";
 import { unknownVariables } from "../../config/unknown-env.ts";
 import { writeLines } from "../format.ts";
-import { createCommand, loadCommandConfig, parseFlags, printJSON } from "../shared.ts";
+import { assertMailTemplates, createCommand, loadCommandConfig, parseFlags, printJSON } from "../shared.ts";
 
 const MASK = "********";
 const SECRET_KEYS = new Set(["secret", "previousSecrets", "serverToken", "clientSecret"]);
@@ -77,6 +77,7 @@ const configCheck = createCommand(
   .action(async (raw) => {
     const flags = parseFlags(CheckFlags, raw);
     const config = loadCommandConfig(flags, {}, { refuseWeakSecrets: true });
+    await assertMailTemplates(config);
     const unknown = unknownVariables(process.env);
     if (unknown.length > 0) throw new ConfigError(unknown);
     const shown = effectiveConfig(config);

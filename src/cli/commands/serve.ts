@@ -7,7 +7,14 @@ import { createLogger } from "../../logger.ts";
 import { ListenError, startServer } from "../../server.ts";
 import { relyingPartyProblem } from "../../services/passkeys/relying-party.ts";
 import { resealUnderCurrentSecret } from "../../services/secret-rotation.ts";
-import { createCommand, loadCommandConfig, openCommandContext, UserError, warnUnknownVariables } from "../shared.ts";
+import {
+  assertMailTemplates,
+  createCommand,
+  loadCommandConfig,
+  openCommandContext,
+  UserError,
+  warnUnknownVariables,
+} from "../shared.ts";
 
 const ServeFlags = z.object({
   port: z.coerce
@@ -64,6 +71,7 @@ async function resealAfterRotation(ctx: AuthContext): Promise<void> {
 export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
   // A published or guessable secret or server token is refused before anything listens (secret-rules.ts).
   const config = loadCommandConfig(flags, { port: flags.port, host: flags.host }, { refuseWeakSecrets: true });
+  await assertMailTemplates(config);
   const ctx = await openWithRetries(config);
   await resealAfterRotation(ctx);
   let running: ReturnType<typeof startServer>;

@@ -19,8 +19,8 @@ import { signInPage } from "./sign-in-pages.ts";
 // POST /email-otp/send-verification-otp with type sign-in, the same answer for every address), then the
 // code page posts the typed code to the same sign-in as POST /sign-in/email-otp.
 
-/** The address a sign-in code was just mailed to, for the code page (signed, for as long as a code lives). */
-const CODE_EMAIL_COOKIE = "page_code_email";
+/** The address a code was just mailed to, for the page that takes it (signed, for as long as a code lives). */
+export const CODE_EMAIL_COOKIE = "page_code_email";
 
 export async function postSendEmailCode(c: Context, ctx: AuthContext): Promise<Response> {
   const guarded = await guardForm(c, ctx);

@@ -43,6 +43,7 @@ import {
 } from "./account-sessions-page.ts";
 import { serveAsset } from "./assets.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
+import { showDevOutbox, showDevOutboxMail } from "./dev-outbox-page.ts";
 import { postEmailCode, postSendEmailCode, showEmailCode } from "./email-code-pages.ts";
 import { postAcceptInvitation, postRejectInvitation, showInvitation } from "./invitation-page.ts";
 import { postMagicLink, postSendMagicLink, showMagicLink } from "./magic-link-pages.ts";
@@ -59,6 +60,7 @@ import { postSignIn, postSignOut, showError, showSignedOut, showSignIn } from ".
 import { postSignUp, showSignUp } from "./sign-up-page.ts";
 import { postSocial } from "./social-page.ts";
 import { postBackupCode, postMailedCode, postSendCode, postTotp, showTwoFactor } from "./two-factor-page.ts";
+import { postVerifyEmailCode, showVerifyEmailCode } from "./verify-email-code-page.ts";
 import { postVerifyEmail, showVerifyEmail } from "./verify-email-page.ts";
 
 // Every page route's handler, in one module that src/http/pages/mount.ts loads with the first page asked
@@ -149,4 +151,9 @@ export const PAGE_HANDLERS = {
   postReauthenticateSecondFactor,
   postReauthenticatePasskey,
   postSignInAgain,
+  // The development outbox, and the page that takes a mailed verification code
+  showDevOutbox,
+  showDevOutboxMail,
+  showVerifyEmailCode,
+  postVerifyEmailCode,
 };

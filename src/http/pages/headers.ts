@@ -10,6 +10,11 @@ declare module "hono" {
   interface ContextVariableMap {
     /** Origins a page's forms may be sent on to besides its own (the sign-in page's social providers). */
     pageFormTargets: string[];
+    /**
+     * A document that is no page but is shown inside one (the outbox's view of a mail's HTML part): its own
+     * policy, and framing by the pages' origin only.
+     */
+    framedDocumentPolicy: string;
   }
 }
 
@@ -33,9 +38,10 @@ export function pageHeaders(ctx: AuthContext): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const targets = c.get("pageFormTargets");
-    setAnswerHeader(c, "content-security-policy", targets?.length ? pageSecurityPolicy(targets) : policy);
+    const framed = c.get("framedDocumentPolicy");
+    setAnswerHeader(c, "content-security-policy", framed ?? (targets?.length ? pageSecurityPolicy(targets) : policy));
     setAnswerHeader(c, "x-content-type-options", "nosniff");
-    setAnswerHeader(c, "x-frame-options", "DENY");
+    setAnswerHeader(c, "x-frame-options", framed ? "SAMEORIGIN" : "DENY");
     setAnswerHeader(c, "referrer-policy", "same-origin");
     setAnswerHeader(c, "cross-origin-opener-policy", "same-origin");
     setAnswerHeader(c, "permissions-policy", "camera=(), microphone=(), geolocation=()");

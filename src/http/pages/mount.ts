@@ -106,6 +106,13 @@ const PAGE_ROUTES: readonly PageRoute[] = [
     limitAs: "/passkey/verify-authentication",
   },
   { path: "/reauthenticate/sign-in-again", post: "postSignInAgain", limitAs: "/sign-out" },
+  // The code a verification mail carries beside its link (email codes on), typed instead of opening it.
+  {
+    path: "/verify-email/code",
+    get: "showVerifyEmailCode",
+    post: "postVerifyEmailCode",
+    limitAs: "/email-otp/verify-email",
+  },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;
@@ -142,5 +149,11 @@ export function mountPages(app: Hono, ctx: AuthContext): void {
     const { get, post } = route;
     if (get) app.get(path, async (c) => (await loadHandlers())[get](c, ctx));
     if (post) app.post(path, limitBody, rateLimit, async (c) => (await loadHandlers())[post](c, ctx));
+  }
+  // The development outbox (docs/mail.md): mounted only while mails are kept for it (no SMTP, and loopback or
+  // AUTH_DEV_OUTBOX=on); otherwise its paths are unknown ones, 404.
+  if (ctx.outbox) {
+    app.get(`${base}/dev/outbox`, async (c) => (await loadHandlers()).showDevOutbox(c, ctx));
+    app.get(`${base}/dev/outbox/:id`, async (c) => (await loadHandlers()).showDevOutboxMail(c, ctx));
   }
 }

@@ -44,7 +44,8 @@ export async function postForgotPassword(c: Context, ctx: AuthContext): Promise<
 export function showCheckMail(c: Context, ctx: AuthContext): Promise<Response> {
   const asked = c.req.query("kind");
   const kind = asked === "reset" || asked === "magic-link" ? asked : "verify";
-  return renderPage(c, ctx, { ...commonState(c, ctx), page: "check-mail", kind });
+  const codeEntry = kind === "verify" && ctx.config.emailOTP.enabled;
+  return renderPage(c, ctx, { ...commonState(c, ctx), page: "check-mail", kind, codeEntry });
 }
 
 export function showResetPassword(c: Context, ctx: AuthContext): Promise<Response> {

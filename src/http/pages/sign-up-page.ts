@@ -2,8 +2,9 @@ import type { Context } from "hono";
 import { type FormProblem, problemFor } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
 import { signUpWithPassword } from "../../services/sign-up.ts";
-import { setSessionCookies } from "../cookies.ts";
+import { authCookieName, setSessionCookies, setSignedCookie } from "../cookies.ts";
 import { signInRequestOf } from "../sign-in.ts";
+import { CODE_EMAIL_COOKIE } from "./email-code-pages.ts";
 import { type FormFields, guardForm } from "./guard.ts";
 import { commonState, passwordRules } from "./page-state.ts";
 import { pageRefusal, pageURL, renderPage, seeOther } from "./respond.ts";
@@ -43,7 +44,12 @@ export async function postSignUp(c: Context, ctx: AuthContext): Promise<Response
       fields: {},
     };
     const { user, session } = await signUpWithPassword(ctx, input, request);
-    if (!session) return seeOther(c, pageURL(ctx, "/check-mail", redirect, { kind: "verify" }));
+    if (!session) {
+      // With email codes on, the verification mail carries a code too: its page knows the address.
+      if (ctx.config.emailOTP.enabled)
+        setSignedCookie(c, ctx, authCookieName(ctx, CODE_EMAIL_COOKIE), user.email, ctx.config.emailOTP.expiresIn);
+      return seeOther(c, pageURL(ctx, "/check-mail", redirect, { kind: "verify" }));
+    }
     setSessionCookies(c, ctx, { session, user }, { dontRemember: false });
     return seeOther(c, redirect ?? home);
   } catch (error) {

@@ -18,18 +18,17 @@ import { createCode, type OtpType, redeemCode } from "./codes.ts";
 
 export { OTP_TYPES, type OtpType, readLiveCode } from "./codes.ts";
 
-const PURPOSE: Record<OtpType, string> = {
-  "sign-in": "sign in",
-  "email-verification": "verify your email address",
-  "forget-password": "reset your password",
+const MAIL_OF: Record<OtpType, "sign-in-code" | "email-verification-code" | "password-reset-code"> = {
+  "sign-in": "sign-in-code",
+  "email-verification": "email-verification-code",
+  "forget-password": "password-reset-code",
 };
 
 function mailCode(ctx: AuthContext, email: string, type: OtpType, code: string): void {
-  const minutes = Math.max(1, Math.round(ctx.config.emailOTP.expiresIn / 60));
   ctx.sendMail({
+    kind: MAIL_OF[type],
     to: email,
-    subject: `Your ${type} code`,
-    text: `Hello,\n\nUse this code to ${PURPOSE[type]} (${type}):\n\nCode: ${code}\n\nIt expires in ${minutes} minutes. If you did not ask for it, ignore this mail.\n`,
+    values: { email, code, codeExpiresIn: ctx.config.emailOTP.expiresIn },
   });
 }
 

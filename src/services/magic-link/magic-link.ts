@@ -60,11 +60,10 @@ export function sendMagicLink(ctx: AuthContext, request: MagicLinkRequest): void
       const now = ctx.now();
       const value = JSON.stringify({ email: request.email, name: request.name ?? null });
       await insertVerification(ctx.db, magicLinkIdentifier(token), value, now + options.expiresIn * 1000, now);
-      const minutes = Math.max(1, Math.round(options.expiresIn / 60));
       ctx.sendMail({
+        kind: "magic-link",
         to: request.email,
-        subject: "Your sign-in link",
-        text: `Hello,\n\nTo sign in, open this link:\n\n${magicLinkURL(ctx, token, request)}\n\nIt expires in ${minutes} minutes and works once. If you did not ask for it, ignore this mail.\n`,
+        values: { email: request.email, link: magicLinkURL(ctx, token, request), linkExpiresIn: options.expiresIn },
       });
     })(),
   );

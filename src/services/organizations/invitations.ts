@@ -7,7 +7,6 @@ import { countTeamMembers, findTeamById, findTeamMember, insertTeamMember } from
 import type { InvitationRow, OrganizationRow, Trx, UserRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { withTransaction } from "../../platform/transaction.ts";
-import { iso } from "../../wire/common.ts";
 import { splitRoles } from "../access-control.ts";
 import { normalizeEmail } from "../email-address.ts";
 import {
@@ -50,17 +49,18 @@ function sendInvitationMail(
   organization: OrganizationRow,
   inviter: UserRow,
 ): void {
-  const link = invitationLink(ctx, invitation.id);
   ctx.sendMail({
+    kind: "invitation",
     to: invitation.email,
-    subject: `You are invited to join ${organization.name}`,
-    text: [
-      `${inviter.name} (${inviter.email}) invited you to join ${organization.name} as ${invitation.role}.`,
-      "",
-      `Accept the invitation: ${link}`,
-      "",
-      `Invitation id: ${invitation.id}. It expires at ${iso(invitation.expiresAt)}.`,
-    ].join("\n"),
+    values: {
+      email: invitation.email,
+      inviterName: inviter.name,
+      inviterEmail: inviter.email,
+      organizationName: organization.name,
+      role: invitation.role,
+      link: invitationLink(ctx, invitation.id),
+      expiresAt: Number(invitation.expiresAt),
+    },
   });
 }
 

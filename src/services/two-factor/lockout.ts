@@ -110,15 +110,6 @@ export async function clearSecondFactorFailures(ctx: AuthContext, userId: string
   await deleteVerificationById(db, recordId(userId));
 }
 
-function describeSeconds(seconds: number): string {
-  if (seconds < 3600) {
-    const minutes = Math.max(1, Math.round(seconds / 60));
-    return minutes === 1 ? "1 minute" : `${minutes} minutes`;
-  }
-  const hours = Math.round(seconds / 3600);
-  return hours === 1 ? "1 hour" : `${hours} hours`;
-}
-
 /** A failed attempt that locked the second factor: the event, and a mail telling the owner. */
 export async function announceLock(
   ctx: AuthContext,
@@ -134,10 +125,15 @@ export async function announceLock(
     userId: user.id,
     source,
   });
-  const until = new Date(ctx.now() + attempt.locked * 1000).toISOString().replace(/\.\d+Z$/, "Z");
   ctx.sendMail({
+    kind: "two-factor-locked",
     to: user.email,
-    subject: `${ctx.config.appName}: sign-in to your account is locked for ${describeSeconds(attempt.locked)}`,
-    text: `Hello ${user.name},\n\nSomeone signed in to ${ctx.config.appName} with your password, then entered ${attempt.failures} wrong second-factor codes in a row. To protect your account, the second step of sign-in is locked for ${describeSeconds(attempt.locked)} (until ${until}).\n\nIf this was you, wait and try again. If it was not, whoever tried knows your password: change it now. An administrator can lift the lock sooner.\n`,
+    values: {
+      name: user.name,
+      email: user.email,
+      failures: attempt.failures,
+      lockedFor: attempt.locked,
+      lockedUntil: ctx.now() + attempt.locked * 1000,
+    },
   });
 }

@@ -27,11 +27,10 @@ const REFUSALS: codes.CodeRefusals = {
 /** Replace the context's code with a new one and mail it to the user. */
 export async function sendCode(ctx: AuthContext, key: string, user: UserRow): Promise<void> {
   const code = await codes.createCode(ctx, twoFactorCodes(ctx), key);
-  const minutes = Math.max(1, Math.round(ctx.config.twoFactor.otpExpiresIn / 60));
   ctx.sendMail({
+    kind: "two-factor-code",
     to: user.email,
-    subject: `Your ${ctx.config.appName} two-factor code`,
-    text: `Hello ${user.name},\n\nYour ${ctx.config.appName} two-factor sign-in code:\n\nCode: ${code}\n\nIt expires in ${minutes} minutes. If you did not try to sign in, change your password.\n`,
+    values: { name: user.name, email: user.email, code, codeExpiresIn: ctx.config.twoFactor.otpExpiresIn },
   });
 }
 

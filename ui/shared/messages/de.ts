@@ -3,6 +3,7 @@ import { deAccountAccess } from "./de-account-access.ts";
 import { deAccountSelf } from "./de-account-self.ts";
 import { deActivity } from "./de-activity.ts";
 import type { MessageKey } from "./en.ts";
+import { mailDe } from "./mail-de.ts";
 
 // German: every key of the English catalogue (en.ts), translated.
 
@@ -229,4 +230,6 @@ export const de: Record<MessageKey, string> = {
   ...accountSecurityDe,
 
   ...deAccountSelf,
+  // The mails and the development outbox: their own file (mail-de.ts).
+  ...mailDe,
 };

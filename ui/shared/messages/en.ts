@@ -1,6 +1,7 @@
 import { enAccountAccess } from "./en-account-access.ts";
 import { enAccountSelf } from "./en-account-self.ts";
 import { enActivity } from "./en-activity.ts";
+import { mailEn } from "./mail-en.ts";
 
 // The English messages of authd's pages: the source catalogue. Every other language has exactly these keys
 // (the type checker refuses a missing or extra one). `{name}` is replaced by a value when a message is shown;
@@ -211,6 +212,8 @@ export const en = {
   ...accountSecurityEn,
 
   ...enAccountSelf,
+  // The mails and the development outbox: their own file (mail-en.ts).
+  ...mailEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -38,6 +38,8 @@ const TITLES: Record<PageName, MessageKey> = {
   "account-sessions": "account.section.sessions",
   "account-delete": "account.section.delete",
   "account-reauthenticate": "page.title.reauthenticate",
+  "dev-outbox": "page.title.devOutbox",
+  "verify-email-code": "page.title.verifyEmailCode",
 };
 
 const escapeText = (value: string) =>

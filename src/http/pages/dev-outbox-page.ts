@@ -1,0 +1,48 @@
+import type { Context } from "hono";
+import type { OutboxEntry } from "../../../ui/web/state.ts";
+import type { AuthContext } from "../../context.ts";
+import { AuthError } from "../../errors.ts";
+import type { OutboxMail } from "../../wire/mail.ts";
+import { commonState } from "./page-state.ts";
+import { renderPage } from "./respond.ts";
+
+// The development outbox (docs/mail.md): with no SMTP server, the mails the daemon would have sent, at
+// /account/dev/outbox, only while it listens on loopback or AUTH_DEV_OUTBOX=on (mount.ts mounts these routes
+// only then; otherwise they are unknown paths, 404). Reading it is reading every link: it is for development.
+
+/**
+ * A mail's HTML part as a mail client would draw it: inline styles allowed (a mail has nothing else), no
+ * script, no form, images from anywhere (the operator's logo), framed by the outbox page only, and sandboxed
+ * so its links open in the top window when pressed.
+ */
+const MAIL_VIEW_POLICY = [
+  "default-src 'none'",
+  "style-src 'unsafe-inline'",
+  "img-src https: http: data:",
+  "frame-ancestors 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation",
+].join("; ");
+
+function entryOf(ctx: AuthContext, mail: OutboxMail): OutboxEntry {
+  const { html: _html, sentAt, ...shown } = mail;
+  return {
+    ...shown,
+    sentAt: new Date(sentAt).toISOString(),
+    htmlPath: `${ctx.config.pages.basePath}/dev/outbox/${encodeURIComponent(mail.id)}`,
+  };
+}
+
+export function showDevOutbox(c: Context, ctx: AuthContext): Promise<Response> {
+  const mails = (ctx.outbox?.list() ?? []).map((mail) => entryOf(ctx, mail));
+  return renderPage(c, ctx, { ...commonState(c, ctx), page: "dev-outbox", mails });
+}
+
+export function showDevOutboxMail(c: Context, ctx: AuthContext): Response {
+  const mail = ctx.outbox?.find(c.req.param("id") ?? "");
+  if (!mail) throw new AuthError("NOT_FOUND");
+  c.set("framedDocumentPolicy", MAIL_VIEW_POLICY);
+  // Links go to the top window: the pages they open refuse to be framed.
+  return c.html(mail.html.replace("<head>", '<head><base target="_top">'));
+}

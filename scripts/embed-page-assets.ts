@@ -25,7 +25,11 @@ export async function embeddedPageAssets(): Promise<BunPlugin> {
   const contents = `
 const bytes = (text) => new Uint8Array(Buffer.from(text, "base64"));
 export async function buildPageAssets() {
-  return { script: ${assetSource(assets.script)}, style: ${assetSource(assets.style)} };
+  return {
+    script: ${assetSource(assets.script)},
+    accountScript: ${assetSource(assets.accountScript)},
+    style: ${assetSource(assets.style)},
+  };
 }
 `;
   return {

@@ -11,7 +11,10 @@ import type { AuthContext } from "../../context.ts";
 
 export interface ServedAssets {
   files: Map<string, PageAsset>;
+  /** The front door's bundle. */
   script: string;
+  /** The account page's bundle. */
+  accountScript: string;
   styles: string[];
 }
 
@@ -25,9 +28,9 @@ async function collect(ctx: AuthContext): Promise<ServedAssets> {
     ? [buildAsset("custom", "css", "text/css; charset=utf-8", await readFile(cssFile, "utf8"))]
     : [];
   const styleFiles = [built.style, theme, ...extra];
-  const files = new Map([built.script, ...styleFiles].map((file) => [file.name, file]));
+  const files = new Map([built.script, built.accountScript, ...styleFiles].map((file) => [file.name, file]));
   const url = (file: PageAsset) => `${basePath}/assets/${file.name}`;
-  return { files, script: url(built.script), styles: styleFiles.map(url) };
+  return { files, script: url(built.script), accountScript: url(built.accountScript), styles: styleFiles.map(url) };
 }
 
 /** The assets of this context, made on the first page asked for. */

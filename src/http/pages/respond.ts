@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { isAccountPage } from "../../../ui/web/bundles.ts";
 import type { PageState } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
 import { isAuthError } from "../../errors.ts";
@@ -40,7 +41,8 @@ export async function renderPage(
     (state.page === "account-linked-accounts" && state.linkable.length > 0)
   )
     c.set("pageFormTargets", await socialFormTargets(ctx));
-  return c.html(renderDocument(state, { script: assets.script, styles: assets.styles }), status);
+  const script = isAccountPage(state) ? assets.accountScript : assets.script;
+  return c.html(renderDocument(state, { script, styles: assets.styles }), status);
 }
 
 /** After a form: go to `location` with a GET (so a reload never posts the form again). */

@@ -1,14 +1,7 @@
-import { hydrateRoot } from "react-dom/client";
-import { PageApp } from "../app.tsx";
-import type { PageState } from "../state.ts";
+import { isAccountPage } from "../bundles.ts";
+import { FrontDoorPage } from "../front-door.tsx";
+import { hydratePage } from "./hydrate.tsx";
 
-// The browser bundle: read the state the server rendered the page from, and take over the same markup.
+// The front door's bundle: sign-in, sign-up, recovery, the second factor, mailed links, invitations.
 
-const root = document.getElementById("authd-root");
-const data = document.getElementById("authd-state");
-if (root && data?.textContent) {
-  const state = JSON.parse(data.textContent) as PageState;
-  hydrateRoot(root, <PageApp state={state} />);
-  // A mark for stylesheets and tests: the page is live (forms go through the API without a reload).
-  document.documentElement.dataset.hydrated = "true";
-}
+hydratePage((state) => (isAccountPage(state) ? null : <FrontDoorPage state={state} />));

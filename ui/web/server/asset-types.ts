@@ -10,6 +10,9 @@ export interface PageAsset {
 }
 
 export interface PageAssets {
+  /** The front door's bundle (client/main.tsx). */
   script: PageAsset;
+  /** The account page's bundle (client/account.tsx). */
+  accountScript: PageAsset;
   style: PageAsset;
 }

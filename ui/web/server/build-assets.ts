@@ -1,12 +1,13 @@
 import { buildAsset } from "./asset-file.ts";
 import type { PageAssets } from "./asset-types.ts";
 
-// Builds the pages' browser bundle and stylesheet with esbuild: minified, content-hashed, compressed with
+// Builds the pages' two browser bundles (the front door's and the account page's) and stylesheet with esbuild: minified, content-hashed, compressed with
 // gzip and brotli once, here. `scripts/build.ts` runs it when compiling the binary and embeds the result
 // (assets.ts is replaced there); running from source, assets.ts calls it on the first page request.
 
 const here = new URL(".", import.meta.url).pathname;
 const ENTRY_SCRIPT = `${here}../client/main.tsx`;
+const ENTRY_ACCOUNT_SCRIPT = `${here}../client/account.tsx`;
 const ENTRY_STYLE = `${here}../styles/pages.css`;
 
 async function bundle(entry: string, loader: "tsx" | "css"): Promise<string> {
@@ -29,9 +30,14 @@ async function bundle(entry: string, loader: "tsx" | "css"): Promise<string> {
 }
 
 export async function buildPageAssets(): Promise<PageAssets> {
-  const [script, style] = await Promise.all([bundle(ENTRY_SCRIPT, "tsx"), bundle(ENTRY_STYLE, "css")]);
+  const [script, accountScript, style] = await Promise.all([
+    bundle(ENTRY_SCRIPT, "tsx"),
+    bundle(ENTRY_ACCOUNT_SCRIPT, "tsx"),
+    bundle(ENTRY_STYLE, "css"),
+  ]);
   return {
     script: buildAsset("pages", "js", "text/javascript; charset=utf-8", script),
+    accountScript: buildAsset("account", "js", "text/javascript; charset=utf-8", accountScript),
     style: buildAsset("pages", "css", "text/css; charset=utf-8", style),
   };
 }

@@ -5,6 +5,7 @@ import type { ErrorKey } from "../errors.ts";
 
 /** The refusals each route's handler can answer with (after its `refusals`), keyed by method and path. */
 export const ROUTE_ERRORS: Readonly<Record<string, readonly ErrorKey[]>> = {
+  "GET /.well-known/openid-configuration": [],
   "POST /account-info": [
     "ACCESS_TOKEN_NOT_FOUND",
     "ACCOUNT_NOT_FOUND",

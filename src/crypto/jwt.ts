@@ -109,16 +109,20 @@ export interface SignOptions {
   /** Seconds since the epoch. */
   issuedAt: number;
   expiresInSeconds: number;
+  /** A typ header where a token's kind must be told apart (a back-channel logout token: logout+jwt). */
+  typ?: string;
 }
 
-/** A JWT with the protected header {alg, kid} (no typ, as Better Auth signs). */
+/** A JWT with the protected header {alg, kid} (no typ unless asked, as Better Auth signs). */
 export function signJWT(
   key: PrivateSigningKey,
   payload: Record<string, unknown>,
   options: SignOptions,
 ): Promise<string> {
   return new SignJWT(payload)
-    .setProtectedHeader({ alg: options.alg, kid: options.kid })
+    .setProtectedHeader(
+      options.typ ? { alg: options.alg, kid: options.kid, typ: options.typ } : { alg: options.alg, kid: options.kid },
+    )
     .setIssuedAt(options.issuedAt)
     .setIssuer(options.issuer)
     .setAudience(options.audience)

@@ -1,5 +1,6 @@
 import { PageProvider } from "./components/page-context.tsx";
 import { AccountProfilePage } from "./pages/account/profile.tsx";
+import { ConsentPage } from "./pages/consent.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { InvitationPage } from "./pages/invitation.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
@@ -45,6 +46,8 @@ function Page({ state }: { state: PageState }) {
       return <EmailCodePage state={state} />;
     case "account-profile":
       return <AccountProfilePage state={state} />;
+    case "consent":
+      return <ConsentPage state={state} />;
   }
 }
 

@@ -153,6 +153,19 @@ export type PageState = Common &
         returnTo: string;
       }
     | { page: "account-profile"; account: AccountFrame }
+    | {
+        page: "consent";
+        /** The OpenID client asking, as its operator named it. */
+        clientName: string;
+        /** The scopes it asks for (openid, profile, email, offline_access, groups). */
+        scopes: string[];
+        /** The signed-in user's address. */
+        email: string;
+        /** Where the answer goes: the client's origin. */
+        destination: string;
+        /** The authorization request's parameters, carried through the form. */
+        request: Record<string, string>;
+      }
   );
 
 /** The second factor's ways: an authenticator app's code, a code by mail, a backup code. */

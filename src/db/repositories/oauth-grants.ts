@@ -119,3 +119,14 @@ export async function upsertOAuthConsent(
     .onConflict((oc) => oc.columns(["userId", "clientId"]).doUpdateSet({ scope: row.scope, updatedAt: now }))
     .execute();
 }
+
+/** The organizations a user is a member of, with the member's role (the `groups` claim). */
+export function listOrganizationRolesOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom("member")
+    .innerJoin("organization", "organization.id", "member.organizationId")
+    .select(["organization.slug", "member.role"])
+    .where("member.userId", "=", userId)
+    .orderBy("organization.slug", "asc")
+    .execute();
+}

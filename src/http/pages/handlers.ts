@@ -3,6 +3,7 @@ import type { AuthContext } from "../../context.ts";
 import type { AuthError } from "../../errors.ts";
 import { showAccountProfile } from "./account-profile-page.ts";
 import { serveAsset } from "./assets.ts";
+import { postConsent, showConsent } from "./consent-page.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
 import { postEmailCode, postSendEmailCode, showEmailCode } from "./email-code-pages.ts";
 import { postAcceptInvitation, postRejectInvitation, showInvitation } from "./invitation-page.ts";
@@ -71,4 +72,6 @@ export const PAGE_HANDLERS = {
   showForgotPassword: (c: Context, ctx: AuthContext) => showForgotPassword(c, ctx),
   tooManyRequests,
   showAccountProfile,
+  showConsent,
+  postConsent,
 };

@@ -64,6 +64,8 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: "/email-code/send", post: "postSendEmailCode", limitAs: "/email-otp/send-verification-otp" },
   { path: "/email-code", get: "showEmailCode", post: "postEmailCode", limitAs: "/sign-in/email-otp" },
   { path: "/social", post: "postSocial", limitAs: "/sign-in/social" },
+  // The OpenID Provider's consent (consent-page.ts); answered only while AUTH_OIDC_PROVIDER is on.
+  { path: "/consent", get: "showConsent", post: "postConsent", limitAs: "/oauth2/authorize" },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;

@@ -28,6 +28,7 @@ const TITLES: Record<PageName, MessageKey> = {
   "magic-link": "page.title.magicLink",
   "email-code": "page.title.emailCode",
   "account-profile": "account.section.profile",
+  consent: "page.title.consent",
 };
 
 const escapeText = (value: string) =>

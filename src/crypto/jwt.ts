@@ -1,4 +1,6 @@
 import {
+  compactVerify,
+  createLocalJWKSet,
   createRemoteJWKSet,
   decodeJwt,
   exportJWK,
@@ -129,4 +131,21 @@ export function signJWT(
     .setSubject(options.subject)
     .setExpirationTime(options.issuedAt + options.expiresInSeconds)
     .sign(key);
+}
+
+/**
+ * The claims of a token signed by one of `keys` (authd's own published keys), expired or not: an
+ * id_token_hint names who is signing out, and is often old. Only asymmetric algorithms are accepted, so
+ * neither `alg: none` nor an HMAC keyed with a public key passes.
+ */
+export async function verifyOwnSignature(token: string, keys: JWK[]): Promise<JWTPayload | null> {
+  try {
+    const { payload } = await compactVerify(token, createLocalJWKSet({ keys }), {
+      algorithms: ["RS256", "ES256", "EdDSA"],
+    });
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as unknown;
+    return typeof claims === "object" && claims !== null ? (claims as JWTPayload) : null;
+  } catch {
+    return null;
+  }
 }

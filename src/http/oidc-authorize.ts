@@ -40,9 +40,9 @@ function authorizeURL(ctx: AuthContext, params: Record<string, string>): string 
   return `${endpoints(ctx).authorization_endpoint}?${new URLSearchParams(params)}`;
 }
 
-/** authd's error page for a request that cannot be answered to the client (400). */
-export function unanswerableRequest(c: Context, ctx: AuthContext): Response {
-  return c.redirect(pageURL(ctx, "/error", null, { error: "invalid_oauth_request" }), 302);
+/** authd's error page for a request that cannot be answered to the client. */
+export function unanswerableRequest(c: Context, ctx: AuthContext, error = "invalid_oauth_request"): Response {
+  return c.redirect(pageURL(ctx, "/error", null, { error }), 302);
 }
 
 export async function answerAuthorize(c: Context, ctx: AuthContext, raw: AuthorizationParams): Promise<Response> {

@@ -8,6 +8,7 @@ import { OAuthError } from "../../services/oidc-provider/oauth-error.ts";
 import { exchangeCode, refreshTokens, verifyAccessToken } from "../../services/oidc-provider/tokens.ts";
 import { answerAuthorize } from "../oidc-authorize.ts";
 import { type FormBody, field, oauthJSON, oauthRefusal, requireClient } from "../oidc-clients.ts";
+import { answerEndSession } from "../oidc-logout.ts";
 import { defineRoute } from "../route.ts";
 
 // authd as an OpenID Provider (docs/oidc.md): discovery, and the endpoints under /oauth2/. The protocol's
@@ -159,7 +160,37 @@ export const introspectRoute = defineRoute({
     }),
 });
 
+const endSessionDescription =
+  "RP-initiated logout: id_token_hint, client_id, post_logout_redirect_uri (exactly as registered) and state.";
+export const endSessionGetRoute = defineRoute({
+  method: "GET",
+  path: "/oauth2/end-session",
+  summary: "End-session endpoint",
+  description: endSessionDescription,
+  tags,
+  handler: ({ c, ctx }) => answerEndSession(c, ctx, c.req.query()),
+});
+export const endSessionPostRoute = defineRoute({
+  method: "POST",
+  path: "/oauth2/end-session",
+  summary: "End-session endpoint (form post)",
+  description: endSessionDescription,
+  tags,
+  acceptsForm: true,
+  body: FormSchema,
+  handler: ({ c, ctx, body }) =>
+    answerEndSession(
+      c,
+      ctx,
+      Object.fromEntries(
+        Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+      ),
+    ),
+});
+
 export const oidcProviderRoutes = [
+  endSessionGetRoute,
+  endSessionPostRoute,
   discoveryRoute,
   authorizeRoute,
   tokenRoute,

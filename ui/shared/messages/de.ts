@@ -233,6 +233,8 @@ export const de: Record<MessageKey, string> = {
   "consent.destination": "Anschließend geht es zurück zu {destination}.",
   "consent.allow": "Erlauben",
   "consent.deny": "Ablehnen",
+  "error.invalid_logout_request":
+    "Die Anwendung, die Sie zum Abmelden hierher geschickt hat, nannte eine Rücksprungadresse oder Anwendung, die {appName} nicht kennt. Sie sind weiterhin angemeldet.",
   "error.invalid_oauth_request":
     "Die Anwendung, von der Sie kommen, hat etwas verlangt, das {appName} nicht beantworten kann (eine unbekannte Anwendung oder Rücksprungadresse). Gehen Sie zurück und versuchen Sie es erneut, oder wenden Sie sich an ihren Betreiber.",
 };

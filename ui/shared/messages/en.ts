@@ -213,6 +213,8 @@ export const en = {
   "consent.destination": "You will be sent back to {destination}.",
   "consent.allow": "Allow",
   "consent.deny": "Deny",
+  "error.invalid_logout_request":
+    "The application that sent you here to sign out named a return address or an application {appName} does not know. You are still signed in.",
   "error.invalid_oauth_request":
     "The application that sent you here asked for something {appName} cannot answer (an unknown application or return address). Go back to it and try again, or contact its operator.",
 } as const;

@@ -6,7 +6,7 @@ import { revokeSession, signOutEvent } from "../services/sessions/sessions.ts";
 import { clearSessionCookies } from "./cookies.ts";
 import { unanswerableRequest } from "./oidc-authorize.ts";
 import { pageURL } from "./pages/respond.ts";
-import { requestSource } from "./security-log.ts";
+import { requestOrigin, requestSource } from "./security-log.ts";
 import { readPresentedSessionTokens, resolveSession } from "./session.ts";
 
 // The end-session endpoint as a browser meets it. The browser's session ends only when the client proves
@@ -30,6 +30,7 @@ export async function answerEndSession(c: Context, ctx: AuthContext, params: Rec
   const tokens = readPresentedSessionTokens(c, ctx);
   clearSessionCookies(c, ctx);
   for (const token of tokens) await revokeSession(ctx, token, signOutEvent(requestSource(c, ctx)));
-  await endSessionFamilies(ctx, session.session.id);
+  const ended = { sessionId: session.session.id, userId: session.user.id };
+  await endSessionFamilies(ctx, ended, check.client?.id ?? null, requestOrigin(c, ctx));
   return c.redirect(after, 302);
 }

@@ -5,6 +5,7 @@ import { errorRedirect, issueAuthorizationCode, recordConsent } from "../../serv
 import { endpoints } from "../../services/oidc-provider/metadata.ts";
 import { findUserById } from "../../services/users.ts";
 import { browserSession, requestParameters, unanswerableRequest } from "../oidc-authorize.ts";
+import { requestOrigin } from "../security-log.ts";
 import { guardForm } from "./guard.ts";
 import { linkFailure } from "./mailed-links.ts";
 import { commonState } from "./page-state.ts";
@@ -81,6 +82,6 @@ export async function postConsent(c: Context, ctx: AuthContext): Promise<Respons
       c,
       errorRedirect(ctx, request.redirectURI, request.state, "access_denied", "the user denied the request"),
     );
-  await recordConsent(ctx, session.userId, request);
+  await recordConsent(ctx, session.userId, request, requestOrigin(c, ctx));
   return seeOther(c, await issueAuthorizationCode(ctx, request, session));
 }

@@ -10,6 +10,7 @@ import { answerAuthorize } from "../oidc-authorize.ts";
 import { type FormBody, field, oauthJSON, oauthRefusal, requireClient } from "../oidc-clients.ts";
 import { answerEndSession } from "../oidc-logout.ts";
 import { defineRoute } from "../route.ts";
+import { requestOrigin } from "../security-log.ts";
 
 // authd as an OpenID Provider (docs/oidc.md): discovery, and the endpoints under /oauth2/. The protocol's
 // refusals are OAuth error answers ({error, error_description}, RFC 6749 §5.2), not authd's {code, message}:
@@ -76,11 +77,11 @@ export const tokenRoute = defineRoute({
           redirectURI: field(form, "redirect_uri"),
           codeVerifier: field(form, "code_verifier"),
         };
-        return oauthJSON(await exchangeCode(ctx, client, input));
+        return oauthJSON(await exchangeCode(ctx, client, input, requestOrigin(c, ctx)));
       }
       if (grantType === "refresh_token") {
         const input = { refreshToken: field(form, "refresh_token"), scope: field(form, "scope") };
-        return oauthJSON(await refreshTokens(ctx, client, input));
+        return oauthJSON(await refreshTokens(ctx, client, input, requestOrigin(c, ctx)));
       }
       throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
     }),
@@ -137,7 +138,7 @@ export const revokeRoute = defineRoute({
       const client = await requireClient(c, ctx, form, { allowPublic: true });
       const token = field(form, "token");
       if (!token) throw new OAuthError("invalid_request", "token is required");
-      await revokeToken(ctx, client, token);
+      await revokeToken(ctx, client, token, requestOrigin(c, ctx));
       return oauthJSON({});
     }),
 });

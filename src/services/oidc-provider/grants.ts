@@ -7,6 +7,9 @@ import {
   insertOAuthCode,
   upsertOAuthConsent,
 } from "../../db/repositories/oauth-grants.ts";
+import { withTransaction } from "../../platform/transaction.ts";
+import { type RequestOrigin, sourceOf } from "../request-origin.ts";
+import { recordSecurityEvent } from "../security-events.ts";
 import type { AuthorizationRequest, BrowserSession } from "./authorization.ts";
 import { redirectWith } from "./authorization.ts";
 import type { OAuthClient } from "./clients.ts";
@@ -46,14 +49,26 @@ export async function issueAuthorizationCode(
 }
 
 /** The user allowed the client these scopes: remembered with what they allowed it before. */
-export async function recordConsent(ctx: AuthContext, userId: string, request: AuthorizationRequest): Promise<void> {
+export async function recordConsent(
+  ctx: AuthContext,
+  userId: string,
+  request: AuthorizationRequest,
+  origin: RequestOrigin,
+): Promise<void> {
   const before = await findOAuthConsent(ctx.db, userId, request.client.id);
   const scopes = new Set([...(before?.scope ?? "").split(" ").filter(Boolean), ...request.scopes]);
-  await upsertOAuthConsent(
-    ctx.db,
-    { id: generateId(), userId, clientId: request.client.id, scope: [...scopes].join(" ") },
-    ctx.now(),
-  );
+  const scope = [...scopes].join(" ");
+  await withTransaction(ctx, async (tx) => {
+    await upsertOAuthConsent(tx.db, { id: generateId(), userId, clientId: request.client.id, scope }, ctx.now());
+    await recordSecurityEvent(tx, {
+      type: "oidc_consent_granted",
+      outcome: "success",
+      clientId: request.client.id,
+      scope: request.scopes.join(" "),
+      userId,
+      source: sourceOf(origin, "user", userId),
+    });
+  });
 }
 
 /** Where a refusal goes: the client's redirect URI with the error, state and iss (RFC 9207). */
@@ -72,11 +87,30 @@ export function errorRedirect(
  * itself. Another client's token, an unknown one or one already revoked changes nothing (and the answer
  * is the same, so a client learns nothing about tokens it does not hold).
  */
-export async function revokeToken(ctx: AuthContext, client: OAuthClient, token: string): Promise<void> {
+export async function revokeToken(
+  ctx: AuthContext,
+  client: OAuthClient,
+  token: string,
+  origin: RequestOrigin,
+): Promise<void> {
   const row = await findOAuthTokenWithGrant(ctx.db, sha256Base64Url(token));
   if (!row || row.clientId !== client.id) return;
-  if (row.kind === "refresh") await revokeFamily(ctx, row.grantId);
-  else await expireOAuthToken(ctx.db, row.tokenId, ctx.now());
+  if (row.kind === "refresh") {
+    await revokeFamily(ctx, row.grantId, "client", origin);
+    return;
+  }
+  await withTransaction(ctx, async (tx) => {
+    await expireOAuthToken(tx.db, row.tokenId, ctx.now());
+    await recordSecurityEvent(tx, {
+      type: "oidc_tokens_revoked",
+      outcome: "success",
+      clientId: client.id,
+      grantId: row.grantId,
+      reason: "client",
+      userId: row.userId,
+      source: sourceOf(origin, "user", row.userId),
+    });
+  });
 }
 
 /** RFC 7662: what a token is worth now, for a resource server that authenticated as a client. */

@@ -5,6 +5,8 @@ import type { OAuthGrantRow } from "../../db/oauth-schema.ts";
 import { listOAuthClientsById } from "../../db/repositories/oauth-clients.ts";
 import { revokeOAuthGrants } from "../../db/repositories/oauth-grants.ts";
 import { publishedKeys } from "../jwt/keys.ts";
+import { type RequestOrigin, sourceOf } from "../request-origin.ts";
+import { recordSecurityEvent } from "../security-events.ts";
 import { signLogoutToken } from "./claims.ts";
 import { findClient, type OAuthClient, toOAuthClient } from "./clients.ts";
 import { issuerOf } from "./metadata.ts";
@@ -75,8 +77,21 @@ async function notify(ctx: AuthContext, client: OAuthClient, grant: OAuthGrantRo
  * The session ended: revoke the token families it began and tell their clients over the back channel
  * (in the background: a slow client never holds up the browser). Answers the families revoked.
  */
-export async function endSessionFamilies(ctx: AuthContext, sessionId: string): Promise<OAuthGrantRow[]> {
-  const grants = await revokeOAuthGrants(ctx.db, { sessionId }, ctx.now());
+export async function endSessionFamilies(
+  ctx: AuthContext,
+  session: { sessionId: string; userId: string },
+  clientId: string | null,
+  origin: RequestOrigin,
+): Promise<OAuthGrantRow[]> {
+  const grants = await revokeOAuthGrants(ctx.db, { sessionId: session.sessionId }, ctx.now());
+  await recordSecurityEvent(ctx, {
+    type: "oidc_logout",
+    outcome: "success",
+    clientId,
+    families: grants.length,
+    userId: session.userId,
+    source: sourceOf(origin, "user", session.userId),
+  });
   const clients = (await listOAuthClientsById(ctx.db, [...new Set(grants.map((g) => g.clientId))])).map(toOAuthClient);
   const told = new Set<string>();
   for (const grant of grants) {

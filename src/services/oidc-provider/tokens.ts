@@ -12,6 +12,8 @@ import {
 import { findSessionById } from "../../db/repositories/sessions.ts";
 import type { Db, UserRow } from "../../db/schema.ts";
 import { inTransaction } from "../../platform/transaction.ts";
+import { type RequestOrigin, sourceOf } from "../request-origin.ts";
+import { recordSecurityEvent } from "../security-events.ts";
 import { findUserById, isBanned } from "../users.ts";
 import { signIdToken } from "./claims.ts";
 import type { OAuthClient } from "./clients.ts";
@@ -104,9 +106,47 @@ async function tokenAnswer(
   return answer;
 }
 
-/** Revoke a family (a replayed code or refresh token, a ban, an ended session); true when it was live. */
-export async function revokeFamily(ctx: AuthContext, grantId: string): Promise<boolean> {
-  return (await revokeOAuthGrants(ctx.db, { id: grantId }, ctx.now())).length > 0;
+export type RevocationReason = "client" | "replay" | "session_ended";
+
+/** Revoke a family and record it (a replay's actor is unknown; otherwise the user the family is for). */
+export async function revokeFamily(
+  ctx: AuthContext,
+  grantId: string,
+  reason: RevocationReason,
+  origin: RequestOrigin,
+): Promise<boolean> {
+  const [revoked] = await revokeOAuthGrants(ctx.db, { id: grantId }, ctx.now());
+  if (!revoked) return false;
+  const source = reason === "replay" ? sourceOf(origin) : sourceOf(origin, "user", revoked.userId);
+  await recordSecurityEvent(ctx, {
+    type: "oidc_tokens_revoked",
+    outcome: "success",
+    clientId: revoked.clientId,
+    grantId,
+    reason,
+    userId: revoked.userId,
+    source,
+  });
+  return true;
+}
+
+/** A spent code or refresh token came back: recorded, and its family revoked. */
+async function replayDetected(
+  ctx: AuthContext,
+  family: { grantId: string; clientId: string; userId: string },
+  token: "code" | "refresh_token",
+  origin: RequestOrigin,
+): Promise<void> {
+  await recordSecurityEvent(ctx, {
+    type: "oidc_token_replayed",
+    outcome: "failure",
+    clientId: family.clientId,
+    grantId: family.grantId,
+    token,
+    userId: family.userId,
+    source: sourceOf(origin),
+  });
+  await revokeFamily(ctx, family.grantId, "replay", origin);
 }
 
 function checkVerifier(challenge: string | null, verifier: string | null): void {
@@ -127,12 +167,17 @@ export interface CodeExchange {
 }
 
 /** grant_type=authorization_code: the client's code, bound to it, its redirect URI and its PKCE challenge. */
-export async function exchangeCode(ctx: AuthContext, client: OAuthClient, input: CodeExchange): Promise<TokenAnswer> {
+export async function exchangeCode(
+  ctx: AuthContext,
+  client: OAuthClient,
+  input: CodeExchange,
+  origin: RequestOrigin,
+): Promise<TokenAnswer> {
   if (!input.code) throw new OAuthError("invalid_request", "code is required");
   const row = await findOAuthCode(ctx.db, sha256Base64Url(input.code));
   if (!row || row.clientId !== client.id) throw invalidGrant("the code is unknown or was issued to another client");
   const replayed = async () => {
-    await revokeFamily(ctx, row.grantId);
+    await replayDetected(ctx, { grantId: row.grantId, clientId: client.id, userId: row.userId }, "code", origin);
     return invalidGrant("the code was used before; the tokens issued for it are revoked");
   };
   if (row.usedAt !== null) throw await replayed();
@@ -154,7 +199,20 @@ export async function exchangeCode(ctx: AuthContext, client: OAuthClient, input:
     const user = await familyStands(ctx, trx, family);
     if (!user) return "ended" as const;
     await insertOAuthGrant(trx, { ...family, createdAt: ctx.now(), revokedAt: null });
-    return { user, stored: await storeTokens(ctx, trx, family) };
+    const stored = await storeTokens(ctx, trx, family);
+    await recordSecurityEvent(
+      { ...ctx, db: trx },
+      {
+        type: "oidc_tokens_issued",
+        outcome: "success",
+        clientId: client.id,
+        grantId: family.id,
+        scope: family.scope,
+        userId: family.userId,
+        source: sourceOf(origin, "user", family.userId),
+      },
+    );
+    return { user, stored };
   });
   if (answer === "replayed") throw await replayed();
   if (answer === "ended") throw invalidGrant("the user's session has ended");
@@ -166,6 +224,7 @@ export async function refreshTokens(
   ctx: AuthContext,
   client: OAuthClient,
   input: { refreshToken: string | null; scope: string | null },
+  origin: RequestOrigin,
 ): Promise<TokenAnswer> {
   if (!input.refreshToken) throw new OAuthError("invalid_request", "refresh_token is required");
   const row = await findOAuthTokenWithGrant(ctx.db, sha256Base64Url(input.refreshToken));
@@ -191,14 +250,31 @@ export async function refreshTokens(
     if (!(await claimRefreshToken(trx, row.tokenId, now))) return "replayed" as const;
     const user = await familyStands(ctx, trx, family);
     if (!user) return "ended" as const;
-    return { user, stored: await storeTokens(ctx, trx, family) };
+    const stored = await storeTokens(ctx, trx, family);
+    await recordSecurityEvent(
+      { ...ctx, db: trx },
+      {
+        type: "oidc_tokens_refreshed",
+        outcome: "success",
+        clientId: client.id,
+        grantId: family.id,
+        userId: family.userId,
+        source: sourceOf(origin, "user", family.userId),
+      },
+    );
+    return { user, stored };
   });
   if (answer === "replayed") {
-    await revokeFamily(ctx, family.id);
+    await replayDetected(
+      ctx,
+      { grantId: family.id, clientId: family.clientId, userId: family.userId },
+      "refresh_token",
+      origin,
+    );
     throw invalidGrant("the refresh token was used before; every token of its family is revoked");
   }
   if (answer === "ended") {
-    await revokeFamily(ctx, family.id);
+    await revokeFamily(ctx, family.id, "session_ended", origin);
     throw invalidGrant("the user's session has ended or the user may no longer sign in");
   }
   return tokenAnswer(ctx, client, family, answer.user, answer.stored, null);

@@ -56,7 +56,7 @@ describeEachDialect("OpenID Provider: tokens", (dialect) => {
 
   it("rotates refresh tokens on use; a replayed one revokes its whole family", async () => {
     const rp = await registerClient(t, { skipConsent: true });
-    const { agent } = await signUp(t);
+    const { agent, user } = await signUp(t);
     const { tokens } = await codeFlow(t, agent, rp, { scope: "openid offline_access" });
     expect(tokens.refresh_token).toEqual(expect.any(String));
     const first = await refresh(rp, tokens.refresh_token);
@@ -70,6 +70,27 @@ describeEachDialect("OpenID Provider: tokens", (dialect) => {
     expect(replay.body.error).toBe("invalid_grant");
     expect((await userinfo(first.body.access_token)).status).toBe(401);
     expect((await refresh(rp, first.body.refresh_token)).body.error).toBe("invalid_grant");
+    // Each step is in the audit log (and so goes to webhooks), naming the family, never a token.
+    await t.ctx.settle();
+    const audit = await t.ctx.db
+      .selectFrom("auditEvent")
+      .select(["type", "outcome", "data"])
+      .where("subjectId", "=", user.id)
+      .orderBy("createdAt")
+      .execute();
+    const types = audit.map((row) => row.type);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "oidc_tokens_issued",
+        "oidc_tokens_refreshed",
+        "oidc_token_replayed",
+        "oidc_tokens_revoked",
+      ]),
+    );
+    const revoked = audit.find((row) => row.type === "oidc_tokens_revoked");
+    expect(JSON.parse(revoked?.data ?? "{}")).toMatchObject({ clientId: rp.client.id, reason: "replay" });
+    for (const row of audit)
+      for (const token of [tokens.refresh_token, first.body.refresh_token]) expect(row.data).not.toContain(token);
   });
 
   it("concurrent refreshes with one token rotate it once", async () => {

@@ -8,7 +8,7 @@ import * as client from "openid-client";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, seriousAxeViolations } from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { LiveAgent } from "../helpers/live-agent.ts";
 import { keyOf, totp } from "../helpers/two-factor.ts";
@@ -74,6 +74,7 @@ describe("authd as an OpenID Provider for openid-client, through the pages in Ch
   let config: client.Configuration;
   let clientId: string;
   let context: BrowserContext;
+  let axeChecked = false;
   const callback = () => `${rpOrigin}/callback`;
   const loggedOut = () => `${rpOrigin}/logged-out`;
 
@@ -98,7 +99,7 @@ describe("authd as an OpenID Provider for openid-client, through the pages in Ch
   afterAll(() => context?.close());
 
   /** The application starts a sign-in; the browser goes through authd's pages (`through`) to the callback. */
-  async function signIn(through: (page: Page) => Promise<void>) {
+  async function signIn(through: (page: Page) => Promise<void>, tamper?: (callbackURL: URL) => URL) {
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const nonce = client.randomNonce();
@@ -114,12 +115,12 @@ describe("authd as an OpenID Provider for openid-client, through the pages in Ch
     await page.goto(url.href);
     await through(page);
     await page.waitForURL((current) => current.href.startsWith(callback()));
-    const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-      expectedNonce: nonce,
-      idTokenExpected: true,
-    });
+    const checks = { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true };
+    if (tamper) {
+      // Mix-up (RFC 9207): an answer that names another issuer is refused before its code is used.
+      await expect(client.authorizationCodeGrant(config, tamper(new URL(page.url())), checks)).rejects.toThrow();
+    }
+    const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), checks);
     return { page, tokens };
   }
 
@@ -134,6 +135,18 @@ describe("authd as an OpenID Provider for openid-client, through the pages in Ch
   async function consentStep(page: Page) {
     await page.waitForURL(/\/account\/consent\?/);
     await page.getByText("Wiki asks to sign you in").waitFor();
+    await hydrated(page);
+    if (!axeChecked) {
+      // axe needs an injected script, which the page's CSP refuses: the same page in a context without it.
+      axeChecked = true;
+      const checking = await browser.newContext({ bypassCSP: true });
+      await checking.addCookies(await context.cookies());
+      const copy = await checking.newPage();
+      await copy.goto(page.url());
+      await hydrated(copy);
+      expect(await seriousAxeViolations(copy)).toEqual([]);
+      await checking.close();
+    }
     await page.getByRole("button", { name: "Allow" }).click();
   }
 
@@ -189,5 +202,16 @@ describe("authd as an OpenID Provider for openid-client, through the pages in Ch
     expect(tokens.claims()?.email).toBe(user.email);
     const info = await client.fetchUserInfo(config, tokens.access_token, tokens.claims()?.sub ?? "");
     expect(info.email).toBe(user.email);
+  });
+
+  it("the application refuses an authorization answer whose iss names another provider (mix-up)", async () => {
+    const { tokens } = await signIn(
+      async () => {},
+      (url) => {
+        url.searchParams.set("iss", "https://evil.example");
+        return url;
+      },
+    );
+    expect(tokens.claims()?.iss).toBe(daemon.url);
   });
 });

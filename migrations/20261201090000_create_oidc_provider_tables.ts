@@ -43,6 +43,8 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.schema.createIndex("oauth_grant_session_idx").on("oauthGrant").column("sessionId").execute();
   await db.schema.createIndex("oauth_grant_user_idx").on("oauthGrant").column("userId").execute();
+  await db.schema.createIndex("oauth_grant_expires_idx").on("oauthGrant").column("expiresAt").execute();
+  await db.schema.createIndex("oauth_grant_revoked_idx").on("oauthGrant").column("revokedAt").execute();
 
   await db.schema
     .createTable("oauthCode")
@@ -72,6 +74,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn("createdAt", "bigint", (c) => c.notNull())
     .execute();
   await db.schema.createIndex("oauth_token_grant_idx").on("oauthToken").column("grantId").execute();
+  await db.schema.createIndex("oauth_token_expires_idx").on("oauthToken").columns(["kind", "expiresAt"]).execute();
 
   await db.schema
     .createTable("oauthConsent")

@@ -22,8 +22,18 @@ export async function claimOAuthCode(db: Db, id: string, now: number): Promise<b
   return Number(result.numUpdatedRows) > 0;
 }
 
-export function deleteExpiredOAuthCodes(db: Db, before: number) {
-  return db.deleteFrom("oauthCode").where("expiresAt", "<", before).execute();
+/**
+ * Delete what can no longer be used nor tell of a replay: codes expired before `codesBefore`, access
+ * tokens past their expiry, and families expired or revoked before `familiesBefore` (their tokens go
+ * with them).
+ */
+export async function deleteSpentOAuthRows(db: Db, now: number, codesBefore: number, familiesBefore: number) {
+  await db.deleteFrom("oauthCode").where("expiresAt", "<", codesBefore).execute();
+  await db.deleteFrom("oauthToken").where("kind", "=", "access").where("expiresAt", "<", now).execute();
+  await db
+    .deleteFrom("oauthGrant")
+    .where((eb) => eb.or([eb("expiresAt", "<", familiesBefore), eb("revokedAt", "<", familiesBefore)]))
+    .execute();
 }
 
 export function insertOAuthGrant(db: Db, row: OAuthGrantTable) {

@@ -1,12 +1,14 @@
 import type { AuthContext } from "../../context.ts";
 import { generateId, generateRandomString, sha256Base64Url } from "../../crypto/random.ts";
 import {
+  deleteSpentOAuthRows,
   expireOAuthToken,
   findOAuthConsent,
   findOAuthTokenWithGrant,
   insertOAuthCode,
   upsertOAuthConsent,
 } from "../../db/repositories/oauth-grants.ts";
+import { perContext } from "../../platform/per-context.ts";
 import { withTransaction } from "../../platform/transaction.ts";
 import { type RequestOrigin, sourceOf } from "../request-origin.ts";
 import { recordSecurityEvent } from "../security-events.ts";
@@ -22,12 +24,27 @@ import { revokeFamily } from "./tokens.ts";
 /** Authorization codes live 60 seconds (RFC 6749 §4.1.2 recommends at most ten minutes). */
 export const CODE_LIFETIME_MS = 60_000;
 
+/** Spent codes and ended families are kept a day, so a late replay is still recognised (and recorded). */
+const KEEP_SPENT_MS = 86_400_000;
+const PRUNE_EVERY_MS = 60_000;
+const lastPruned = perContext(() => ({ at: 0 }));
+
+/** Delete spent codes, expired access tokens and long-ended families: at most once a minute per process. */
+async function pruneSpent(ctx: AuthContext): Promise<void> {
+  const now = ctx.now();
+  const last = lastPruned(ctx);
+  if (now - last.at < PRUNE_EVERY_MS) return;
+  last.at = now;
+  await deleteSpentOAuthRows(ctx.db, now, now - KEEP_SPENT_MS, now - KEEP_SPENT_MS);
+}
+
 /** Issue a code for the signed-in user; answers where the browser goes: the client's redirect URI with it. */
 export async function issueAuthorizationCode(
   ctx: AuthContext,
   request: AuthorizationRequest,
   session: BrowserSession,
 ): Promise<string> {
+  await pruneSpent(ctx);
   const code = generateRandomString(43);
   const now = ctx.now();
   await insertOAuthCode(ctx.db, {

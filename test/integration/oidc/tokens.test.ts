@@ -179,6 +179,21 @@ describeEachDialect("OpenID Provider: tokens", (dialect) => {
     expect((await introspect(tokens.access_token, spa)).status).toBe(401);
   });
 
+  it("prunes spent codes, expired access tokens and ended families after a day, keeping live families", async () => {
+    const rp = await registerClient(t, { skipConsent: true });
+    const { agent } = await signUp(t);
+    const ended = await codeFlow(t, agent, rp, { scope: "openid offline_access" });
+    await tokenRequest(t, rp, { token: ended.tokens.refresh_token }, { path: "/oauth2/revoke" });
+    const live = await codeFlow(t, agent, rp, { scope: "openid offline_access" });
+    t.clock.advance(2 * 86_400_000);
+    await codeFlow(t, agent, rp);
+    const codes = await t.ctx.db.selectFrom("oauthCode").select("id").where("clientId", "=", rp.client.id).execute();
+    expect(codes).toHaveLength(1);
+    const grants = await t.ctx.db.selectFrom("oauthGrant").select("id").where("clientId", "=", rp.client.id).execute();
+    expect(grants).toHaveLength(2);
+    expect((await refresh(rp, live.tokens.refresh_token)).status).toBe(200);
+  });
+
   it("keeps only digests of codes and tokens at rest", async () => {
     const rp = await registerClient(t, { skipConsent: true });
     const { agent } = await signUp(t);

@@ -215,3 +215,50 @@ describe("authd as an OpenID Provider for openid-client, through the pages in Ch
     expect(tokens.claims()?.iss).toBe(daemon.url);
   });
 });
+
+describe("without JavaScript, a first-party client", () => {
+  it("signs in by plain form posts straight through to the application (the pages' CSP lets the flow end there)", async () => {
+    const registered = cli([
+      "clients",
+      "add",
+      "--name",
+      "Intranet",
+      "--redirect-uri",
+      `${rpOrigin}/first-party`,
+      "--skip-consent",
+      "--json",
+    ]);
+    const config = await client.discovery(
+      new URL(daemon.url),
+      registered.client_id,
+      registered.client_secret,
+      undefined,
+      {
+        execute: [client.allowInsecureRequests],
+      },
+    );
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: `${rpOrigin}/first-party`,
+      scope: "openid email",
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+    });
+    const user = await signedUpUser("rp-nojs", false);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(url.href);
+    await page.getByLabel("Email address or username", { exact: true }).fill(user.email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((current) => current.href.startsWith(`${rpOrigin}/first-party`));
+    const tokens = await client.authorizationCodeGrant(config, new URL(page.url()), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    expect(tokens.claims()?.email).toBe(user.email);
+    await context.close();
+  });
+});

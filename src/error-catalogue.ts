@@ -278,6 +278,9 @@ const entries = {
     message: "Invalid prefix format, must be alphanumeric and contain only underscores and hyphens.",
     status: 400,
   },
+  // The OpenID Provider's clients (authd clients ...); the protocol's own refusals are OAuth error answers.
+  OAUTH_CLIENT_NOT_FOUND: { message: "OAuth client not found", status: 404 },
+  INVALID_OAUTH_CLIENT: { message: "Invalid OAuth client registration", status: 400 },
 } satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof entries;

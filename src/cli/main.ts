@@ -27,6 +27,7 @@ const commandModules: [name: string, load: () => Promise<Command>][] = [
   ["admin", async () => (await import("./commands/admin.ts")).adminCommand],
   ["audit", async () => (await import("./commands/audit.ts")).auditCommand],
   ["webhooks", async () => (await import("./commands/webhooks.ts")).webhooksCommand],
+  ["clients", async () => (await import("./commands/clients.ts")).clientsCommand],
 ];
 
 /**

@@ -71,6 +71,8 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_PAGES_BASE_PATH", "pages.basePath"),
   binding("AUTH_DEFAULT_LANGUAGE", "pages.defaultLanguage"),
   binding("AUTH_FORWARD_AUTH", "forwardAuth.enabled", "on-off"),
+  binding("AUTH_OIDC_PROVIDER", "oidcProvider.enabled", "on-off"),
+  binding("AUTH_OIDC_ISSUER", "oidcProvider.issuer"),
   binding("AUTH_FORWARD_AUTH_SIGN_IN_URL", "forwardAuth.signInURL"),
   binding("AUTH_API_REFERENCE", "apiReference.enabled", "on-off"),
   binding("AUTH_METRICS", "metrics.enabled", "on-off"),

@@ -10,7 +10,11 @@ const overlaps = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b
 
 export function pagesConfigProblems(config: Config): string[] {
   const { enabled, basePath, cssFile } = config.pages;
-  if (!enabled) return [];
+  // The OpenID Provider signs people in and asks their consent on the pages.
+  if (!enabled)
+    return config.oidcProvider.enabled
+      ? ["oidcProvider.enabled: the OpenID Provider needs authd's pages for sign-in and consent; turn AUTH_PAGES on"]
+      : [];
   const problems: string[] = [];
   if (overlaps(basePath, config.basePath))
     problems.push(

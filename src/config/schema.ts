@@ -2,6 +2,7 @@ import * as z from "zod";
 import { accountFields } from "./account-schema.ts";
 import { AuditConfigSchema, WebhooksConfigSchema } from "./audit-schema.ts";
 import { integrationFields } from "./integrations-schema.ts";
+import { oidcProviderFields } from "./oidc-schema.ts";
 import { pagesFields } from "./pages-schema.ts";
 import { pluginFields } from "./plugins-schema.ts";
 import { serverFields } from "./server-schema.ts";
@@ -22,6 +23,7 @@ export const ConfigSchema = z
     ...pluginFields,
     ...integrationFields,
     ...pagesFields,
+    ...oidcProviderFields,
   })
   .strict();
 

@@ -1,4 +1,6 @@
 import {
+  compactVerify,
+  createLocalJWKSet,
   createRemoteJWKSet,
   decodeJwt,
   exportJWK,
@@ -109,20 +111,41 @@ export interface SignOptions {
   /** Seconds since the epoch. */
   issuedAt: number;
   expiresInSeconds: number;
+  /** A typ header where a token's kind must be told apart (a back-channel logout token: logout+jwt). */
+  typ?: string;
 }
 
-/** A JWT with the protected header {alg, kid} (no typ, as Better Auth signs). */
+/** A JWT with the protected header {alg, kid} (no typ unless asked, as Better Auth signs). */
 export function signJWT(
   key: PrivateSigningKey,
   payload: Record<string, unknown>,
   options: SignOptions,
 ): Promise<string> {
   return new SignJWT(payload)
-    .setProtectedHeader({ alg: options.alg, kid: options.kid })
+    .setProtectedHeader(
+      options.typ ? { alg: options.alg, kid: options.kid, typ: options.typ } : { alg: options.alg, kid: options.kid },
+    )
     .setIssuedAt(options.issuedAt)
     .setIssuer(options.issuer)
     .setAudience(options.audience)
     .setSubject(options.subject)
     .setExpirationTime(options.issuedAt + options.expiresInSeconds)
     .sign(key);
+}
+
+/**
+ * The claims of a token signed by one of `keys` (authd's own published keys), expired or not: an
+ * id_token_hint names who is signing out, and is often old. Only asymmetric algorithms are accepted, so
+ * neither `alg: none` nor an HMAC keyed with a public key passes.
+ */
+export async function verifyOwnSignature(token: string, keys: JWK[]): Promise<JWTPayload | null> {
+  try {
+    const { payload } = await compactVerify(token, createLocalJWKSet({ keys }), {
+      algorithms: ["RS256", "ES256", "EdDSA"],
+    });
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as unknown;
+    return typeof claims === "object" && claims !== null ? (claims as JWTPayload) : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
+import type * as OAuth from "./oauth-schema.ts";
 
 // Table types. Dates are epoch milliseconds (bigint on Postgres, integer on SQLite); booleans come back
 // as 0/1 from SQLite and true/false from Postgres, so mappers read them with Boolean().
@@ -257,6 +258,11 @@ export interface Database {
   auditEvent: AuditEventTable;
   webhookEndpoint: WebhookEndpointTable;
   webhookDelivery: WebhookDeliveryTable;
+  oauthClient: OAuth.OAuthClientTable;
+  oauthGrant: OAuth.OAuthGrantTable;
+  oauthCode: OAuth.OAuthCodeTable;
+  oauthToken: OAuth.OAuthTokenTable;
+  oauthConsent: OAuth.OAuthConsentTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -14,6 +14,7 @@ import { mountPages } from "./pages/mount.ts";
 import { mountReference } from "./reference.ts";
 import { toHandler } from "./route.ts";
 import { enabledRoutes } from "./routes/index.ts";
+import { mountIssuerDiscovery } from "./routes/oidc-provider.ts";
 
 // Middleware order: errors → request log → request language → metrics → CORS and no-store → body limit → rate limit →
 // set-auth-token → routes. Unknown and disabled paths 404.
@@ -99,6 +100,7 @@ export function createApp(ctx: AuthContext): Hono {
   for (const route of routes) app.on(route.method, `${base}${route.path}`, toHandler(ctx, route));
   if (ctx.config.apiReference.enabled) mountReference(app, ctx, routes);
   if (ctx.config.pages.enabled) mountPages(app, ctx);
+  if (ctx.config.oidcProvider.enabled) mountIssuerDiscovery(app, ctx);
   mountHomePage(app, ctx);
   return app;
 }

@@ -95,8 +95,25 @@ export type AccountDetail =
   | Done<"user_deleted">
   | Done<"api_key_updated", { keyId: string; fields: string[] }>;
 
+/** The OpenID Provider's events (issue 30): the client's id, the token family's id, never a token. */
+export type OidcDetail =
+  | Done<"oidc_consent_granted", { clientId: string; scope: string }>
+  | Done<"oidc_tokens_issued", { clientId: string; grantId: string; scope: string }>
+  | Done<"oidc_tokens_refreshed", { clientId: string; grantId: string }>
+  | Done<"oidc_tokens_revoked", { clientId: string; grantId: string; reason: "client" | "replay" | "session_ended" }>
+  | {
+      /** A spent code or refresh token presented again: its family is revoked (oidc_tokens_revoked follows). */
+      type: "oidc_token_replayed";
+      outcome: "failure";
+      clientId: string;
+      grantId: string;
+      token: "code" | "refresh_token";
+    }
+  | Done<"oidc_logout", { clientId: string | null; families: number }>;
+
 export type Detail =
   | FactorDetail
+  | OidcDetail
   | OrganizationDetail
   | AccountDetail
   | {
@@ -212,6 +229,12 @@ const EVENT_TYPES: Record<SecurityEventType, true> = {
   invitation_accepted: true,
   invitation_rejected: true,
   invitation_canceled: true,
+  oidc_consent_granted: true,
+  oidc_tokens_issued: true,
+  oidc_tokens_refreshed: true,
+  oidc_tokens_revoked: true,
+  oidc_token_replayed: true,
+  oidc_logout: true,
   origin_refused: true,
 };
 

@@ -3,6 +3,7 @@ import { SECURITY_EVENT_TYPES, type SecurityEventType } from "../../src/services
 import { describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
 import type { Mailbox } from "../helpers/mailbox.ts";
+import { codeFlow, registerClient, tokenRequest } from "../helpers/oidc-rp.ts";
 import { passkeySignIn, registerPasskey } from "../helpers/passkeys.ts";
 import { type CapturedLog, captureLog } from "../helpers/security-log.ts";
 import { SoftAuthenticator } from "../helpers/soft-authenticator.ts";
@@ -26,6 +27,7 @@ const CONFIG = {
   twoFactor: { maxFailures: 2 },
   deleteUser: { requireVerification: false },
   organization: { requireEmailVerificationOnInvitation: false },
+  oidcProvider: { enabled: true },
 };
 
 describeEachDialect("security events: the actor of every type", (dialect) => {
@@ -100,6 +102,14 @@ describeEachDialect("security events: the actor of every type", (dialect) => {
     return { ...a, agent };
   };
   const verifyLink = async (email: string) => mailedLink(mailbox, email, "verify");
+
+  /** A user through the OpenID Provider's code flow (consent asked) with a refresh token. */
+  const relyingParty = async (options: { postLogoutRedirectURIs?: string[] } = {}) => {
+    const rp = await registerClient(t, options);
+    const u = await user();
+    const flow = await codeFlow(t, u.agent, rp, { scope: "openid offline_access" });
+    return { rp, u, tokens: flow.tokens };
+  };
 
   /** What to do to cause one event of the type, and the actor it must name. */
   const CASES: Record<SecurityEventType, () => Promise<Actor>> = {
@@ -298,6 +308,31 @@ describeEachDialect("security events: the actor of every type", (dialect) => {
       const { owner, invitationId } = await invitation();
       ok(await owner.agent.post("/organization/cancel-invitation", { invitationId }));
       return asUser(owner.id);
+    },
+    oidc_consent_granted: async () => asUser((await relyingParty()).u.id),
+    oidc_tokens_issued: async () => asUser((await relyingParty()).u.id),
+    oidc_tokens_refreshed: async () => {
+      const { rp, u, tokens } = await relyingParty();
+      ok(await tokenRequest(t, rp, { grant_type: "refresh_token", refresh_token: tokens.refresh_token }));
+      return asUser(u.id);
+    },
+    oidc_tokens_revoked: async () => {
+      const { rp, u, tokens } = await relyingParty();
+      ok(await tokenRequest(t, rp, { token: tokens.refresh_token }, { path: "/oauth2/revoke" }));
+      return asUser(u.id);
+    },
+    oidc_token_replayed: async () => {
+      const { rp, tokens } = await relyingParty();
+      ok(await tokenRequest(t, rp, { grant_type: "refresh_token", refresh_token: tokens.refresh_token }));
+      log.clear();
+      await tokenRequest(t, rp, { grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+      return ANONYMOUS;
+    },
+    oidc_logout: async () => {
+      const { u, tokens } = await relyingParty();
+      const res = await u.agent.get(`/oauth2/end-session?${new URLSearchParams({ id_token_hint: tokens.id_token })}`);
+      expect(res.status).toBe(302);
+      return asUser(u.id);
     },
     origin_refused: async () => {
       const res = await t

@@ -1,4 +1,5 @@
 import type { FrontDoorState } from "./bundles.ts";
+import { ConsentPage } from "./pages/consent.tsx";
 import { DeleteAccountPage } from "./pages/delete-account.tsx";
 import { InvitationPage } from "./pages/invitation.tsx";
 import { ForgotPasswordPage, ResetPasswordPage } from "./pages/password-reset.tsx";
@@ -44,5 +45,7 @@ export function FrontDoorPage({ state }: { state: FrontDoorState }) {
       return <EmailCodePage state={state} />;
     case "verify-email-code":
       return <VerifyEmailCodePage state={state} />;
+    case "consent":
+      return <ConsentPage state={state} />;
   }
 }

@@ -197,6 +197,19 @@ export type PageState = Common &
         /** The address the code was mailed to, when this browser signed up a moment ago; else typed. */
         email: string;
       }
+    | {
+        page: "consent";
+        /** The OpenID client asking, as its operator named it. */
+        clientName: string;
+        /** The scopes it asks for (openid, profile, email, offline_access, groups). */
+        scopes: string[];
+        /** The signed-in user's address. */
+        email: string;
+        /** Where the answer goes: the client's origin. */
+        destination: string;
+        /** The authorization request's parameters, carried through the form. */
+        request: Record<string, string>;
+      }
   );
 
 /** A mail in the development outbox, as its page lists it. */

@@ -18,13 +18,23 @@ export function insertJwk(db: Db, row: NewJwkRow): Promise<JwkRow> {
   return db.insertInto("jwks").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Retire every current key but `keepId`: published until `expiresAt`. Returns the retired ids. */
-export async function retireJwks(db: Db, keepId: string, expiresAt: number): Promise<string[]> {
+/**
+ * Retire the current keys of algorithm `alg` but `keepId`, and those of any algorithm not in `inUse`:
+ * published until `expiresAt`. Returns the retired ids.
+ */
+export async function retireJwks(
+  db: Db,
+  keepId: string,
+  alg: string,
+  inUse: readonly string[],
+  expiresAt: number,
+): Promise<string[]> {
   const rows = await db
     .updateTable("jwks")
     .set({ expiresAt })
     .where("expiresAt", "is", null)
     .where("id", "!=", keepId)
+    .where((eb) => eb.or([eb("alg", "=", alg), eb("alg", "not in", [...inUse])]))
     .returning("id")
     .execute();
   return rows.map((row) => row.id);

@@ -42,6 +42,7 @@ import {
   showAccountSessions,
 } from "./account-sessions-page.ts";
 import { serveAsset } from "./assets.ts";
+import { postConsent, showConsent } from "./consent-page.ts";
 import { postDeleteAccount, showDeleteAccount } from "./delete-account-page.ts";
 import { showDevOutbox, showDevOutboxMail } from "./dev-outbox-page.ts";
 import { postEmailCode, postSendEmailCode, showEmailCode } from "./email-code-pages.ts";
@@ -156,4 +157,6 @@ export const PAGE_HANDLERS = {
   showDevOutboxMail,
   showVerifyEmailCode,
   postVerifyEmailCode,
+  showConsent,
+  postConsent,
 };

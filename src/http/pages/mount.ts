@@ -113,6 +113,8 @@ const PAGE_ROUTES: readonly PageRoute[] = [
     post: "postVerifyEmailCode",
     limitAs: "/email-otp/verify-email",
   },
+  // The OpenID Provider's consent (consent-page.ts); answered only while AUTH_OIDC_PROVIDER is on.
+  { path: "/consent", get: "showConsent", post: "postConsent", limitAs: "/oauth2/authorize" },
 ];
 
 const FORM_LIMIT_BYTES = 64 * 1024;

@@ -4,6 +4,7 @@ import { isAccountPage } from "../../../ui/web/bundles.ts";
 import type { PageState } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
 import { isAuthError } from "../../errors.ts";
+import { authorizationFormTargets } from "../oidc-form-targets.ts";
 import { socialFormTargets } from "./social-form-targets.ts";
 
 /**
@@ -36,11 +37,15 @@ export async function renderPage(
     loadRenderer(),
   ]);
   // The social buttons post to a route that sends the browser on to the provider: the CSP must allow it.
+  const targets: string[] = [];
   if (
     (state.page === "sign-in" && state.methods.social.length > 0) ||
     (state.page === "account-linked-accounts" && state.linkable.length > 0)
   )
-    c.set("pageFormTargets", await socialFormTargets(ctx));
+    targets.push(...(await socialFormTargets(ctx)));
+  // A form whose flow returns to an OpenID client's authorization request ends at the client.
+  targets.push(...(await authorizationFormTargets(ctx, state.redirect)));
+  if (targets.length > 0) c.set("pageFormTargets", [...(c.get("pageFormTargets") ?? []), ...targets]);
   const script = isAccountPage(state) ? assets.accountScript : assets.script;
   return c.html(renderDocument(state, { script, styles: assets.styles }), status);
 }

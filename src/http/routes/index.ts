@@ -11,9 +11,10 @@ import { deleteUserRoutes } from "./delete-user.ts";
 import { emailOtpRateLimits, emailOtpRoutes } from "./email-otp.ts";
 import { emailVerificationRoutes } from "./email-verification.ts";
 import { forwardAuthRateLimits, forwardAuthRoute } from "./forward-auth.ts";
-import { jwtRoutes } from "./jwt.ts";
+import { jwksRoute, jwtRoutes } from "./jwt.ts";
 import { magicLinkRateLimits, magicLinkRoutes } from "./magic-link.ts";
 import { miscRoutes } from "./misc.ts";
+import { oidcProviderRoutes } from "./oidc-provider.ts";
 import { organizationRoutes } from "./organization/index.ts";
 import { passkeyCeremonyRoutes, passkeyRateLimits } from "./passkey.ts";
 import { passkeyManagementRoutes } from "./passkey-management.ts";
@@ -48,6 +49,11 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   if (ctx.config.twoFactor.enabled) routes.push(...twoFactorRoutes);
   if (ctx.config.twoFactor.enabled && ctx.config.admin.enabled) routes.push(adminResetTwoFactor);
   routes.push(...auditRoutes);
+  if (ctx.config.oidcProvider.enabled) {
+    // ID tokens are verified against /jwks, whether or not the session JWTs are on.
+    if (!ctx.config.jwt.enabled) routes.push(jwksRoute);
+    routes.push(...oidcProviderRoutes);
+  }
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }
 

@@ -14,8 +14,10 @@ import { perContext } from "../../platform/per-context.ts";
 import { inTransaction } from "../../platform/transaction.ts";
 import type { PublicJWK } from "../../wire/jwks.ts";
 
-// The keys that sign authd's JWTs. One key is current (no expiresAt) and signs; `authd keys rotate` (or a
-// change of the configured algorithm) makes a new one current and retires the others, which stay in the
+// The keys that sign authd's JWTs. One key per algorithm in use is current (no expiresAt) and signs: the
+// configured jwt.algorithm's, and with the OpenID Provider on also RS256 (ID tokens' default), ES256 and
+// EdDSA (per client, made on first use). `authd keys rotate` makes new ones current and retires the old
+// ones, as does a change of the configured algorithm for the key it replaces; retired keys stay in the
 // JWKS until every token they can have signed has expired. The private half is stored sealed under the
 // app secret. Each process keeps the current key in memory and reads the table again after
 // KEY_CACHE_MS, so a rotation by another process (the CLI) reaches a running daemon within that time.
@@ -67,7 +69,17 @@ async function openKey(ctx: AuthContext, row: JwkRow): Promise<SigningKey | null
 
 /** How long a key retired now stays published: the longest a token it signed may live, plus margins. */
 function retirementMs(ctx: AuthContext): number {
-  return ctx.config.jwt.expiresIn * 1000 + KEY_CACHE_MS + SKEW_MS;
+  const idTokens = ctx.config.oidcProvider.enabled ? ctx.config.oidcProvider.idTokenExpiresIn : 0;
+  return Math.max(ctx.config.jwt.expiresIn, idTokens) * 1000 + KEY_CACHE_MS + SKEW_MS;
+}
+
+const OIDC_ALGORITHMS: readonly SigningAlgorithm[] = ["RS256", "ES256", "EdDSA"];
+
+/** The algorithms whose current key stays current: a key of any other is retired with the next new key. */
+function algorithmsInUse(ctx: AuthContext): SigningAlgorithm[] {
+  const configured = ctx.config.jwt.algorithm;
+  if (!ctx.config.oidcProvider.enabled) return [configured];
+  return [configured, ...OIDC_ALGORITHMS.filter((alg) => alg !== configured)];
 }
 
 /** A loaded signing key and when it was read; `loading` lets concurrent first uses share one read. */
@@ -77,11 +89,21 @@ interface SigningKeyCache {
   loading: Promise<unknown> | null;
 }
 
-/** The signing key in use in this context, read from the database now and then. */
-const signingKeyCache = perContext((): SigningKeyCache => ({ key: null, loadedAt: 0, loading: null }));
+/** The signing key of each algorithm in use in this context, read from the database now and then. */
+const signingKeyCaches = perContext(() => new Map<SigningAlgorithm, SigningKeyCache>());
+
+function signingKeyCache(ctx: AuthContext, alg: SigningAlgorithm): SigningKeyCache {
+  const caches = signingKeyCaches(ctx);
+  let cache = caches.get(alg);
+  if (!cache) {
+    cache = { key: null, loadedAt: 0, loading: null };
+    caches.set(alg, cache);
+  }
+  return cache;
+}
 
 function remember(ctx: AuthContext, key: SigningKey): SigningKey {
-  const cache = signingKeyCache(ctx);
+  const cache = signingKeyCache(ctx, key.alg);
   cache.key = key;
   cache.loadedAt = ctx.now();
   return key;
@@ -95,16 +117,18 @@ export interface CreatedKey {
   retired: string[];
 }
 
-/** Generate a key of the configured algorithm, make it current and retire the others. */
-export async function createSigningKey(ctx: AuthContext): Promise<CreatedKey & { key: SigningKey }> {
-  const alg = ctx.config.jwt.algorithm;
+/** Generate a key of `alg` (the configured algorithm), make it current and retire the one it replaces. */
+export async function createSigningKey(
+  ctx: AuthContext,
+  alg: SigningAlgorithm = ctx.config.jwt.algorithm,
+): Promise<CreatedKey & { key: SigningKey }> {
   const { publicJWK, privateJWK } = await generateSigningKeyPair(alg);
   const id = generateId();
   const now = ctx.now();
   const sealed = seal(ctx.secret, SEALED_PURPOSE, JSON.stringify(privateJWK));
   const retired = await inTransaction(ctx.db, async (trx) => {
     await insertJwk(trx, { id, alg, publicKey: JSON.stringify(publicJWK), privateKey: sealed, createdAt: now });
-    const ids = await retireJwks(trx, id, now + retirementMs(ctx));
+    const ids = await retireJwks(trx, id, alg, algorithmsInUse(ctx), now + retirementMs(ctx));
     await deleteExpiredJwks(trx, now);
     return ids;
   });
@@ -112,9 +136,9 @@ export async function createSigningKey(ctx: AuthContext): Promise<CreatedKey & {
   return { id, alg, createdAt: now, retired, key };
 }
 
-async function loadOrCreate(ctx: AuthContext): Promise<SigningKey> {
+async function loadOrCreate(ctx: AuthContext, alg: SigningAlgorithm): Promise<SigningKey> {
   const rows = await listPublishedJwks(ctx.db, ctx.now());
-  const current = rows.find((row) => row.expiresAt === null && row.alg === ctx.config.jwt.algorithm);
+  const current = rows.find((row) => row.expiresAt === null && row.alg === alg);
   if (current) {
     const key = await openKey(ctx, current);
     if (key) return remember(ctx, key);
@@ -123,16 +147,19 @@ async function loadOrCreate(ctx: AuthContext): Promise<SigningKey> {
       { kid: current.id },
     );
   }
-  return (await createSigningKey(ctx)).key;
+  return (await createSigningKey(ctx, alg)).key;
 }
 
-/** The key that signs now: created on first use, re-read from the database every KEY_CACHE_MS. */
-export async function currentSigningKey(ctx: AuthContext): Promise<SigningKey> {
-  const cache = signingKeyCache(ctx);
+/** The key that signs with `alg` now: created on first use, re-read from the database every KEY_CACHE_MS. */
+export async function currentSigningKey(
+  ctx: AuthContext,
+  alg: SigningAlgorithm = ctx.config.jwt.algorithm,
+): Promise<SigningKey> {
+  const cache = signingKeyCache(ctx, alg);
   const fresh = ctx.now() - cache.loadedAt < KEY_CACHE_MS;
-  if (cache.key && fresh && cache.key.alg === ctx.config.jwt.algorithm) return cache.key;
+  if (cache.key && fresh) return cache.key;
   if (!cache.loading) {
-    cache.loading = loadOrCreate(ctx).finally(() => {
+    cache.loading = loadOrCreate(ctx, alg).finally(() => {
       cache.loading = null;
     });
   }
@@ -142,15 +169,26 @@ export async function currentSigningKey(ctx: AuthContext): Promise<SigningKey> {
 /** The JWKS: every key whose tokens may still be valid, the current one first (created on first use). */
 export async function publishedKeys(ctx: AuthContext): Promise<PublicJWK[]> {
   await currentSigningKey(ctx);
+  // ID tokens are RS256 unless a client asked otherwise: its key is there before the first one is signed.
+  if (ctx.config.oidcProvider.enabled) await currentSigningKey(ctx, "RS256");
   const rows = await listPublishedJwks(ctx.db, ctx.now());
   // Current keys first (two made in the same millisecond would otherwise sort by their random ids).
   rows.sort((a, b) => Number(a.expiresAt !== null) - Number(b.expiresAt !== null));
   return rows.map(toPublicJWK).filter((jwk): jwk is PublicJWK => jwk !== null);
 }
 
-/** `authd keys rotate`: a new current key; the old ones stay published until their tokens expire. */
+/**
+ * `authd keys rotate`: a new current key of the configured algorithm, and of each other algorithm in use
+ * that has one (the OpenID Provider's); the old ones stay published until their tokens expire.
+ */
 export async function rotateSigningKey(ctx: AuthContext): Promise<CreatedKey> {
   const { key: _key, ...created } = await createSigningKey(ctx);
+  const current = await listPublishedJwks(ctx.db, ctx.now());
+  for (const alg of algorithmsInUse(ctx).slice(1)) {
+    if (!current.some((row) => row.expiresAt === null && row.alg === alg)) continue;
+    const other = await createSigningKey(ctx, alg);
+    created.retired.push(...other.retired);
+  }
   return created;
 }
 

@@ -232,4 +232,21 @@ export const de: Record<MessageKey, string> = {
   ...deAccountSelf,
   // The mails and the development outbox: their own file (mail-de.ts).
   ...mailDe,
+
+  // The OpenID Provider's consent page (issue 30)
+  "page.title.consent": "Zugriff erlauben",
+  "consent.asks": "{client} möchte Sie mit Ihrem {appName}-Konto anmelden.",
+  "consent.wants": "Die Anwendung kann dann:",
+  "consent.scope.openid": "Wissen, wer Sie sind (die Kennung Ihres Kontos)",
+  "consent.scope.profile": "Ihren Namen, Benutzernamen und Ihr Bild sehen",
+  "consent.scope.email": "Ihre E-Mail-Adresse sehen",
+  "consent.scope.offline_access": "Angemeldet bleiben, während Sie nicht da sind",
+  "consent.scope.groups": "Ihre Organisationen und Rollen sehen",
+  "consent.destination": "Anschließend geht es zurück zu {destination}.",
+  "consent.allow": "Erlauben",
+  "consent.deny": "Ablehnen",
+  "error.invalid_logout_request":
+    "Die Anwendung, die Sie zum Abmelden hierher geschickt hat, nannte eine Rücksprungadresse oder Anwendung, die {appName} nicht kennt. Sie sind weiterhin angemeldet.",
+  "error.invalid_oauth_request":
+    "Die Anwendung, von der Sie kommen, hat etwas verlangt, das {appName} nicht beantworten kann (eine unbekannte Anwendung oder Rücksprungadresse). Gehen Sie zurück und versuchen Sie es erneut, oder wenden Sie sich an ihren Betreiber.",
 };

@@ -214,6 +214,23 @@ export const en = {
   ...enAccountSelf,
   // The mails and the development outbox: their own file (mail-en.ts).
   ...mailEn,
+
+  // The OpenID Provider's consent page (issue 30)
+  "page.title.consent": "Allow access",
+  "consent.asks": "{client} asks to sign you in with your {appName} account.",
+  "consent.wants": "It will be able to:",
+  "consent.scope.openid": "Know who you are (your account's id)",
+  "consent.scope.profile": "See your name, username and picture",
+  "consent.scope.email": "See your email address",
+  "consent.scope.offline_access": "Stay signed in while you are away",
+  "consent.scope.groups": "See your organizations and roles",
+  "consent.destination": "You will be sent back to {destination}.",
+  "consent.allow": "Allow",
+  "consent.deny": "Deny",
+  "error.invalid_logout_request":
+    "The application that sent you here to sign out named a return address or an application {appName} does not know. You are still signed in.",
+  "error.invalid_oauth_request":
+    "The application that sent you here asked for something {appName} cannot answer (an unknown application or return address). Go back to it and try again, or contact its operator.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -40,6 +40,7 @@ const TITLES: Record<PageName, MessageKey> = {
   "account-reauthenticate": "page.title.reauthenticate",
   "dev-outbox": "page.title.devOutbox",
   "verify-email-code": "page.title.verifyEmailCode",
+  consent: "page.title.consent",
 };
 
 const escapeText = (value: string) =>

@@ -1,0 +1,87 @@
+import type { Context } from "hono";
+import type { AuthContext } from "../../context.ts";
+import { parseAuthorizationRequest, UnsafeAuthorizationRequest } from "../../services/oidc-provider/authorization.ts";
+import { errorRedirect, issueAuthorizationCode, recordConsent } from "../../services/oidc-provider/grants.ts";
+import { endpoints } from "../../services/oidc-provider/metadata.ts";
+import { findUserById } from "../../services/users.ts";
+import { browserSession, requestParameters, unanswerableRequest } from "../oidc-authorize.ts";
+import { requestOrigin } from "../security-log.ts";
+import { guardForm } from "./guard.ts";
+import { linkFailure } from "./mailed-links.ts";
+import { commonState } from "./page-state.ts";
+import { renderPage, seeOther } from "./respond.ts";
+
+// The OpenID Provider's consent page (issue 30): which application asks for what, for the signed-in user,
+// with Allow and Deny. It carries the authorization request's own parameters and checks them again on
+// the post, through the same service as the authorize endpoint; the post is guarded like every page form
+// (Origin and the form token), so another site cannot consent in the user's name. Allowing remembers the
+// scopes for this user and client; either answer goes back to the client (the CSP lets the form go there).
+
+/** The origin (or private-use scheme) a consent form's answer is sent on to. */
+function formTarget(redirectURI: string): string {
+  const url = new URL(redirectURI);
+  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
+}
+
+export async function showConsent(c: Context, ctx: AuthContext): Promise<Response> {
+  if (!ctx.config.oidcProvider.enabled) return linkFailure(c, ctx, "NOT_FOUND", 404);
+  const params = c.req.query();
+  let parsed: Awaited<ReturnType<typeof parseAuthorizationRequest>>;
+  try {
+    parsed = await parseAuthorizationRequest(ctx, params);
+  } catch (error) {
+    if (error instanceof UnsafeAuthorizationRequest) return unanswerableRequest(c, ctx);
+    throw error;
+  }
+  if (!parsed.ok) {
+    const { error, error_description } = parsed.error.toBody();
+    return c.redirect(errorRedirect(ctx, parsed.redirectURI, parsed.state, error, error_description), 302);
+  }
+  const session = await browserSession(c, ctx);
+  const user = session ? await findUserById(ctx, session.userId) : undefined;
+  // Signed out meanwhile: the authorize endpoint sends the browser through sign-in and back here.
+  if (!user)
+    return c.redirect(
+      `${endpoints(ctx).authorization_endpoint}?${new URLSearchParams(requestParameters(params))}`,
+      302,
+    );
+  const { request } = parsed;
+  c.set("pageFormTargets", [formTarget(request.redirectURI)]);
+  return renderPage(c, ctx, {
+    ...commonState(c, ctx),
+    page: "consent",
+    clientName: request.client.name,
+    scopes: request.scopes,
+    email: user.email,
+    destination: formTarget(request.redirectURI),
+    request: requestParameters(params),
+  });
+}
+
+export async function postConsent(c: Context, ctx: AuthContext): Promise<Response> {
+  if (!ctx.config.oidcProvider.enabled) return linkFailure(c, ctx, "NOT_FOUND", 404);
+  const guarded = await guardForm(c, ctx);
+  if (!guarded.ok) return linkFailure(c, ctx, guarded.problem, 403);
+  const params = requestParameters(guarded.fields);
+  let parsed: Awaited<ReturnType<typeof parseAuthorizationRequest>>;
+  try {
+    parsed = await parseAuthorizationRequest(ctx, params);
+  } catch (error) {
+    if (error instanceof UnsafeAuthorizationRequest) return unanswerableRequest(c, ctx);
+    throw error;
+  }
+  if (!parsed.ok) {
+    const { error, error_description } = parsed.error.toBody();
+    return seeOther(c, errorRedirect(ctx, parsed.redirectURI, parsed.state, error, error_description));
+  }
+  const { request } = parsed;
+  const session = await browserSession(c, ctx);
+  if (!session) return seeOther(c, `${endpoints(ctx).authorization_endpoint}?${new URLSearchParams(params)}`);
+  if (guarded.fields.decision !== "allow")
+    return seeOther(
+      c,
+      errorRedirect(ctx, request.redirectURI, request.state, "access_denied", "the user denied the request"),
+    );
+  await recordConsent(ctx, session.userId, request, requestOrigin(c, ctx));
+  return seeOther(c, await issueAuthorizationCode(ctx, request, session));
+}

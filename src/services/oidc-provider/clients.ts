@@ -1,0 +1,167 @@
+import type { AuthContext } from "../../context.ts";
+import { constantTimeEqual, generateRandomString, sha256Base64Url } from "../../crypto/random.ts";
+import type { OAuthClientRow } from "../../db/oauth-schema.ts";
+import {
+  deleteOAuthClient,
+  findOAuthClient,
+  insertOAuthClient,
+  listOAuthClients,
+  updateOAuthClientSecret,
+} from "../../db/repositories/oauth-clients.ts";
+import { AuthError } from "../../errors.ts";
+import type { OAuthClientWire } from "../../wire/oauth-client.ts";
+import { redirectURIProblem } from "./redirect-uris.ts";
+
+// The OpenID Provider's clients: registered by an operator (`authd clients add`), never by a stranger
+// (dynamic registration is off). A confidential client's secret is shown once and kept as a SHA-256 digest:
+// it is 256 random bits, so a fast digest is as good as a slow one and lets every check be constant-time.
+
+export type IdTokenAlgorithm = OAuthClientWire["id_token_signed_response_alg"];
+
+export interface OAuthClient {
+  id: string;
+  name: string;
+  isPublic: boolean;
+  redirectURIs: string[];
+  postLogoutRedirectURIs: string[];
+  idTokenAlg: IdTokenAlgorithm;
+  skipConsent: boolean;
+  backchannelLogoutURI: string | null;
+  createdAt: number;
+}
+
+export interface NewClientInput {
+  name: string;
+  redirectURIs: string[];
+  postLogoutRedirectURIs?: string[];
+  idTokenAlg?: IdTokenAlgorithm;
+  isPublic?: boolean;
+  skipConsent?: boolean;
+  backchannelLogoutURI?: string | null;
+}
+
+const invalid = (message: string) => new AuthError("INVALID_OAUTH_CLIENT", { message });
+
+export function toOAuthClient(row: OAuthClientRow): OAuthClient {
+  return {
+    id: row.id,
+    name: row.name,
+    isPublic: row.secretHash === null,
+    redirectURIs: JSON.parse(row.redirectURIs) as string[],
+    postLogoutRedirectURIs: JSON.parse(row.postLogoutRedirectURIs) as string[],
+    idTokenAlg: row.idTokenAlg as IdTokenAlgorithm,
+    skipConsent: Boolean(row.skipConsent),
+    backchannelLogoutURI: row.backchannelLogoutURI,
+    createdAt: Number(row.createdAt),
+  };
+}
+
+export function toOAuthClientWire(client: OAuthClient): OAuthClientWire {
+  return {
+    client_id: client.id,
+    client_name: client.name,
+    redirect_uris: client.redirectURIs,
+    post_logout_redirect_uris: client.postLogoutRedirectURIs,
+    id_token_signed_response_alg: client.idTokenAlg,
+    token_endpoint_auth_method: client.isPublic ? "none" : "client_secret_basic",
+    skip_consent: client.skipConsent,
+    backchannel_logout_uri: client.backchannelLogoutURI,
+    created_at: new Date(client.createdAt).toISOString(),
+  };
+}
+
+const newSecret = () => generateRandomString(48);
+
+function checkInput(input: NewClientInput): void {
+  if (input.name.trim() === "" || input.name.length > 200)
+    throw invalid("a client needs a name of 1 to 200 characters");
+  if (input.redirectURIs.length === 0) throw invalid("a client needs at least one redirect URI");
+  const publicClient = input.isPublic ?? false;
+  for (const uri of input.redirectURIs) {
+    const problem = redirectURIProblem(uri, publicClient);
+    if (problem) throw invalid(problem);
+  }
+  for (const uri of [
+    ...(input.postLogoutRedirectURIs ?? []),
+    ...(input.backchannelLogoutURI ? [input.backchannelLogoutURI] : []),
+  ]) {
+    const problem = redirectURIProblem(uri, false);
+    if (problem) throw invalid(problem);
+  }
+}
+
+/** Register a client; answers it with its secret (confidential clients), which is not kept in clear. */
+export async function addOAuthClient(
+  ctx: AuthContext,
+  input: NewClientInput,
+): Promise<{ client: OAuthClient; secret: string | null }> {
+  checkInput(input);
+  const secret = input.isPublic ? null : newSecret();
+  const now = ctx.now();
+  const id = generateRandomString(32);
+  await insertOAuthClient(ctx.db, {
+    id,
+    name: input.name.trim(),
+    secretHash: secret === null ? null : sha256Base64Url(secret),
+    redirectURIs: JSON.stringify(input.redirectURIs),
+    postLogoutRedirectURIs: JSON.stringify(input.postLogoutRedirectURIs ?? []),
+    idTokenAlg: input.idTokenAlg ?? "RS256",
+    skipConsent: input.skipConsent ?? false,
+    backchannelLogoutURI: input.backchannelLogoutURI ?? null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { client: await requireOAuthClient(ctx, id), secret };
+}
+
+export async function findClient(ctx: AuthContext, id: string): Promise<OAuthClient | null> {
+  if (id === "" || id.length > 256) return null;
+  const row = await findOAuthClient(ctx.db, id);
+  return row ? toOAuthClient(row) : null;
+}
+
+export async function requireOAuthClient(ctx: AuthContext, id: string): Promise<OAuthClient> {
+  const client = await findClient(ctx, id);
+  if (!client) throw new AuthError("OAUTH_CLIENT_NOT_FOUND");
+  return client;
+}
+
+export async function listClients(ctx: AuthContext): Promise<OAuthClient[]> {
+  return (await listOAuthClients(ctx.db)).map(toOAuthClient);
+}
+
+/** A new secret for a confidential client; the old one stops working at once. */
+export async function rotateClientSecret(
+  ctx: AuthContext,
+  id: string,
+): Promise<{ client: OAuthClient; secret: string }> {
+  const client = await requireOAuthClient(ctx, id);
+  if (client.isPublic) throw invalid("a public client has no secret to rotate");
+  const secret = newSecret();
+  await updateOAuthClientSecret(ctx.db, id, sha256Base64Url(secret), ctx.now());
+  return { client, secret };
+}
+
+/** Remove a client with everything it was given (codes, grants, tokens, consents). */
+export async function removeOAuthClient(ctx: AuthContext, id: string): Promise<void> {
+  if (!(await deleteOAuthClient(ctx.db, id))) throw new AuthError("OAUTH_CLIENT_NOT_FOUND");
+}
+
+/** A digest compared against when the client is unknown, so both cases cost the same. */
+const NO_CLIENT_DIGEST = sha256Base64Url("authd: no such client");
+
+/**
+ * Who is calling the token, revocation or introspection endpoint: the client whose id and secret match
+ * (compared in constant time), a public client that sent its id and no secret, or null.
+ */
+export async function authenticateClient(
+  ctx: AuthContext,
+  clientId: string,
+  secret: string | null,
+): Promise<OAuthClient | null> {
+  const row = clientId ? await findOAuthClient(ctx.db, clientId) : undefined;
+  if (row && row.secretHash === null) return secret === null ? toOAuthClient(row) : null;
+  const presented = sha256Base64Url(secret ?? "");
+  const matches = constantTimeEqual(presented, row?.secretHash ?? NO_CLIENT_DIGEST);
+  return row && secret !== null && matches ? toOAuthClient(row) : null;
+}

@@ -73,14 +73,15 @@ describe("the development outbox", () => {
     await button.click();
     await page.waitForURL(/\/account\/verify-email\?token=/);
     await page.getByRole("button", { name: "Confirm my address" }).click();
-    // The link goes back to the app (AUTH_APP_URL, here the daemon's own origin) once confirmed.
-    await page.waitForURL(`${daemon.url}/`);
+    // The link goes back to the app once confirmed: without AUTH_APP_URL, the account page (which sends
+    // this browser, signed out, through sign-in and back).
+    await page.waitForURL((url) => url.pathname === "/account" || url.pathname === "/account/sign-in");
     // Confirmed: the password that was refused for an unconfirmed address now signs in.
     await page.goto(`${daemon.url}/account/sign-in`);
     await page.getByLabel("Email address or username", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(`${daemon.url}/`);
+    await page.waitForURL(`${daemon.url}/account`);
     await page.goto(`${daemon.url}/account/sign-in`);
     await page.getByText(`Signed in as ${email}.`).waitFor();
     expect(problems.filter((problem) => !expected.includes(problem))).toEqual([]);

@@ -91,3 +91,20 @@ export async function deleteProviderAccounts(db: Db, userId: string, keepId: str
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Replace a credential account's password only if it still holds `expected` (a concurrent upgrade or change wins). */
+export async function replacePasswordIf(
+  db: Db,
+  id: string,
+  expected: string,
+  password: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("account")
+    .set({ password, updatedAt: now })
+    .where("id", "=", id)
+    .where("password", "=", expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -6,6 +6,7 @@ import * as addJwksRotation from "./20261123171000_add_jwks_rotation.ts";
 import * as addTwoFactor from "./20261123172000_add_two_factor.ts";
 import * as createAuditTables from "./20261123173000_create_audit_tables.ts";
 import * as addApiKeyUsageVersion from "./20261127070000_add_api_key_usage_version.ts";
+import * as createImportedUserTable from "./20261128090000_create_imported_user_table.ts";
 
 // Listed statically so `bun build --compile` embeds every migration in the binary. Add new ones in order.
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "20261123172000_add_two_factor": addTwoFactor,
   "20261123173000_create_audit_tables": createAuditTables,
   "20261127070000_add_api_key_usage_version": addApiKeyUsageVersion,
+  "20261128090000_create_imported_user_table": createImportedUserTable,
 };

@@ -26,6 +26,8 @@ const commandModules: [name: string, load: () => Promise<Command>][] = [
   ["admin", async () => (await import("./commands/admin.ts")).adminCommand],
   ["audit", async () => (await import("./commands/audit.ts")).auditCommand],
   ["webhooks", async () => (await import("./commands/webhooks.ts")).webhooksCommand],
+  ["import", async () => (await import("./commands/import.ts")).importCommand],
+  ["export", async () => (await import("./commands/export.ts")).exportCommand],
 ];
 
 /**

@@ -236,6 +236,14 @@ export interface WebhookDeliveryTable {
   deliveredAt: number | null;
 }
 
+/** Which user an imported record became: (source, sourceId) is unique (issue 33). */
+export interface ImportedUserTable {
+  source: string;
+  sourceId: string;
+  userId: string;
+  importedAt: number;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -255,6 +263,7 @@ export interface Database {
   auditEvent: AuditEventTable;
   webhookEndpoint: WebhookEndpointTable;
   webhookDelivery: WebhookDeliveryTable;
+  importedUser: ImportedUserTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import * as z from "zod";
 import { HASH_FORMATS } from "../../crypto/imported-hash-forms.ts";
 import { hasProblems, type ImportReport, runImport } from "../../services/import/run.ts";
@@ -15,6 +16,7 @@ const ImportFlags = z.object({
   allowInsecureHashes: z.boolean().default(false),
   hashFormat: z.enum(HASH_FORMATS, { message: `expected one of ${HASH_FORMATS.join(", ")}` }).default("auto"),
   map: z.string().optional(),
+  betterAuthSecretFile: z.string().min(1).optional(),
   report: z.enum(["text", "json"], { message: "expected text or json" }).default("text"),
   batchSize: z.coerce.number().int().min(1).max(10_000).default(500),
   json: z.boolean().optional(),
@@ -35,6 +37,14 @@ function describe(report: ImportReport): string[] {
     ...report.problems.map((p) => `  ${p.record}${p.email ? ` (${p.email})` : ""}: ${p.problem}`),
     ...(report.problemsNotListed ? [`  … and ${report.problemsNotListed} more problems`] : []),
   ];
+}
+
+function readSecretFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8").trim();
+  } catch (error) {
+    throw new UserError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
 }
 
 /** Progress on a terminal only: one line rewritten in place, cleared at the end. */
@@ -61,6 +71,7 @@ export const importCommand = createCommand(
   .option("--allow-insecure-hashes", "accept MD5, SHA-1 and phpass hashes (upgraded at the next sign-in)")
   .option("--hash-format <format>", `how password hashes are written: ${HASH_FORMATS.join(", ")}`, "auto")
   .option("--map <pairs>", "csv: column=field pairs, comma-separated (docs/import.md)")
+  .option("--better-auth-secret-file <file>", "better-auth: a file holding the app's BETTER_AUTH_SECRET (carries TOTP)")
   .option("--report <format>", "text or json", "text")
   .option("--batch-size <n>", "records per transaction", "500")
   .option("--json", "print only the JSON report")
@@ -70,7 +81,8 @@ export const importCommand = createCommand(
     const progress = terminalProgress(!json);
     const report = await withContext(flags, async (ctx) => {
       try {
-        const stream = await openSource(flags.source, flags.files, { map: flags.map });
+        const betterAuthSecret = flags.betterAuthSecretFile ? readSecretFile(flags.betterAuthSecretFile) : null;
+        const stream = await openSource(flags.source, flags.files, { map: flags.map, betterAuthSecret });
         return await runImport(ctx, stream, {
           source: flags.source,
           commit: flags.commit,

@@ -21,16 +21,21 @@ export interface ExportOptions {
   pageSize?: number;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+const iso = (ms: unknown): string | null =>
+  ms === null || ms === undefined ? null : new Date(Number(ms)).toISOString();
 
-function userLine(
+export interface UserLineExtras {
+  password?: string | null;
+  accounts: V1User["accounts"];
+  twoFactor: V1User["twoFactor"];
+  organizations: V1User["organizations"];
+}
+
+/** A user row as an authd.v1 line; `dateOf` reads the row's dates (authd's are epoch milliseconds). */
+export function userLine(
   row: UserRow,
-  extras: {
-    password?: string | null;
-    accounts: V1User["accounts"];
-    twoFactor: V1User["twoFactor"];
-    organizations: V1User["organizations"];
-  },
+  extras: UserLineExtras,
+  dateOf: (value: unknown) => string | null = iso,
 ): V1User {
   const metadata = parseAdditional(row);
   return {
@@ -44,10 +49,10 @@ function userLine(
     role: row.role,
     banned: Boolean(row.banned),
     banReason: row.banReason,
-    banExpires: iso(row.banExpires),
+    banExpires: dateOf(row.banExpires),
     metadata: Object.keys(metadata).length > 0 ? metadata : null,
-    createdAt: iso(row.createdAt) as string,
-    updatedAt: iso(row.updatedAt) as string,
+    createdAt: dateOf(row.createdAt) ?? new Date(0).toISOString(),
+    updatedAt: dateOf(row.updatedAt) ?? new Date(0).toISOString(),
     ...(extras.password !== undefined ? { password: extras.password } : {}),
     accounts: extras.accounts,
     twoFactor: extras.twoFactor,

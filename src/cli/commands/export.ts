@@ -1,6 +1,7 @@
 import { closeSync, fchmodSync, openSync, writeSync } from "node:fs";
 import * as z from "zod";
 import { exportLines } from "../../services/import/export.ts";
+import { exportCsvLines } from "../../services/import/export-csv.ts";
 import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
 
 // `authd export` (issue 33): every user in authd.v1 JSON Lines. Secrets (password hashes, TOTP secrets,
@@ -9,6 +10,7 @@ import { createCommand, parseFlags, printJSON, UserError, withContext } from "..
 const ExportFlags = z.object({
   output: z.string().min(1).optional(),
   includeSecrets: z.boolean().default(false),
+  format: z.enum(["jsonl", "csv"], { message: "expected jsonl or csv" }).default("jsonl"),
   json: z.boolean().optional(),
   config: z.string().optional(),
 });
@@ -29,17 +31,26 @@ export const exportCommand = createCommand(
   "write every user in authd's interchange format (authd.v1 JSON Lines)",
 )
   .option("-o, --output <file>", "write to this file (mode 0600) instead of standard output")
+  .option(
+    "--format <format>",
+    "jsonl (authd.v1, the default) or csv (plain fields only, safe to open in a spreadsheet)",
+    "jsonl",
+  )
   .option("--include-secrets", "include password hashes, TOTP secrets and backup codes (needs --output)")
   .option("--json", "with --output: print only a JSON summary")
   .action(async (raw) => {
     const flags = parseFlags(ExportFlags, raw);
     if (flags.includeSecrets && !flags.output)
       throw new UserError("--include-secrets writes only to a file: add --output FILE", 2);
+    if (flags.includeSecrets && flags.format === "csv")
+      throw new UserError("--include-secrets is for authd.v1 (--format jsonl); a CSV export never holds secrets", 2);
     await withContext(flags, async (ctx) => {
       const fd = flags.output ? openOutput(flags.output) : null;
       let users = -1;
       try {
-        for await (const line of exportLines(ctx, { includeSecrets: flags.includeSecrets })) {
+        const lines =
+          flags.format === "csv" ? exportCsvLines(ctx) : exportLines(ctx, { includeSecrets: flags.includeSecrets });
+        for await (const line of lines) {
           if (fd === null) process.stdout.write(`${line}\n`);
           else writeSync(fd, `${line}\n`);
           users += 1;

@@ -1,10 +1,11 @@
 import type { RecordStream } from "../run.ts";
 import { openBetterAuth } from "./better-auth.ts";
+import { openCsv } from "./csv.ts";
 import { ImportSourceError, openAuthdFile } from "./json-lines.ts";
 
 // The sources `authd import <source>` reads (docs/import.md says what each carries over).
 
-export const IMPORT_SOURCES = ["authd", "better-auth"] as const;
+export const IMPORT_SOURCES = ["authd", "better-auth", "csv"] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 export interface SourceOptions {
@@ -23,6 +24,9 @@ export async function openSource(source: ImportSource, files: string[], options:
     case "better-auth":
       if (files.length !== 1) throw new ImportSourceError("better-auth takes one SQLite file or postgres:// URL");
       return openBetterAuth(files[0], options.betterAuthSecret ?? null);
+    case "csv":
+      if (files.length !== 1) throw new ImportSourceError("csv takes one file");
+      return openCsv(files[0], options.map);
   }
 }
 

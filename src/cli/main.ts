@@ -28,6 +28,8 @@ const commandModules: [name: string, load: () => Promise<Command>][] = [
   ["webhooks", async () => (await import("./commands/webhooks.ts")).webhooksCommand],
   ["import", async () => (await import("./commands/import.ts")).importCommand],
   ["export", async () => (await import("./commands/export.ts")).exportCommand],
+  ["backup", async () => (await import("./commands/backup.ts")).backupCommand],
+  ["restore", async () => (await import("./commands/backup.ts")).restoreCommand],
 ];
 
 /**

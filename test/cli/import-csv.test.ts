@@ -1,30 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { ImportReport } from "../../src/services/import/run.ts";
-import { createTestContext, describeEachDialect, type TestContext } from "../helpers/context.ts";
+import { describeEachDialect } from "../helpers/context.ts";
 import { aspNetIdentityHash, djangoPbkdf2 } from "../helpers/foreign-hashes.ts";
+import { useCliDatabase } from "../helpers/interchange.ts";
 import { runCli } from "./run.ts";
 
 // Issue 33: `authd import csv FILE --map … --hash-format …`, and `authd export --format csv`, which writes a
 // cell a spreadsheet would run as a formula as plain text.
 
 describeEachDialect("authd import csv / export --format csv", (dialect) => {
-  let t: TestContext;
-  let env: Record<string, string>;
-  let dir: string;
+  const db = useCliDatabase(dialect, "authd-import-csv-");
   const tag = Math.random().toString(36).slice(2, 8);
   const email = (name: string) => `${name}.${tag}@example.com`;
-  beforeAll(async () => {
-    t = await createTestContext({ dialect, realTime: true });
-    env = { AUTH_DATABASE_URL: t.ctx.config.databaseURL };
-    dir = mkdtempSync(join(tmpdir(), "authd-import-csv-"));
-  });
-  afterAll(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   const quote = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
 
@@ -48,11 +37,11 @@ describeEachDialect("authd import csv / export --format csv", (dialect) => {
       [`u3-${tag}`, email("at"), "false", "@SUM(1+1)", ""],
       [`u4-${tag}`, email("minus"), "1", "-2+3", ""],
     ];
-    const file = join(dir, "users.csv");
+    const file = join(db.dir, "users.csv");
     writeFileSync(file, `${rows.map((row) => row.map(quote).join(",")).join("\r\n")}\r\n`);
     const map = "id=User ID,email=E-mail,emailVerified=Verified,name=Full Name,password=Hash";
     const args = ["import", "csv", file, "--map", map, "--hash-format", "django", "--json"];
-    const dry = await runCli(args, { env });
+    const dry = await runCli(args, { env: db.env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.json<ImportReport>()).toMatchObject({
       records: 4,
@@ -60,9 +49,9 @@ describeEachDialect("authd import csv / export --format csv", (dialect) => {
       refused: 0,
       hashKinds: { "pbkdf2-sha256": 2, none: 2 },
     });
-    expect((await runCli([...args, "--commit"], { env })).code).toBe(0);
+    expect((await runCli([...args, "--commit"], { env: db.env })).code).toBe(0);
 
-    const user = await t.ctx.db
+    const user = await db.t.ctx.db
       .selectFrom("user")
       .selectAll()
       .where("email", "=", email("django"))
@@ -70,13 +59,13 @@ describeEachDialect("authd import csv / export --format csv", (dialect) => {
     expect(user).toMatchObject({ id: `u1-${tag}`, name: 'Ada "the first", Lovelace\nof London' });
     expect(Boolean(user.emailVerified)).toBe(true);
     expect(
-      (await t.agent().post("/sign-in/email", { email: email("django"), password: "wrong-password-1" })).status,
+      (await db.t.agent().post("/sign-in/email", { email: email("django"), password: "wrong-password-1" })).status,
     ).toBe(401);
     expect(
-      (await t.agent().post("/sign-in/email", { email: email("django"), password: "django-csv-password" })).status,
+      (await db.t.agent().post("/sign-in/email", { email: email("django"), password: "django-csv-password" })).status,
     ).toBe(200);
 
-    const exported = await runCli(["export", "--format", "csv"], { env });
+    const exported = await runCli(["export", "--format", "csv"], { env: db.env });
     expect(exported.code, exported.stderr).toBe(0);
     const lines = exported.stdout;
     expect(lines.split("\n")[0]).toBe("id,email,emailVerified,name,image,username,role,createdAt,updatedAt,banned");
@@ -86,30 +75,34 @@ describeEachDialect("authd import csv / export --format csv", (dialect) => {
     expect(lines).toContain(`"Ada ""the first"", Lovelace\nof London"`);
     expect(lines).not.toMatch(/\$pbkdf2|pbkdf2_sha256/);
     expect(
-      (await runCli(["export", "--format", "csv", "--include-secrets", "--output", join(dir, "x.csv")], { env })).code,
+      (
+        await runCli(["export", "--format", "csv", "--include-secrets", "--output", join(db.dir, "x.csv")], {
+          env: db.env,
+        })
+      ).code,
     ).toBe(2);
   });
 
   it("reads ASP.NET Identity hashes, and names a missing email column and a hash that is not the format said", async () => {
-    const file = join(dir, "aspnet.csv");
+    const file = join(db.dir, "aspnet.csv");
     writeFileSync(
       file,
       `email,password\n${email("aspnet")},${aspNetIdentityHash("aspnet-password", 3)}\n${email("wrong")},not-a-hash\n`,
     );
     const result = await runCli(["import", "csv", file, "--hash-format", "aspnet-identity", "--commit", "--json"], {
-      env,
+      env: db.env,
     });
     expect(result.code, result.stderr).toBe(0);
     const report = result.json<ImportReport>();
     expect(report).toMatchObject({ imported: 1, refused: 1 });
     expect(report.problems[0]).toMatchObject({ record: "line 3", problem: expect.stringMatching(/^password hash:/) });
     expect(
-      (await t.agent().post("/sign-in/email", { email: email("aspnet"), password: "aspnet-password" })).status,
+      (await db.t.agent().post("/sign-in/email", { email: email("aspnet"), password: "aspnet-password" })).status,
     ).toBe(200);
 
-    const noEmail = join(dir, "no-email.csv");
+    const noEmail = join(db.dir, "no-email.csv");
     writeFileSync(noEmail, "mail,name\nx@example.com,X\n");
-    const refused = await runCli(["import", "csv", noEmail], { env });
+    const refused = await runCli(["import", "csv", noEmail], { env: db.env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^authd: .*no "email" column \(say which with --map email=COLUMN\)\n$/);
   });

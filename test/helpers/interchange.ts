@@ -1,5 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { createTestContext, type Dialect, type TestContext } from "./context.ts";
 
 // authd.v1 files written by tests (issue 33): a header line and one line per user.
 
@@ -39,4 +42,25 @@ export function writeInterchangeFile(
   ];
   writeFileSync(path, `${lines.join("\n")}\n`);
   return path;
+}
+
+/**
+ * A test database with the environment that points `authd` at it and a scratch directory for files, made
+ * before the file's tests and removed after (import tests run the CLI against it and check over HTTP).
+ */
+export function useCliDatabase(
+  dialect: Dialect,
+  prefix: string,
+): { t: TestContext; env: Record<string, string>; dir: string } {
+  const state = {} as { t: TestContext; env: Record<string, string>; dir: string };
+  beforeAll(async () => {
+    state.t = await createTestContext({ dialect, realTime: true });
+    state.env = { AUTH_DATABASE_URL: state.t.ctx.config.databaseURL };
+    state.dir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    await state.t.close();
+    rmSync(state.dir, { recursive: true, force: true });
+  });
+  return state;
 }

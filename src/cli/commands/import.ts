@@ -17,6 +17,7 @@ const ImportFlags = z.object({
   hashFormat: z.enum(HASH_FORMATS, { message: `expected one of ${HASH_FORMATS.join(", ")}` }).default("auto"),
   map: z.string().optional(),
   betterAuthSecretFile: z.string().min(1).optional(),
+  hashConfig: z.string().min(1).optional(),
   report: z.enum(["text", "json"], { message: "expected text or json" }).default("text"),
   batchSize: z.coerce.number().int().min(1).max(10_000).default(500),
   json: z.boolean().optional(),
@@ -71,6 +72,7 @@ export const importCommand = createCommand(
   .option("--allow-insecure-hashes", "accept MD5, SHA-1 and phpass hashes (upgraded at the next sign-in)")
   .option("--hash-format <format>", `how password hashes are written: ${HASH_FORMATS.join(", ")}`, "auto")
   .option("--map <pairs>", "csv: column=field pairs, comma-separated (docs/import.md)")
+  .option("--hash-config <file>", "firebase: the project's password hash parameters (JSON)")
   .option("--better-auth-secret-file <file>", "better-auth: a file holding the app's BETTER_AUTH_SECRET (carries TOTP)")
   .option("--report <format>", "text or json", "text")
   .option("--batch-size <n>", "records per transaction", "500")
@@ -82,7 +84,11 @@ export const importCommand = createCommand(
     const report = await withContext(flags, async (ctx) => {
       try {
         const betterAuthSecret = flags.betterAuthSecretFile ? readSecretFile(flags.betterAuthSecretFile) : null;
-        const stream = await openSource(flags.source, flags.files, { map: flags.map, betterAuthSecret });
+        const stream = await openSource(flags.source, flags.files, {
+          map: flags.map,
+          betterAuthSecret,
+          hashConfig: flags.hashConfig,
+        });
         return await runImport(ctx, stream, {
           source: flags.source,
           commit: flags.commit,

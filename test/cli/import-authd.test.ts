@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { parseImportedHash } from "../../src/crypto/imported-hash.ts";
 import { fromBetterAuth } from "../../src/crypto/imported-hash-forms.ts";
 import type { ImportReport } from "../../src/services/import/run.ts";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
@@ -124,6 +125,16 @@ describeEachDialect("authd import authd / authd export", (dialect) => {
       insecureHashes: 1,
     });
     expect(await userCount()).toBe(before + 7);
+
+    // The timing floor: a hash shaped like one imported (kind and cost), matching no one's, is remembered.
+    const floor = await t.ctx.db
+      .selectFrom("authdSetting")
+      .select("value")
+      .where("key", "=", "import.slowest-hash")
+      .executeTakeFirstOrThrow();
+    expect(Object.keys(report.hashKinds)).toContain(parseImportedHash(floor.value).kind);
+    const stored = await t.ctx.db.selectFrom("account").select("password").execute();
+    expect(stored.map((row) => row.password)).not.toContain(floor.value);
 
     const again = await runCli(["import", "authd", file, "--commit", "--allow-insecure-hashes", "--json"], { env });
     expect(again.json<Report>()).toMatchObject({ imported: 0, unchanged: 7 });

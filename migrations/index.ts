@@ -7,7 +7,8 @@ import * as addTwoFactor from "./20261123172000_add_two_factor.ts";
 import * as createAuditTables from "./20261123173000_create_audit_tables.ts";
 import * as addApiKeyUsageVersion from "./20261127070000_add_api_key_usage_version.ts";
 import * as addPasskeyLastUsed from "./20261127180000_add_passkey_last_used.ts";
-import * as createOidcProviderTables from "./20261201090000_create_oidc_provider_tables.ts";
+import * as createOidcProviderTables from "./20261127190000_create_oidc_provider_tables.ts";
+import * as createImportedUserTable from "./20261127200000_create_imported_user_table.ts";
 
 // Listed statically so `bun build --compile` embeds every migration in the binary. Add new ones in order.
 export const migrations: Record<string, Migration> = {
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   "20261123173000_create_audit_tables": createAuditTables,
   "20261127070000_add_api_key_usage_version": addApiKeyUsageVersion,
   "20261127180000_add_passkey_last_used": addPasskeyLastUsed,
-  "20261201090000_create_oidc_provider_tables": createOidcProviderTables,
+  "20261127190000_create_oidc_provider_tables": createOidcProviderTables,
+  "20261127200000_create_imported_user_table": createImportedUserTable,
 };

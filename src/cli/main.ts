@@ -28,6 +28,10 @@ const commandModules: [name: string, load: () => Promise<Command>][] = [
   ["audit", async () => (await import("./commands/audit.ts")).auditCommand],
   ["webhooks", async () => (await import("./commands/webhooks.ts")).webhooksCommand],
   ["clients", async () => (await import("./commands/clients.ts")).clientsCommand],
+  ["import", async () => (await import("./commands/import.ts")).importCommand],
+  ["export", async () => (await import("./commands/export.ts")).exportCommand],
+  ["backup", async () => (await import("./commands/backup.ts")).backupCommand],
+  ["restore", async () => (await import("./commands/backup.ts")).restoreCommand],
 ];
 
 /**

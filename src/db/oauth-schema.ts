@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Selectable } from "kysely";
 
-// The OpenID Provider's tables (migrations/20261201090000_create_oidc_provider_tables.ts): every secret a
+// The OpenID Provider's tables (migrations/20261127190000_create_oidc_provider_tables.ts): every secret a
 // SHA-256 digest.
 export interface OAuthClientTable {
   id: string;

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
+import type { ImportedUserTable } from "./import-schema.ts";
 import type * as OAuth from "./oauth-schema.ts";
 
 // Table types. Dates are epoch milliseconds (bigint on Postgres, integer on SQLite); booleans come back
@@ -263,6 +264,7 @@ export interface Database {
   oauthCode: OAuth.OAuthCodeTable;
   oauthToken: OAuth.OAuthTokenTable;
   oauthConsent: OAuth.OAuthConsentTable;
+  importedUser: ImportedUserTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -12,6 +12,8 @@ import { AuthError } from "../errors.ts";
 import { withTransaction } from "../platform/transaction.ts";
 import { provePassword } from "./account-throttle.ts";
 import { defineHook } from "./hooks.ts";
+import { lastAtLeastTheFloor, verifyAccountPassword } from "./imported-passwords.ts";
+import { type RequestOrigin, sourceOf } from "./request-origin.ts";
 import { type EventSource, recordSecurityEvent, type SecurityEvent } from "./security-events.ts";
 
 // The credential account holds a user's password hash. A user who signed up through a social provider
@@ -113,19 +115,23 @@ export async function hasPassword(ctx: AuthContext, userId: string): Promise<boo
 
 /**
  * The password of a user's credential account, checked in about the time a real check takes even when
- * there is no user or no password (so timing does not reveal which emails exist).
+ * there is no user or no password, and whichever kind of hash an imported user still has (so timing reveals
+ * neither which emails exist nor which were imported). An imported hash that matches is upgraded, by the
+ * user proving it from `origin`.
  */
 export async function checkPassword(
   ctx: AuthContext,
   user: Pick<UserRow, "id"> | undefined,
   password: string,
+  origin: RequestOrigin,
 ): Promise<boolean> {
+  const started = performance.now();
   const account = user ? await findCredentialAccount(ctx.db, user.id) : undefined;
-  if (!account?.password) {
-    await ctx.passwords.verifyAgainstDummy(password);
-    return false;
-  }
-  return ctx.passwords.verify(account.password, password);
+  let proven = false;
+  if (!account?.password) await ctx.passwords.verifyAgainstDummy(password);
+  else proven = await verifyAccountPassword(ctx, account, password, () => sourceOf(origin, "user", account.userId));
+  await lastAtLeastTheFloor(ctx, started);
+  return proven;
 }
 
 /**
@@ -139,8 +145,8 @@ export async function proveCurrentPassword(
   password: string,
   source: EventSource,
 ): Promise<boolean> {
-  const hash = (await findCredentialAccount(ctx.db, user.id))?.password;
-  if (!hash) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
-  const proof = async () => ((await ctx.passwords.verify(hash, password)) ? user : null);
+  const account = await findCredentialAccount(ctx.db, user.id);
+  if (!account?.password) throw new AuthError("CREDENTIAL_ACCOUNT_NOT_FOUND");
+  const proof = async () => ((await verifyAccountPassword(ctx, account, password, () => source)) ? user : null);
   return (await provePassword(ctx, { email: user.email }, proof, source)) !== null;
 }

@@ -1,3 +1,4 @@
+import type { HashKind } from "../crypto/imported-hash.ts";
 import type { LogSlot } from "../platform/log-slots.ts";
 
 // The catalogue of security events (issue 21): every type, with the details it carries. docs/events.md
@@ -140,6 +141,8 @@ export type Detail =
       revokedOtherSessions?: boolean;
     }
   | { type: "password_reset"; outcome: "success"; revokedSessions: boolean; method?: "email-otp" }
+  /** An imported hash (issue 33) matched and was replaced by authd's own; `from` is its kind. */
+  | { type: "password_upgraded"; outcome: "success"; from: HashKind }
   | { type: "email_change_requested"; outcome: "success" }
   | { type: "email_changed"; outcome: "success"; method: "unverified-address" | "confirmed" }
   | {
@@ -196,6 +199,7 @@ const EVENT_TYPES: Record<SecurityEventType, true> = {
   session_revoked: true,
   password_changed: true,
   password_reset: true,
+  password_upgraded: true,
   email_change_requested: true,
   email_changed: true,
   account_claimed: true,

@@ -136,6 +136,14 @@ export async function createUser(ctx: AuthContext, input: NewUserInput): Promise
   }
 }
 
+/**
+ * Insert a user row brought by an import (issue 33) into the import's transaction `db`: the row as the source
+ * had it (its id, times, verification), checked beforehand by the import. No event: the import reports.
+ */
+export function insertImportedUserRow(db: Db, row: UserRow): Promise<UserRow> {
+  return users.insertUser(db, { ...row, email: row.email.toLowerCase() });
+}
+
 export function findUserById(ctx: AuthContext, userId: string): Promise<UserRow | undefined> {
   return users.findUserById(ctx.db, userId);
 }

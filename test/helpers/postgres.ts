@@ -69,3 +69,18 @@ export async function dropTestSchemas(run: string): Promise<number> {
     return doomed.length;
   });
 }
+
+/**
+ * A Postgres database of its own (for a foreign system's schema, e.g. Better Auth's, whose migrations look at
+ * every schema of their database); `drop` removes it.
+ */
+export async function createPostgresDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`not a database name for tests: ${name}`);
+  await admin((client) => client.query(`create database ${name}`));
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+  };
+}

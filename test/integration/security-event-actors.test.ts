@@ -1,6 +1,7 @@
 import { beforeEach, expect, it } from "vitest";
 import { SECURITY_EVENT_TYPES, type SecurityEventType } from "../../src/services/security-event-types.ts";
 import { describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
+import { bcryptHash } from "../helpers/foreign-hashes.ts";
 import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
 import type { Mailbox } from "../helpers/mailbox.ts";
 import { codeFlow, registerClient, tokenRequest } from "../helpers/oidc-rp.ts";
@@ -137,6 +138,17 @@ describeEachDialect("security events: the actor of every type", (dialect) => {
     password_changed: async () => {
       const u = await user();
       ok(await u.agent.post("/change-password", { currentPassword: u.password, newPassword: "changed-password-1" }));
+      return asUser(u.id);
+    },
+    password_upgraded: async () => {
+      const u = await user();
+      // An imported user: the credential account holds another system's hash of the same password.
+      await t.ctx.db
+        .updateTable("account")
+        .set({ password: bcryptHash(u.password) })
+        .where("userId", "=", u.id)
+        .execute();
+      ok(await t.agent().post("/sign-in/email", { email: u.email, password: u.password }));
       return asUser(u.id);
     },
     password_reset: async () => {

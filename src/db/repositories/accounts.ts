@@ -28,15 +28,15 @@ export function insertAccount(db: Db, row: NewAccountRow): Promise<AccountRow> {
   return db.insertInto("account").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The password account of a user (providerId "credential", accountId = the user id). */
-export function insertCredentialAccount(
+/** An account row holding no provider tokens: a password account, or a link brought by an import. */
+export function insertAccountWithoutTokens(
   db: Db,
-  row: { id: string; userId: string; password: string; now: number },
+  row: { id: string; userId: string; providerId: string; accountId: string; password: string | null; now: number },
 ): Promise<AccountRow> {
   return insertAccount(db, {
     id: row.id,
-    accountId: row.userId,
-    providerId: CREDENTIAL_PROVIDER_ID,
+    accountId: row.accountId,
+    providerId: row.providerId,
     userId: row.userId,
     password: row.password,
     accessToken: null,
@@ -48,6 +48,14 @@ export function insertCredentialAccount(
     createdAt: row.now,
     updatedAt: row.now,
   });
+}
+
+/** The password account of a user (providerId "credential", accountId = the user id). */
+export function insertCredentialAccount(
+  db: Db,
+  row: { id: string; userId: string; password: string; now: number },
+): Promise<AccountRow> {
+  return insertAccountWithoutTokens(db, { ...row, providerId: CREDENTIAL_PROVIDER_ID, accountId: row.userId });
 }
 
 /** Set the password of a credential account that has none; false when it has one (or is gone). */
@@ -90,4 +98,21 @@ export async function deleteProviderAccounts(db: Db, userId: string, keepId: str
   if (keepId !== null) query = query.where("id", "!=", keepId);
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Replace a credential account's password only if it still holds `expected` (a concurrent upgrade or change wins). */
+export async function replacePasswordIf(
+  db: Db,
+  id: string,
+  expected: string,
+  password: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("account")
+    .set({ password, updatedAt: now })
+    .where("id", "=", id)
+    .where("password", "=", expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -15,3 +15,12 @@ export async function insertSettingIfAbsent(db: Db, key: string, value: string):
     .onConflict((oc) => oc.column("key").doNothing())
     .execute();
 }
+
+/** Store the value, replacing the one the key had. */
+export async function upsertSetting(db: Db, key: string, value: string): Promise<void> {
+  await db
+    .insertInto("authdSetting")
+    .values({ key, value })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value }))
+    .execute();
+}

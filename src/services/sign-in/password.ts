@@ -32,7 +32,7 @@ async function provePasswordOf<Refusal>(
       : await findUserByUsername(ctx, identifier.username);
   const check = async () => {
     named = await find();
-    return (await checkPassword(ctx, named, password)) ? named : null;
+    return (await checkPassword(ctx, named, password, request)) ? named : null;
   };
   const user = await provePassword(ctx, identifier, check, sourceOf(request));
   if (user) return { ok: true, user };

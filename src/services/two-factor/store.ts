@@ -51,30 +51,43 @@ export async function readTwoFactor(
   db: Db = ctx.db,
 ): Promise<TwoFactorRecord | null> {
   const row = await repository.findTwoFactor(db, userId);
-  if (!row) return null;
+  return row ? openTwoFactor(ctx, row) : null;
+}
+
+/** A stored two-factor row, decrypted; null (and an error logged) when no accepted secret opens it. */
+export function openTwoFactor(ctx: AuthContext, row: TwoFactorRow): TwoFactorRecord | null {
   const secret = unsealWithAny(ctx.acceptedSecrets, SECRET_PURPOSE, row.secret)?.plaintext ?? null;
   if (secret === null) {
     ctx.logger.error(
       "two-factor secret cannot be decrypted (was AUTH_SECRET changed? put the old one in AUTH_SECRET_PREVIOUS)",
-      { userId },
+      { userId: row.userId },
     );
     return null;
   }
   return { row, secret, backupCodes: decryptBackupCodes(ctx, row.backupCodes) };
 }
 
+/** Store a secret and codes in `db` (a transaction of the caller's), replacing any earlier row. */
+export function storeTwoFactor(
+  ctx: AuthContext,
+  db: Db,
+  userId: string,
+  secret: string,
+  codes: string[],
+): Promise<void> {
+  return repository.replaceTwoFactor(db, {
+    id: generateId(),
+    userId,
+    secret: seal(ctx.secret, SECRET_PURPOSE, secret),
+    backupCodes: encryptBackupCodes(ctx, codes),
+    lastUsedStep: null,
+    createdAt: ctx.now(),
+  });
+}
+
 /** Store a new secret and new codes, replacing any earlier row. */
 export async function writeTwoFactor(ctx: AuthContext, userId: string, secret: string, codes: string[]): Promise<void> {
-  await inTransaction(ctx.db, (trx) =>
-    repository.replaceTwoFactor(trx, {
-      id: generateId(),
-      userId,
-      secret: seal(ctx.secret, SECRET_PURPOSE, secret),
-      backupCodes: encryptBackupCodes(ctx, codes),
-      lastUsedStep: null,
-      createdAt: ctx.now(),
-    }),
-  );
+  await inTransaction(ctx.db, (trx) => storeTwoFactor(ctx, trx, userId, secret, codes));
 }
 
 /** The index of `code` in `codes`, comparing every entry in constant time; -1 when absent. */

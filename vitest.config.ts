@@ -11,7 +11,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     globalSetup: ["./test/global-setup.ts"],
     pool: "forks",
-    maxWorkers: 2,
+    // Three files at once on the two cores CI has: a file spends much of its time waiting on the daemons,
+    // browsers and databases it drives (two workers kept the cores about half busy).
+    maxWorkers: 3,
     reporters: ["default", "./test/helpers/summary-reporter.ts"],
   },
 });

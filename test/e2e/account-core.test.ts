@@ -299,3 +299,42 @@ describe("the account page for everyone", () => {
     expect(found).toEqual([]);
   }, 180_000);
 });
+
+describe("the pages right to left", () => {
+  it("mirror their layout when the document's direction is rtl: the account navigation on the right, text from the right", async () => {
+    // Only left-to-right languages ship today; the styles use logical properties and [dir="rtl"], so a
+    // right-to-left catalogue needs no style of its own. Proven here by turning the direction over.
+    const { email } = await newUser("rtl");
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await signInToAccount(context, email, true);
+    const layout = () =>
+      page.evaluate(() => {
+        const box = (selector: string) => document.querySelector(selector)?.getBoundingClientRect();
+        return {
+          nav: box(".authd-account-nav")?.left ?? 0,
+          main: box(".authd-account-main")?.left ?? 0,
+          // Where the first label's words end: at the section's right edge only when text runs right to left.
+          labelRight: (() => {
+            const label = document.querySelector(".authd-label");
+            if (!label?.firstChild) return 0;
+            const words = document.createRange();
+            words.selectNodeContents(label.firstChild);
+            return words.getBoundingClientRect().right;
+          })(),
+          mainRight: box(".authd-account-main")?.right ?? 0,
+        };
+      });
+    const ltr = await layout();
+    expect(ltr.nav).toBeLessThan(ltr.main);
+    expect(ltr.mainRight - ltr.labelRight).toBeGreaterThan(200);
+    await page.evaluate(() => {
+      document.documentElement.dir = "rtl";
+    });
+    const rtl = await layout();
+    expect(rtl.nav).toBeGreaterThan(rtl.main);
+    // The form's labels start at the right edge of the section (within its padding).
+    expect(rtl.mainRight - rtl.labelRight).toBeLessThan(48);
+    await page.screenshot({ path: join(SHOTS, "account-profile-rtl-desktop.png"), fullPage: true });
+    await context.close();
+  });
+});

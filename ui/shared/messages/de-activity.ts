@@ -57,4 +57,12 @@ export const deActivity: Record<keyof typeof enActivity, string> = {
   "activity.invitation_accepted": "Sie haben eine Einladung angenommen.",
   "activity.invitation_rejected": "Sie haben eine Einladung abgelehnt.",
   "activity.invitation_canceled": "Eine Einladung an Sie wurde zurückgezogen.",
+  "activity.password_upgraded": "Ihr übernommenes Passwort wurde in der eigenen Form dieses Dienstes neu gespeichert.",
+  "activity.oidc_consent_granted": "Sie haben einer Anwendung erlaubt, Sie mit Ihrem Konto anzumelden.",
+  "activity.oidc_tokens_issued": "Eine Anwendung hat Sie mit Ihrem Konto angemeldet.",
+  "activity.oidc_tokens_refreshed": "Eine Anwendung hat ihren Zugang zu Ihrem Konto erneuert.",
+  "activity.oidc_tokens_revoked": "Der Zugang einer Anwendung zu Ihrem Konto wurde beendet.",
+  "activity.oidc_token_replayed":
+    "Ein altes Anmelde-Token einer Anwendung wurde erneut benutzt, deshalb wurde ihr Zugang zu Ihrem Konto beendet.",
+  "activity.oidc_logout": "Sie haben sich von einer Anwendung abgemeldet, die sich mit Ihrem Konto anmeldet.",
 };

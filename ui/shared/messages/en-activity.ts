@@ -56,4 +56,12 @@ export const enActivity = {
   "activity.invitation_accepted": "You accepted an invitation.",
   "activity.invitation_rejected": "You declined an invitation.",
   "activity.invitation_canceled": "An invitation to you was withdrawn.",
+  "activity.password_upgraded": "Your imported password was stored again in this service's own form.",
+  "activity.oidc_consent_granted": "You allowed an application to sign you in with your account.",
+  "activity.oidc_tokens_issued": "An application signed you in with your account.",
+  "activity.oidc_tokens_refreshed": "An application renewed its access to your account.",
+  "activity.oidc_tokens_revoked": "An application's access to your account was ended.",
+  "activity.oidc_token_replayed":
+    "An application's old sign-in token was used again, so its access to your account was ended.",
+  "activity.oidc_logout": "You signed out of an application that signs in with your account.",
 } as const;

@@ -4,14 +4,15 @@
 //   bun bench/run.ts --db postgres --redis   # Postgres (127.0.0.1:5432/test, a fresh schema) + Redis
 //   bun bench/run.ts --users 100000 --duration 5 --only get-session
 //   bun bench/run.ts --database-url sqlite:///tmp/bench-1m.db --users 1000000 --only get-session
+//   bun bench/run.ts --only oidc --duration 5   # the OpenID Provider: userinfo, introspection, refresh
 //
 // It builds dist/authd when missing (`--no-build` uses it as is), seeds the database (bench/seed.ts),
 // starts the daemon with rate limiting off, and runs each scenario in its own autocannon process.
 
 import { spawn, spawnSync } from "node:child_process";
-import { scrypt } from "node:crypto";
-import { existsSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { createHash, randomBytes, scrypt } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { scratchDatabase } from "./scratch-database.ts";
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     "pool-size": { type: "string", default: "10" },
     "database-url": { type: "string" },
     rounds: { type: "string", default: "2" },
+    "refresh-pool": { type: "string", default: "1000" },
   },
 });
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -37,6 +39,7 @@ const SERVER_TOKEN = "OYqEOkZFU7xVvE43q7UpGsAuyo1PE8cQbJqgrWtZtA0jYR_WdVwssUSxf7
 const duration = Number(args.duration);
 const connections = Number(args.connections);
 const rounds = Number(args.rounds);
+const wanted = (name: string) => !args.only || name.startsWith(args.only);
 
 interface Figures {
   name: string;
@@ -57,6 +60,8 @@ function autocannon(
     method?: string;
     headers?: Record<string, string>;
     body?: unknown;
+    /** An application/x-www-form-urlencoded body (what OAuth endpoints take). */
+    form?: Record<string, string>;
     connections?: number;
     seconds?: number;
   },
@@ -72,23 +77,62 @@ function autocannon(
   if (options.method) cli.push("-m", options.method);
   for (const [header, value] of Object.entries(options.headers ?? {})) cli.push("-H", `${header}=${value}`);
   if (options.body !== undefined) cli.push("-H", "content-type=application/json", "-b", JSON.stringify(options.body));
+  if (options.form)
+    cli.push(
+      "-H",
+      "content-type=application/x-www-form-urlencoded",
+      "-b",
+      new URLSearchParams(options.form).toString(),
+    );
   cli.push(url);
+  return figuresOf(name, cli, (result) => result.requests.average);
+}
+
+/**
+ * autocannon in its own process sending each body of `bodies` exactly once (`amount` = their number), for
+ * requests that cannot be repeated: a refresh token rotates on use, and presenting it again revokes its family.
+ * req/s is the number sent over the run's wall time (a run of a few seconds has partial one-second samples).
+ */
+function autocannonOnce(
+  name: string,
+  url: string,
+  options: { headers: Record<string, string>; bodies: string[] },
+): Promise<Figures> {
+  const dir = mkdtempSync(join(tmpdir(), "authd-bench-"));
+  const file = join(dir, "requests.json");
+  writeFileSync(file, JSON.stringify({ url, connections, ...options }));
+  const source = `
+    const autocannon = require(${JSON.stringify(join(root, "node_modules/autocannon"))});
+    const { url, connections, headers, bodies } = JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"));
+    let next = 0;
+    autocannon({ url, connections, amount: bodies.length, method: "POST", headers,
+      requests: [{ setupRequest: (request) => ({ ...request, body: bodies[next++] }) }] },
+      (error, result) => { if (error) throw error; process.stdout.write(JSON.stringify(result)); });`;
+  return figuresOf(name, ["-e", source, file], (result) => result.requests.total / result.duration).finally(() =>
+    rmSync(dir, { recursive: true, force: true }),
+  );
+}
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  duration: number;
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+
+/** Run `node argv` (autocannon printing its JSON result) and read the figures; `rps` picks the rate. */
+function figuresOf(name: string, argv: string[], rps: (result: AutocannonResult) => number): Promise<Figures> {
   return new Promise((resolve, reject) => {
-    const child = spawn("node", cli, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("node", argv, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.on("error", reject);
     child.on("close", () => {
       try {
-        const result = JSON.parse(out);
-        resolve({
-          name,
-          rps: result.requests.average,
-          p50: result.latency.p50,
-          p99: result.latency.p99,
-          non2xx: result.non2xx,
-          errors: result.errors,
-        });
+        const result = JSON.parse(out) as AutocannonResult;
+        const { latency, non2xx, errors } = result;
+        resolve({ name, rps: rps(result), p50: latency.p50, p99: latency.p99, non2xx, errors });
       } catch (error) {
         reject(new Error(`autocannon gave no JSON for ${name}: ${out.slice(0, 300)} (${(error as Error).message})`));
       }
@@ -153,18 +197,27 @@ async function startCeiling(): Promise<{ url: string; stop: () => void }> {
 }
 
 /** `rounds` alternating runs of the ceiling and the scenario (each duration ÷ rounds); means of each side. */
-async function againstCeiling(
+function againstCeiling(
   ceilingURL: string,
   name: string,
   url: string,
   options: Parameters<typeof autocannon>[2],
+): Promise<Figures> {
+  return ceilingRounds(ceilingURL, name, (seconds) => autocannon(name, url, { ...options, seconds }));
+}
+
+/** The alternating rounds of againstCeiling, with any scenario: `run` is given its seconds. */
+async function ceilingRounds(
+  ceilingURL: string,
+  name: string,
+  run: (seconds: number) => Promise<Figures>,
 ): Promise<Figures> {
   const seconds = Math.max(1, Math.round(duration / rounds));
   const ceilings: Figures[] = [];
   const runs: Figures[] = [];
   for (let round = 0; round < rounds; round += 1) {
     ceilings.push(await autocannon("ceiling", ceilingURL, { seconds }));
-    runs.push(await autocannon(name, url, { ...options, seconds }));
+    runs.push(await run(seconds));
   }
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   return {
@@ -187,6 +240,19 @@ async function prepareDatabase(): Promise<{ url: string; cleanup: () => Promise<
 async function startDaemon(databaseURL: string) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const env = daemonEnv(port, url, databaseURL);
+  const child = spawn(join(root, "dist/authd"), ["serve"], { env, stdio: ["ignore", "inherit", "inherit"] });
+  for (let i = 0; i < 200; i += 1) {
+    try {
+      if ((await fetch(`${url}/api/auth/ok`)).ok) return { url, env, stop: () => child.kill("SIGTERM") };
+    } catch {}
+    await Bun.sleep(100);
+  }
+  child.kill("SIGKILL");
+  throw new Error("daemon did not start");
+}
+
+function daemonEnv(port: number, url: string, databaseURL: string): Record<string, string> {
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     AUTH_HOST: "127.0.0.1",
@@ -200,15 +266,85 @@ async function startDaemon(databaseURL: string) {
     AUTH_DATABASE_POOL_SIZE: args["pool-size"],
   };
   if (args.redis) Object.assign(env, { AUTH_REDIS_URL: REDIS_URL, AUTH_REDIS_KEY_PREFIX: `bench:${port}:` });
-  const child = spawn(join(root, "dist/authd"), ["serve"], { env, stdio: ["ignore", "inherit", "inherit"] });
-  for (let i = 0; i < 200; i += 1) {
-    try {
-      if ((await fetch(`${url}/api/auth/ok`)).ok) return { url, stop: () => child.kill("SIGTERM") };
-    } catch {}
-    await Bun.sleep(100);
-  }
-  child.kill("SIGKILL");
-  throw new Error("daemon did not start");
+  // The OpenID Provider only when its group runs, so that the other groups measure the default daemon.
+  if (wanted("oidc")) env.AUTH_OIDC_PROVIDER = "on";
+  return env;
+}
+
+const OIDC_CALLBACK = "https://rp.example.com/callback";
+
+interface BenchClient {
+  id: string;
+  secret: string;
+  /** client_secret_basic. */
+  authorization: string;
+}
+
+/** A confidential first-party client (no consent page), registered the operator's way: `authd clients add`. */
+function registerOIDCClient(env: Record<string, string>): BenchClient {
+  const added = spawnSync(
+    join(root, "dist/authd"),
+    ["clients", "add", "--name", "bench", "--redirect-uri", OIDC_CALLBACK, "--skip-consent", "--json"],
+    { env, encoding: "utf8" },
+  );
+  if (added.status !== 0) throw new Error(`authd clients add failed: ${added.stderr}`);
+  const wire = JSON.parse(added.stdout) as { client_id: string; client_secret: string };
+  const pair = `${encodeURIComponent(wire.client_id)}:${encodeURIComponent(wire.client_secret)}`;
+  return {
+    id: wire.client_id,
+    secret: wire.client_secret,
+    authorization: `Basic ${Buffer.from(pair).toString("base64")}`,
+  };
+}
+
+/** One authorization code flow of a signed-in browser: authorize (PKCE) → code → token. */
+async function codeFlow(
+  api: string,
+  cookie: string,
+  client: BenchClient,
+): Promise<{ access_token: string; refresh_token: string }> {
+  const verifier = randomBytes(32).toString("base64url");
+  const params = new URLSearchParams({
+    response_type: "code",
+    client_id: client.id,
+    redirect_uri: OIDC_CALLBACK,
+    scope: "openid profile email offline_access",
+    state: randomBytes(8).toString("hex"),
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+  });
+  const authorize = await fetch(`${api}/oauth2/authorize?${params}`, { headers: { cookie }, redirect: "manual" });
+  const location = authorize.headers.get("location") ?? "";
+  const code = location.startsWith(OIDC_CALLBACK) ? new URL(location).searchParams.get("code") : null;
+  if (!code) throw new Error(`authorize gave no code: ${authorize.status} ${location}`);
+  const token = await fetch(`${api}/oauth2/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: client.authorization },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: OIDC_CALLBACK,
+      code_verifier: verifier,
+    }),
+  });
+  if (!token.ok) throw new Error(`code exchange failed: ${token.status} ${await token.text()}`);
+  return (await token.json()) as { access_token: string; refresh_token: string };
+}
+
+/** `count` code flows, `connections` at a time; their refresh tokens, and the flows' rate. */
+async function refreshTokenPool(api: string, cookie: string, client: BenchClient, count: number) {
+  const tokens: string[] = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (tokens.length < count) {
+        tokens.push("");
+        const index = tokens.length - 1;
+        tokens[index] = (await codeFlow(api, cookie, client)).refresh_token;
+      }
+    }),
+  );
+  return { tokens, flowsPerSecond: count / ((performance.now() - started) / 1000) };
 }
 
 function cookiesOf(response: Response): string {
@@ -231,7 +367,6 @@ async function main() {
   const seedSeconds = await seedDatabase(database.url, users, console.log);
   const daemon = await startDaemon(database.url);
   const ceiling = await startCeiling();
-  const wanted = (name: string) => !args.only || name.startsWith(args.only);
   const results: Figures[] = [];
   try {
     const api = `${daemon.url}/api/auth`;
@@ -292,6 +427,41 @@ async function main() {
       results.push(await verifyKey("POST /api-key/verify (remaining)", remainingKey));
       results.push(await verifyKey("POST /api-key/verify (rate window)", windowKey));
       results.push(await autocannon("GET /api-key/list", `${api}/api-key/list`, { headers: { cookie } }));
+    }
+    if (wanted("oidc")) {
+      const client = registerOIDCClient(daemon.env);
+      const { access_token } = await codeFlow(api, cookie, client);
+      results.push(
+        await againstCeiling(ceiling.url, "GET /oauth2/userinfo", `${api}/oauth2/userinfo`, {
+          headers: { authorization: `Bearer ${access_token}` },
+        }),
+      );
+      results.push(
+        await againstCeiling(ceiling.url, "POST /oauth2/introspect", `${api}/oauth2/introspect`, {
+          method: "POST",
+          headers: { authorization: client.authorization },
+          form: { token: access_token, token_type_hint: "access_token" },
+        }),
+      );
+      // Refresh tokens rotate, and a second use revokes the family: each token of a pool minted through the
+      // code flow beforehand is spent exactly once, a fresh pool per round.
+      const poolSize = Number(args["refresh-pool"]);
+      const flowRates: number[] = [];
+      const refresh = await ceilingRounds(ceiling.url, "POST /oauth2/token (refresh_token)", async () => {
+        const pool = await refreshTokenPool(api, cookie, client, poolSize);
+        flowRates.push(pool.flowsPerSecond);
+        return autocannonOnce("POST /oauth2/token (refresh_token)", `${api}/oauth2/token`, {
+          headers: { "content-type": "application/x-www-form-urlencoded", authorization: client.authorization },
+          bodies: pool.tokens.map((token) =>
+            new URLSearchParams({ grant_type: "refresh_token", refresh_token: token }).toString(),
+          ),
+        });
+      });
+      results.push(refresh);
+      console.log(format(refresh));
+      console.log(
+        `  pools of ${poolSize} refresh tokens, minted by code flows (authorize + token), ${connections} at a time: ${flowRates.map((r) => r.toFixed(0)).join(" / ")} flows/s`,
+      );
     }
     if (wanted("sign-in")) {
       const hash = await scryptSeconds();

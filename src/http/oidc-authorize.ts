@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import {
   type AuthorizationParams,
+  type AuthorizationRequest,
   type BrowserSession,
   decide,
   loginMarker,
@@ -36,7 +37,8 @@ export function requestParameters(params: AuthorizationParams): Record<string, s
   return kept;
 }
 
-function authorizeURL(ctx: AuthContext, params: Record<string, string>): string {
+/** The authorize endpoint's URL with `params`: where a browser goes to start (or restart) the request. */
+export function authorizeURL(ctx: AuthContext, params: Record<string, string>): string {
   return `${endpoints(ctx).authorization_endpoint}?${new URLSearchParams(params)}`;
 }
 
@@ -45,19 +47,32 @@ export function unanswerableRequest(c: Context, ctx: AuthContext, error = "inval
   return c.redirect(pageURL(ctx, "/error", null, { error }), 302);
 }
 
-export async function answerAuthorize(c: Context, ctx: AuthContext, raw: AuthorizationParams): Promise<Response> {
+/**
+ * The request checked, or the answer to one that cannot go on: authd's error page when its client or
+ * redirect URI is unknown, else the client's redirect URI with the error (302, or 303 after a form post).
+ */
+export async function checkAuthorizationRequest(
+  c: Context,
+  ctx: AuthContext,
+  raw: AuthorizationParams,
+  status: 302 | 303 = 302,
+): Promise<{ request: AuthorizationRequest } | { answer: Response }> {
   let parsed: Awaited<ReturnType<typeof parseAuthorizationRequest>>;
   try {
     parsed = await parseAuthorizationRequest(ctx, raw);
   } catch (error) {
-    if (error instanceof UnsafeAuthorizationRequest) return unanswerableRequest(c, ctx);
+    if (error instanceof UnsafeAuthorizationRequest) return { answer: unanswerableRequest(c, ctx) };
     throw error;
   }
-  if (!parsed.ok) {
-    const { error, error_description } = parsed.error.toBody();
-    return c.redirect(errorRedirect(ctx, parsed.redirectURI, parsed.state, error, error_description), 302);
-  }
-  const { request } = parsed;
+  if (parsed.ok) return { request: parsed.request };
+  const { error, error_description } = parsed.error.toBody();
+  return { answer: c.redirect(errorRedirect(ctx, parsed.redirectURI, parsed.state, error, error_description), status) };
+}
+
+export async function answerAuthorize(c: Context, ctx: AuthContext, raw: AuthorizationParams): Promise<Response> {
+  const checked = await checkAuthorizationRequest(c, ctx, raw);
+  if ("answer" in checked) return checked.answer;
+  const { request } = checked;
   const session = await browserSession(c, ctx);
   try {
     const decision = await decide(ctx, request, session);

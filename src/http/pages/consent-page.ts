@@ -1,10 +1,8 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../../context.ts";
-import { parseAuthorizationRequest, UnsafeAuthorizationRequest } from "../../services/oidc-provider/authorization.ts";
 import { errorRedirect, issueAuthorizationCode, recordConsent } from "../../services/oidc-provider/grants.ts";
-import { endpoints } from "../../services/oidc-provider/metadata.ts";
 import { findUserById } from "../../services/users.ts";
-import { browserSession, requestParameters, unanswerableRequest } from "../oidc-authorize.ts";
+import { authorizeURL, browserSession, checkAuthorizationRequest, requestParameters } from "../oidc-authorize.ts";
 import { requestOrigin } from "../security-log.ts";
 import { guardForm } from "./guard.ts";
 import { linkFailure } from "./mailed-links.ts";
@@ -26,26 +24,13 @@ function formTarget(redirectURI: string): string {
 export async function showConsent(c: Context, ctx: AuthContext): Promise<Response> {
   if (!ctx.config.oidcProvider.enabled) return linkFailure(c, ctx, "NOT_FOUND", 404);
   const params = c.req.query();
-  let parsed: Awaited<ReturnType<typeof parseAuthorizationRequest>>;
-  try {
-    parsed = await parseAuthorizationRequest(ctx, params);
-  } catch (error) {
-    if (error instanceof UnsafeAuthorizationRequest) return unanswerableRequest(c, ctx);
-    throw error;
-  }
-  if (!parsed.ok) {
-    const { error, error_description } = parsed.error.toBody();
-    return c.redirect(errorRedirect(ctx, parsed.redirectURI, parsed.state, error, error_description), 302);
-  }
+  const checked = await checkAuthorizationRequest(c, ctx, params);
+  if ("answer" in checked) return checked.answer;
   const session = await browserSession(c, ctx);
   const user = session ? await findUserById(ctx, session.userId) : undefined;
   // Signed out meanwhile: the authorize endpoint sends the browser through sign-in and back here.
-  if (!user)
-    return c.redirect(
-      `${endpoints(ctx).authorization_endpoint}?${new URLSearchParams(requestParameters(params))}`,
-      302,
-    );
-  const { request } = parsed;
+  if (!user) return c.redirect(authorizeURL(ctx, requestParameters(params)), 302);
+  const { request } = checked;
   c.set("pageFormTargets", [formTarget(request.redirectURI)]);
   return renderPage(c, ctx, {
     ...commonState(c, ctx),
@@ -63,20 +48,11 @@ export async function postConsent(c: Context, ctx: AuthContext): Promise<Respons
   const guarded = await guardForm(c, ctx);
   if (!guarded.ok) return linkFailure(c, ctx, guarded.problem, 403);
   const params = requestParameters(guarded.fields);
-  let parsed: Awaited<ReturnType<typeof parseAuthorizationRequest>>;
-  try {
-    parsed = await parseAuthorizationRequest(ctx, params);
-  } catch (error) {
-    if (error instanceof UnsafeAuthorizationRequest) return unanswerableRequest(c, ctx);
-    throw error;
-  }
-  if (!parsed.ok) {
-    const { error, error_description } = parsed.error.toBody();
-    return seeOther(c, errorRedirect(ctx, parsed.redirectURI, parsed.state, error, error_description));
-  }
-  const { request } = parsed;
+  const checked = await checkAuthorizationRequest(c, ctx, params, 303);
+  if ("answer" in checked) return checked.answer;
+  const { request } = checked;
   const session = await browserSession(c, ctx);
-  if (!session) return seeOther(c, `${endpoints(ctx).authorization_endpoint}?${new URLSearchParams(params)}`);
+  if (!session) return seeOther(c, authorizeURL(ctx, params));
   if (guarded.fields.decision !== "allow")
     return seeOther(
       c,

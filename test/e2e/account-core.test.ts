@@ -11,6 +11,7 @@ import {
   checkPageVariants,
   launchChromium,
   registerPasskeyInPage,
+  shoot,
 } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
@@ -181,7 +182,7 @@ describe("the account page with JavaScript on", () => {
     await page.getByRole("button", { name: "Change email address" }).click();
     await page.waitForURL(/\/account\/reauthenticate\?redirect=%2Faccount$/);
     await page.getByText(`You are signed in as ${email}.`).waitFor();
-    await page.screenshot({ path: join(SHOTS, "account-reauthenticate-flow.png") });
+    await shoot(page, { path: join(SHOTS, "account-reauthenticate-flow.png") });
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Confirm", exact: true }).click();
     await page.waitForURL(/\/account\?notice=notice\.account\.reauthenticated$/);
@@ -334,7 +335,7 @@ describe("the pages right to left", () => {
     expect(rtl.nav).toBeGreaterThan(rtl.main);
     // The form's labels start at the right edge of the section (within its padding).
     expect(rtl.mainRight - rtl.labelRight).toBeLessThan(48);
-    await page.screenshot({ path: join(SHOTS, "account-profile-rtl-desktop.png"), fullPage: true });
+    await shoot(page, { path: join(SHOTS, "account-profile-rtl-desktop.png"), fullPage: true });
     await context.close();
   });
 });

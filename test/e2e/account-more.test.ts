@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations, shoot } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
 import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
@@ -153,7 +153,7 @@ describe("the account page's further sections, JavaScript on", () => {
     await page.getByRole("button", { name: "Copy" }).click();
     await page.getByText("Copied.").waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
-    await page.screenshot({ path: join(SHOTS, "account-api-keys-created.png"), fullPage: true });
+    await shoot(page, { path: join(SHOTS, "account-api-keys-created.png"), fullPage: true });
     expect(await keyAnswer(key)).toBe(200);
 
     // Shown once: loaded again, the section names the key by its start only.
@@ -251,7 +251,7 @@ describe("the account page's further sections for everyone", () => {
         const { name, axe, ...options } = variant;
         const { context, page } = await accountPage(person.agent, `/${section}`, { bypassCSP: true, ...options });
         if (axe) for (const id of await seriousAxeViolations(page)) found.push(`${section} ${name}: ${id}`);
-        await page.screenshot({ path: join(SHOTS, `account-${section}-${name}.png`), fullPage: true });
+        await shoot(page, { path: join(SHOTS, `account-${section}-${name}.png`), fullPage: true });
         await context.close();
       }
     }

@@ -10,6 +10,7 @@ import {
   launchChromium,
   PAGE_VARIANTS,
   seriousAxeViolations,
+  shoot,
 } from "../helpers/browser.ts";
 import { type Daemon, startOnLocalhost } from "../helpers/daemon.ts";
 import { uniqueEmail } from "../helpers/live-agent.ts";
@@ -233,7 +234,7 @@ describe("the account page's passkeys", () => {
     expect(await sessionEmail(page)).toBe(email);
     await hydrated(page);
     await page.getByText(/Last used: \d{4}-\d\d-\d\d \d\d:\d\d UTC/).waitFor();
-    await page.screenshot({ path: join(SHOTS, "account-passkeys-used-light-desktop-en.png"), fullPage: true });
+    await shoot(page, { path: join(SHOTS, "account-passkeys-used-light-desktop-en.png"), fullPage: true });
 
     // Renamed in place
     await page.getByRole("button", { name: "Rename" }).click();
@@ -268,7 +269,7 @@ describe("the account page's second factor and passkeys for everyone", () => {
       const look = async (view: string) => {
         await hydrated(page);
         for (const id of axe ? await seriousAxeViolations(page) : []) found.push(`${name} ${view}: ${id}`);
-        await page.screenshot({ path: join(SHOTS, `account-${view}-${name}.png`), fullPage: true });
+        await shoot(page, { path: join(SHOTS, `account-${view}-${name}.png`), fullPage: true });
       };
       await page.goto(`${base}/account/second-factor`);
       await look("second-factor-off");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAuthd, startAuthd } from "../client/helpers.ts";
-import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchChromium, shoot } from "../helpers/browser.ts";
 import {
   buildExampleApp,
   collectProblems,
@@ -47,7 +47,7 @@ describe("the example React app in headless Chromium", () => {
     await signUpInExampleApp(page, site.origin, { name: "Example User", email });
     expect(await page.getByTestId("user-email").textContent()).toBe(email);
     expect(await page.getByTestId("user-name").textContent()).toBe("Example User");
-    await page.screenshot({ path: join(ARTIFACTS_DIR, "example-app-signed-in.png") });
+    await shoot(page, { path: join(ARTIFACTS_DIR, "example-app-signed-in.png") });
 
     // The session cookie was set by authd's origin and is sent again after a reload.
     await page.reload();
@@ -58,7 +58,7 @@ describe("the example React app in headless Chromium", () => {
     await page.getByText("Signed out").waitFor();
     await page.reload();
     await page.getByText("Signed out").waitFor();
-    await page.screenshot({ path: join(ARTIFACTS_DIR, "example-app-signed-out.png") });
+    await shoot(page, { path: join(ARTIFACTS_DIR, "example-app-signed-out.png") });
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -135,7 +135,7 @@ describe("the example React app in headless Chromium", () => {
     await page.getByRole("button", { name: "Verify" }).click();
     await page.getByTestId("user-email").waitFor();
     expect(await page.getByTestId("user-email").textContent()).toBe(email);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, "example-app-two-factor.png") });
+    await shoot(page, { path: join(ARTIFACTS_DIR, "example-app-two-factor.png") });
     await page.close();
   });
 });

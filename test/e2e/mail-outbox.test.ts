@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium, seriousAxeViolations } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchChromium, seriousAxeViolations, shoot } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 
@@ -66,7 +66,7 @@ describe("the development outbox", () => {
     await button.waitFor();
     // The mail's own inline styles apply in its frame (its policy allows them; the pages' would not).
     expect(await button.evaluate((element) => getComputedStyle(element).paddingTop)).toBe("12px");
-    await page.screenshot({ path: join(SHOTS, "dev-outbox-light-desktop-en.png"), fullPage: true });
+    await shoot(page, { path: join(SHOTS, "dev-outbox-light-desktop-en.png"), fullPage: true });
 
     // The mail's button opens the link in the whole window, as a mail client would: the landing consumes
     // nothing until its own button is pressed.
@@ -119,7 +119,7 @@ describe("the development outbox", () => {
     await page.waitForURL(/\/account\/verify-email\/code$/);
     expect(await page.getByLabel("Email address", { exact: true }).inputValue()).toBe(email);
     await page.getByLabel("Code from the mail", { exact: true }).fill(code);
-    await page.screenshot({ path: join(SHOTS, "verify-email-code-light-desktop-en.png") });
+    await shoot(page, { path: join(SHOTS, "verify-email-code-light-desktop-en.png") });
     await page.getByRole("button", { name: "Confirm my address" }).click();
     await page.getByText("Your address is confirmed.").waitFor();
     await context.close();

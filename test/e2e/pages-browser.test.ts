@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations, shoot } from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
@@ -165,7 +165,7 @@ describe("the pages for everyone", () => {
         const violations = variant.axe ? await seriousAxeViolations(page) : [];
         for (const id of violations) found.push(`${variant.name} ${path}: ${id}`);
         const file = `${path.slice(1).replace(/[?=&]/g, "-")}-${variant.name}.png`;
-        await page.screenshot({ path: join(SHOTS, file), fullPage: true });
+        await shoot(page, { path: join(SHOTS, file), fullPage: true });
         await page.close();
       }
       await context.close();

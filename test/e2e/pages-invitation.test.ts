@@ -9,6 +9,7 @@ import {
   launchChromium,
   PAGE_VARIANTS,
   seriousAxeViolations,
+  shoot,
 } from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
@@ -104,7 +105,7 @@ for (const javaScript of [true, false]) {
       await page.waitForURL(`${daemon.url}${here}`);
       await whenReady(page, javaScript);
       await page.getByText(`${ownerEmail} invited you to join Page Org as member.`).waitFor();
-      await page.screenshot({ path: join(SHOTS, `invitation-signed-in-js-${javaScript ? "on" : "off"}.png`) });
+      await shoot(page, { path: join(SHOTS, `invitation-signed-in-js-${javaScript ? "on" : "off"}.png`) });
       const apiCalls: string[] = [];
       page.on("request", (request) => {
         if (request.url().includes("/api/auth/organization/accept-invitation")) apiCalls.push(request.url());
@@ -152,7 +153,7 @@ describe("the invitation page for everyone", () => {
           for (const id of await seriousAxeViolations(page))
             found.push(`${name} signed ${signedIn ? "in" : "out"}: ${id}`);
         const file = `invitation-signed-${signedIn ? "in" : "out"}-${name}.png`;
-        await page.screenshot({ path: join(SHOTS, file), fullPage: true });
+        await shoot(page, { path: join(SHOTS, file), fullPage: true });
         await context.close();
       }
     }

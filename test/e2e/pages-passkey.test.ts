@@ -3,7 +3,13 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, addVirtualAuthenticator, launchChromium, registerPasskeyInPage } from "../helpers/browser.ts";
+import {
+  ARTIFACTS_DIR,
+  addVirtualAuthenticator,
+  launchChromium,
+  registerPasskeyInPage,
+  shoot,
+} from "../helpers/browser.ts";
 import { type Daemon, startOnLocalhost } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
 
@@ -101,7 +107,7 @@ describe("the sign-in page's passkeys in headless Chromium", () => {
     await page.locator("html[data-hydrated]").waitFor();
     const button = page.getByRole("button", { name: "Sign in with a passkey" });
     await button.waitFor();
-    await page.screenshot({ path: join(SHOTS, "sign-in-passkey-light-desktop-en.png"), fullPage: true });
+    await shoot(page, { path: join(SHOTS, "sign-in-passkey-light-desktop-en.png"), fullPage: true });
     await button.click();
 
     // Then they are back at the return address, signed in as themselves, with no second step
@@ -180,7 +186,7 @@ describe("the sign-in page's passkeys in headless Chromium", () => {
       await page.getByRole("button", { name: "Sign in with a passkey" }).waitFor();
       for (const id of await seriousViolations(page)) found.push(`${colorScheme}: ${id}`);
       if (colorScheme === "dark")
-        await page.screenshot({ path: join(SHOTS, "sign-in-passkey-dark-desktop-en.png"), fullPage: true });
+        await shoot(page, { path: join(SHOTS, "sign-in-passkey-dark-desktop-en.png"), fullPage: true });
       await context.close();
     }
     expect(found).toEqual([]);

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchChromium, PAGE_VARIANTS, seriousAxeViolations, shoot } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 import { CODE_LINE } from "../helpers/mail-links.ts";
 import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
@@ -88,11 +88,11 @@ for (const javaScript of [true, false]) {
       await page.getByLabel("Email address or username", { exact: true }).fill(email);
       await page.getByRole("button", { name: "Email me a sign-in link" }).click();
       await page.waitForURL(/\/account\/check-mail\?kind=magic-link$/);
-      await page.screenshot({ path: join(SHOTS, `magic-link-check-mail-${mode}.png`) });
+      await shoot(page, { path: join(SHOTS, `magic-link-check-mail-${mode}.png`) });
       const link = await mailed(email, MAGIC_LINK);
       await page.goto(link);
       await page.waitForURL(/\/account\/magic-link\/verify\?token=/);
-      await page.screenshot({ path: join(SHOTS, `magic-link-continue-${mode}.png`) });
+      await shoot(page, { path: join(SHOTS, `magic-link-continue-${mode}.png`) });
       await page.getByRole("button", { name: "Continue" }).click();
       await page.waitForURL(`${daemon.url}/account/sign-in`);
       await page.getByText(`Signed in as ${email}.`).waitFor();
@@ -114,7 +114,7 @@ for (const javaScript of [true, false]) {
       expect(await field.getAttribute("autocomplete")).toBe("one-time-code");
       expect(await field.getAttribute("inputmode")).toBe("numeric");
       await field.fill(code);
-      await page.screenshot({ path: join(SHOTS, `email-code-${mode}.png`) });
+      await shoot(page, { path: join(SHOTS, `email-code-${mode}.png`) });
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.waitForURL(`${daemon.url}/account/sign-in`);
       await page.getByText(`Signed in as ${email}.`).waitFor();
@@ -164,7 +164,7 @@ describe("the passwordless pages for everyone", () => {
         expect(await page.locator("html").getAttribute("lang")).toBe(german ? "de" : "en");
         if (axe) for (const id of await seriousAxeViolations(page)) found.push(`${name} ${path}: ${id}`);
         const file = `passwordless-${path.slice(1).split("?")[0].replace(/\//g, "-")}-${name}.png`;
-        await page.screenshot({ path: join(SHOTS, file), fullPage: true });
+        await shoot(page, { path: join(SHOTS, file), fullPage: true });
         await page.close();
       }
       await context.close();

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningAuthd, startAuthd } from "../client/helpers.ts";
-import { ARTIFACTS_DIR, addVirtualAuthenticator, launchChromium } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, addVirtualAuthenticator, launchChromium, shoot } from "../helpers/browser.ts";
 import { buildExampleApp, collectProblems, serveStatic, signUpInExampleApp } from "../helpers/example-app.ts";
 
 // A passkey registered and used in headless Chromium: the example React app signs up with a password,
@@ -65,7 +65,7 @@ describe("passkeys in the example React app in headless Chromium", () => {
     expect(Buffer.from(stored[0].credentialID, "base64url")).toEqual(
       Buffer.from(credentials[0].credentialId, "base64"),
     );
-    await page.screenshot({ path: join(ARTIFACTS_DIR, "passkey-added.png") });
+    await shoot(page, { path: join(ARTIFACTS_DIR, "passkey-added.png") });
 
     // Then, signed out, the passkey alone signs them back in (no email typed: a discoverable credential)
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -75,7 +75,7 @@ describe("passkeys in the example React app in headless Chromium", () => {
     expect(await page.getByTestId("user-email").textContent()).toBe(email);
     await page.reload();
     await page.getByTestId("user-email").waitFor();
-    await page.screenshot({ path: join(ARTIFACTS_DIR, "passkey-signed-in.png") });
+    await shoot(page, { path: join(ARTIFACTS_DIR, "passkey-signed-in.png") });
     const sessions = await authd.t.ctx.db.selectFrom("session").select("id").where("userId", "=", user.id).execute();
     expect(sessions).toHaveLength(1); // sign-out ended the sign-up's session; this one is the passkey's
     expect(problems).toEqual([]);

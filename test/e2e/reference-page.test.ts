@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import { ARTIFACTS_DIR, launchChromium } from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, launchChromium, shoot } from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 
 // The compiled binary serves the API reference (renderer embedded, no network) and the error page,
@@ -32,7 +32,7 @@ describe("pages in a real browser, served by the compiled binary", () => {
     expect(paths).toContain("/api/auth/sign-up/email");
     expect(paths).toContain("/api/auth/get-session");
     expect(failed).toEqual([]);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, "api-reference.png"), fullPage: false });
+    await shoot(page, { path: join(ARTIFACTS_DIR, "api-reference.png"), fullPage: false });
     await page.close();
   });
 
@@ -50,7 +50,7 @@ describe("pages in a real browser, served by the compiled binary", () => {
     expect(dialogs).toBe(0);
     // "Go back" leads to AUTH_APP_URL, by default the base URL (whose GET / is a page, not a JSON 404).
     expect(await page.getAttribute("a", "href")).toBe(daemon.url);
-    await page.screenshot({ path: join(ARTIFACTS_DIR, "error-page.png") });
+    await shoot(page, { path: join(ARTIFACTS_DIR, "error-page.png") });
     await page.click("a");
     expect(await page.textContent("h1")).toBe("authd");
     expect(await page.getAttribute("a[href='/api/reference']", "href")).toBe("/api/reference");

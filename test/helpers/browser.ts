@@ -24,6 +24,23 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
+/**
+ * A screenshot as a review artifact. Headless Chromium on a loaded machine now and then answers "Unable to
+ * capture screenshot" for a full-page shot; the picture is not what a test asserts, so try again after a
+ * moment, and as the last resort keep the visible part rather than fail the test.
+ */
+export async function shoot(page: Page, options: { path: string; fullPage?: boolean }): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.screenshot(attempt < 4 ? options : { ...options, fullPage: false });
+      return;
+    } catch (error) {
+      if (attempt >= 4 || !String(error).includes("Unable to capture screenshot")) throw error;
+      await page.waitForTimeout(250 * attempt);
+    }
+  }
+}
+
 const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 /**
@@ -85,7 +102,7 @@ export async function checkPageVariants(options: {
       await page.locator("html[data-hydrated]").waitFor();
       const violations = axe ? await seriousAxeViolations(page) : [];
       for (const id of violations) found.push(`${name} ${view.name}: ${id}`);
-      await page.screenshot({
+      await shoot(page, {
         path: join(options.shots, `${options.prefix}-${view.name}-${name}.png`),
         fullPage: true,
       });

@@ -7,6 +7,7 @@ import { unknownVariables } from "../config/unknown-env.ts";
 import { type AuthContext, type CreateContextOptions, createContext } from "../context.ts";
 import { registerFeatures } from "../features.ts";
 import { createLogger, type Logger } from "../logger.ts";
+import { adminRoleProblems } from "../services/admin.ts";
 import { findUserIdByIdOrEmail } from "../services/directory.ts";
 import { findPasswordLengthProblem } from "../services/passwords.ts";
 import { configuredEndpointProblems } from "../services/webhooks/webhooks.ts";
@@ -44,7 +45,11 @@ export function loadCommandConfig(
       overrides,
       refuseWeakSecrets: defaults.refuseWeakSecrets,
     });
-    const problems = [...configuredEndpointProblems(config), ...pagesConfigProblems(config)];
+    const problems = [
+      ...configuredEndpointProblems(config),
+      ...pagesConfigProblems(config),
+      ...adminRoleProblems(config.admin.roles),
+    ];
     if (problems.length > 0) throw new ConfigError(problems);
     return config;
   } catch (error) {

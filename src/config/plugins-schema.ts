@@ -46,7 +46,13 @@ export const pluginFields = {
     .object({
       enabled: onOff.default(true).describe("/admin routes"),
       defaultRole: z.string().default("user"),
-      adminRoles: z.array(z.string()).default(["admin"]),
+      adminRoles: z.array(z.string()).default(["admin"]).describe("roles holding every admin permission"),
+      roles: z
+        .record(z.string(), z.record(z.string(), z.array(z.string())))
+        .default({})
+        .describe(
+          "narrower admin roles: role → resource → actions, e.g. a support role with user: [list, get, ban] (docs/console.md)",
+        ),
       adminUserIds: z.array(z.string()).default([]),
       impersonationSessionDuration: seconds(3600, "lifetime of an impersonation session"),
       allowImpersonatingAdmins: onOff

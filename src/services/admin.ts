@@ -7,6 +7,7 @@ import {
   type AccessDecision,
   assertAllowed,
   createAccessControl,
+  defineRole,
   type PermissionRequest,
   type RoleMap,
   roleAllows,
@@ -29,21 +30,65 @@ import { deleteUser, findUserById, updateUser } from "./users.ts";
 // UI call the same functions. Each action is logged as a security event from the `source` it is given.
 
 export const adminStatements = {
-  user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password", "reset-two-factor"],
+  user: [
+    "create",
+    "list",
+    "get",
+    "update",
+    "set-role",
+    "ban",
+    "impersonate",
+    "delete",
+    "set-password",
+    "reset-two-factor",
+  ],
   session: ["list", "revoke", "delete"],
-  audit: ["list"],
+  audit: ["list", "export"],
+  // What the web console (issue 32) adds: organizations, API keys across users, webhooks, OpenID clients and
+  // the effective settings, each a resource of its own so a narrower role (admin.roles) can leave it out.
+  organization: ["list", "get", "update"],
+  apiKey: ["list", "create", "update", "revoke"],
+  webhook: ["list", "manage", "resend"],
+  oauthClient: ["list", "manage"],
+  settings: ["read"],
 } as const;
+
+export type AdminResource = keyof typeof adminStatements;
 
 const adminAccessControl = createAccessControl(adminStatements);
 const fullAccess = adminAccessControl.newRole(adminStatements);
 /** The user role holds nothing at all, so a refusal names the resource ("not allowed to access resource"). */
 const noAccess = adminAccessControl.newRole({});
 
-/** admin and every configured admin role hold everything; user (and any other role) holds nothing. */
+/**
+ * admin and every configured admin role hold everything; a role of admin.roles holds what it names (a
+ * support desk that may list and ban but not delete); user (and any other role) holds nothing.
+ */
 export function adminRoles(ctx: AuthContext): RoleMap {
   const roles: Record<string, typeof fullAccess> = { admin: fullAccess, user: noAccess };
+  for (const [name, statements] of Object.entries(ctx.config.admin.roles)) roles[name] = defineRole(statements);
   for (const role of ctx.config.admin.adminRoles) roles[role] = fullAccess;
   return roles;
+}
+
+/** What is wrong with admin.roles: a resource or an action the admin statements do not know (config check). */
+export function adminRoleProblems(roles: Record<string, Record<string, string[]>>): string[] {
+  const known: Record<string, readonly string[]> = adminStatements;
+  const problems: string[] = [];
+  for (const [role, statements] of Object.entries(roles))
+    for (const [resource, actions] of Object.entries(statements)) {
+      const actionsKnown = Object.hasOwn(known, resource) ? known[resource] : undefined;
+      if (!actionsKnown) {
+        problems.push(`admin.roles.${role}: unknown resource "${resource}" (known: ${Object.keys(known).join(", ")})`);
+        continue;
+      }
+      for (const action of actions)
+        if (!actionsKnown.includes(action))
+          problems.push(
+            `admin.roles.${role}.${resource}: unknown action "${action}" (known: ${actionsKnown.join(", ")})`,
+          );
+    }
+  return problems;
 }
 
 /** Who is asking: the server (holds every permission) or a user with their role string. */

@@ -18,7 +18,7 @@ import {
   revokeApiKeyById,
 } from "../src/services/operator-actions.ts";
 import { removeUserPasskey } from "../src/services/passkeys/operator.ts";
-import { CLI_SOURCE } from "../src/services/security-events.ts";
+import { CLI_SOURCE, type EventSource } from "../src/services/security-events.ts";
 import { resetTwoFactor } from "../src/services/two-factor/enrollment.ts";
 import {
   describeOrganization,
@@ -66,27 +66,31 @@ export interface AdminData {
   listAuditEvents(request: SearchPageRequest): Promise<Page<AuditEventListing>>;
 }
 
-export function createAdminData(ctx: AuthContext): AdminData {
+/**
+ * The operator's view over `ctx`, acting as `source`: the terminal UI is the CLI (CLI_SOURCE); the web console
+ * passes the signed-in admin (their id, address and browser), so every event names who did it from where.
+ */
+export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOURCE): AdminData {
   return {
     now: () => ctx.now(),
     listUsers: (request) => listUserPage(ctx, request),
     describeUser: (userId) => describeUser(ctx, userId),
     async banUser(userId, reason, expiresInSeconds) {
-      await banUser(ctx, userId, { reason, expiresIn: expiresInSeconds }, CLI_SOURCE);
+      await banUser(ctx, userId, { reason, expiresIn: expiresInSeconds }, source);
     },
     async unbanUser(userId) {
-      await unbanUser(ctx, userId, CLI_SOURCE);
+      await unbanUser(ctx, userId, source);
     },
     async setRole(userId, role) {
-      await setUserRole(ctx, userId, role, CLI_SOURCE);
+      await setUserRole(ctx, userId, role, source);
     },
     async resetTwoFactor(userId) {
-      await resetTwoFactor(ctx, userId, CLI_SOURCE);
+      await resetTwoFactor(ctx, userId, source);
     },
     async revokeSession(sessionId) {
-      await revokeSessionsOf(ctx, { sessionId }, CLI_SOURCE);
+      await revokeSessionsOf(ctx, { sessionId }, source);
     },
-    revokeAllSessions: (userId) => revokeSessionsOf(ctx, { userId }, CLI_SOURCE),
+    revokeAllSessions: (userId) => revokeSessionsOf(ctx, { userId }, source),
     issueApiKey: (userId, options) => issueApiKeyAsOperator(ctx, userId, options),
     apiKeyDefaults: () => {
       const { enabled, maxRequests, timeWindow } = ctx.config.apiKey.rateLimit;
@@ -96,9 +100,9 @@ export function createAdminData(ctx: AuthContext): AdminData {
       if (!(await revokeApiKeyById(ctx, keyId))) throw new Error("the API key no longer exists");
     },
     async removePasskey(userId, passkeyId) {
-      await removeUserPasskey(ctx, userId, passkeyId, CLI_SOURCE);
+      await removeUserPasskey(ctx, userId, passkeyId, source);
     },
-    deleteUser: (userId) => deleteUserWithSessions(ctx, userId),
+    deleteUser: (userId) => deleteUserWithSessions(ctx, userId, source),
     listOrganizations: (request) => listOrganizationPage(ctx, request),
     describeOrganization: (organizationId) => describeOrganization(ctx, organizationId),
     listSessions: ({ limit, offset }) => listSessionPage(ctx, { limit, offset }),
@@ -117,6 +121,7 @@ export { describeEventData } from "../src/services/audit-log.ts";
 export type {
   AuditEventListing,
   AuthContext,
+  EventSource,
   CreatedApiKey,
   ListedOrganization,
   ListedSession,

@@ -121,8 +121,8 @@ export { describeEventData } from "../src/services/audit-log.ts";
 export type {
   AuditEventListing,
   AuthContext,
-  EventSource,
   CreatedApiKey,
+  EventSource,
   ListedOrganization,
   ListedSession,
   OrganizationOverview,

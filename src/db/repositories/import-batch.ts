@@ -44,13 +44,24 @@ export async function findTakenUserIds(db: Db, ids: string[]): Promise<Set<strin
   return new Set(rows.map((row) => row.id));
 }
 
-/** The provider accounts among `accountIds` already linked to a user, as `provider accountId` keys. */
-export async function findLinkedAccountKeys(db: Db, accountIds: string[]): Promise<Set<string>> {
-  if (accountIds.length === 0) return new Set();
+/**
+ * The provider accounts among `links` already linked to a user, as `provider accountId` keys (asked by
+ * provider and account id both, so the (providerId, accountId) unique index answers).
+ */
+export async function findLinkedAccountKeys(
+  db: Db,
+  links: { provider: string; accountId: string }[],
+): Promise<Set<string>> {
+  if (links.length === 0) return new Set();
   const rows = await db
     .selectFrom("account")
     .select(["providerId", "accountId"])
-    .where("accountId", "in", accountIds)
+    .where("providerId", "in", [...new Set(links.map((link) => link.provider))])
+    .where(
+      "accountId",
+      "in",
+      links.map((link) => link.accountId),
+    )
     .execute();
   return new Set(rows.map((row) => `${row.providerId} ${row.accountId}`));
 }

@@ -33,8 +33,8 @@ export interface Lookup {
 
 export async function lookUp(db: Db, source: string, records: PreparedRecord[]): Promise<Lookup> {
   const usernames = records.map((r) => r.user.username?.toLowerCase()).filter((u): u is string => Boolean(u));
-  const accountIds = records.flatMap((r) => r.user.accounts.map((link) => link.accountId));
-  const [known, existing, takenUsernames, ids, links] = await Promise.all([
+  const links = records.flatMap((r) => r.user.accounts);
+  const [known, existing, takenUsernames, ids, linked] = await Promise.all([
     findImportedUserIds(
       db,
       source,
@@ -49,12 +49,12 @@ export async function lookUp(db: Db, source: string, records: PreparedRecord[]):
       db,
       records.map((r) => r.user.id),
     ),
-    findLinkedAccountKeys(db, accountIds),
+    findLinkedAccountKeys(db, links),
   ]);
   const byEmail = new Map(
     existing.map((row) => [row.email, { id: row.id, emailVerified: Boolean(row.emailVerified) }]),
   );
-  return { known, byEmail, usernames: takenUsernames, ids, links };
+  return { known, byEmail, usernames: takenUsernames, ids, links: linked };
 }
 
 /** The decision for `record`, from what the lookup found (and what the batch added to it). */

@@ -139,7 +139,7 @@ describe("audit log indexes [sqlite]", () => {
   });
   afterAll(() => t.close());
 
-  it("reads the activity from the type index alone, and an actor's events by index", async () => {
+  it("reads the activity from the type index alone, an actor's events by index, an export's batches by range", async () => {
     const plan = async (query: string) =>
       (await sql.raw<{ detail: string }>(`explain query plan ${query}`).execute(t.ctx.db)).rows
         .map((row) => row.detail)
@@ -152,5 +152,11 @@ describe("audit log indexes [sqlite]", () => {
     expect(
       await plan(`select * from "auditEvent" where "actorId" = 'x' order by "createdAt" desc, id desc limit 50`),
     ).toContain("audit_event_actor_idx");
+    // An export's next batch starts where the last one stopped: a search of the time index, not a scan.
+    expect(
+      await plan(
+        `select * from "auditEvent" where ("createdAt", "id") < (5, 'x') order by "createdAt" desc, id desc limit 500`,
+      ),
+    ).toMatch(/SEARCH auditEvent USING INDEX audit_event_created_at_idx \(\(createdAt,id\)<\(\?,\?\)\)/);
   });
 });

@@ -123,13 +123,9 @@ export function listAuditEventsAfter(
   limit: number,
 ): Promise<AuditEventRow[]> {
   let query = filtered(db, filter);
+  // The row comparison is an index range on both dialects (an OR of the two cases would scan from the top).
   if (cursor)
-    query = query.where((eb) =>
-      eb.or([
-        eb("createdAt", "<", cursor.createdAt),
-        eb.and([eb("createdAt", "=", cursor.createdAt), eb("id", "<", cursor.id)]),
-      ]),
-    );
+    query = query.where((eb) => eb(eb.refTuple("createdAt", "id"), "<", eb.tuple(cursor.createdAt, cursor.id)));
   return query.selectAll().orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit).execute();
 }
 

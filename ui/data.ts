@@ -1,7 +1,15 @@
 import type { AuthContext } from "../src/context.ts";
 import { banUser, revokeSessionsOf, setUserRole, unbanUser } from "../src/services/admin.ts";
 import type { CreatedApiKey } from "../src/services/api-keys/api-keys.ts";
-import { type AuditEventListing, listAuditLog, withSubjectEmails } from "../src/services/audit-log.ts";
+import { type AuditExportFormat, exportAuditLog } from "../src/services/audit-export.ts";
+import {
+  type AuditEventListing,
+  type AuditLogQuery,
+  auditFilterOf,
+  findAuditEventListing,
+  listAuditLog,
+  withSubjectEmails,
+} from "../src/services/audit-log.ts";
 import {
   type ListedOrganization,
   type ListedSession,
@@ -9,6 +17,7 @@ import {
   listSessionPage,
   listUserPage,
   type Page,
+  type PageRequest,
   type SearchPageRequest,
 } from "../src/services/directory.ts";
 import {
@@ -17,6 +26,11 @@ import {
   type OperatorApiKeyOptions,
   revokeApiKeyById,
 } from "../src/services/operator-actions.ts";
+import {
+  type ActivityBucket,
+  type OverviewStatistics,
+  readOverviewStatistics,
+} from "../src/services/overview-statistics.ts";
 import { removeUserPasskey } from "../src/services/passkeys/operator.ts";
 import { CLI_SOURCE, type EventSource } from "../src/services/security-events.ts";
 import { resetTwoFactor } from "../src/services/two-factor/enrollment.ts";
@@ -64,7 +78,21 @@ export interface AdminData {
    * id or email, the actor's id, or the ip.
    */
   listAuditEvents(request: SearchPageRequest): Promise<Page<AuditEventListing>>;
+  /**
+   * The audit log as an operator's filters say (the web console's form), newest first, with each subject's
+   * email; `unknownUser`: the user filter is an address no user has now, so nothing is listed.
+   */
+  filterAuditLog(query: AuditLogQuery, page: PageRequest): Promise<AuditLogPage>;
+  /** One event with all its data and its subject's email, or null when there is none by that id. */
+  describeAuditEvent(eventId: string): Promise<AuditEventListing | null>;
+  /** The filtered log as CSV or JSON Lines, newest first, in chunks read a batch at a time (a download streams them). */
+  exportAuditLog(query: AuditLogQuery, format: AuditExportFormat): AsyncGenerator<string>;
+  /** The console's overview: users, active sessions, sign-up and sign-in activity, failing webhook deliveries. */
+  readOverview(): Promise<OverviewStatistics>;
 }
+
+/** A page of the filtered audit log (AdminData.filterAuditLog). */
+export type AuditLogPage = Page<AuditEventListing> & { unknownUser: boolean };
 
 /**
  * The operator's view over `ctx`, acting as `source`: the terminal UI is the CLI (CLI_SOURCE); the web console
@@ -110,6 +138,17 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       const page = await listAuditLog(ctx, { search }, { limit, offset });
       return { items: await withSubjectEmails(ctx, page.items), total: page.total };
     },
+    async filterAuditLog(query, request) {
+      const filter = await auditFilterOf(ctx, query);
+      if (filter === null) return { items: [], total: 0, unknownUser: true };
+      const page = await listAuditLog(ctx, filter, request);
+      return { items: await withSubjectEmails(ctx, page.items), total: page.total, unknownUser: false };
+    },
+    describeAuditEvent: (eventId) => findAuditEventListing(ctx, eventId),
+    async *exportAuditLog(query, format) {
+      yield* exportAuditLog(ctx, await auditFilterOf(ctx, query), format);
+    },
+    readOverview: () => readOverviewStatistics(ctx),
   };
 }
 
@@ -117,16 +156,23 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
 // the shapes AdminData answers with, the context it is built from, and the operator formats the CLI shares (so an
 // event and a banned owner's keys read the same in `authd audit`, `authd users show` and on the screens).
 export { OWNER_BANNED_MARKER } from "../src/services/api-keys/api-keys.ts";
+export { AUDIT_EXPORT_FORMATS, AUDIT_EXPORT_MEDIA_TYPES, auditExportFileName } from "../src/services/audit-export.ts";
 export { describeEventData } from "../src/services/audit-log.ts";
+export { AUDITED_EVENT_TYPES } from "../src/services/security-event-types.ts";
 export type {
+  ActivityBucket,
   AuditEventListing,
+  AuditExportFormat,
+  AuditLogQuery,
   AuthContext,
   CreatedApiKey,
   EventSource,
   ListedOrganization,
   ListedSession,
   OrganizationOverview,
+  OverviewStatistics,
   Page,
+  PageRequest,
   SearchPageRequest,
   UserOverview,
   UserWire,

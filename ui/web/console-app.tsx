@@ -1,4 +1,7 @@
 import type { ConsolePageState } from "./bundles.ts";
+import { ConsoleAuditScreen } from "./console/audit.tsx";
+import { ConsoleAuditEventScreen } from "./console/audit-event.tsx";
+import { ConsoleOverviewScreen } from "./console/overview.tsx";
 import { ConsoleUsersScreen } from "./console/users.tsx";
 
 // The web console's screens (docs/console.md): a bundle of their own (client/console.tsx), so neither the
@@ -8,5 +11,11 @@ export function ConsolePage({ state }: { state: ConsolePageState }) {
   switch (state.page) {
     case "console-users":
       return <ConsoleUsersScreen state={state} />;
+    case "console-overview":
+      return <ConsoleOverviewScreen state={state} />;
+    case "console-audit":
+      return <ConsoleAuditScreen state={state} />;
+    case "console-audit-event":
+      return <ConsoleAuditEventScreen state={state} />;
   }
 }

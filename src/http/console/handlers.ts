@@ -1,3 +1,5 @@
+import { AUDIT_HANDLERS } from "./audit-page.ts";
+import { OVERVIEW_HANDLERS } from "./overview-page.ts";
 import { USERS_HANDLERS } from "./users-page.ts";
 
 // Every console handler by name, loaded with the first console request (mount.ts names them). Each area of
@@ -5,4 +7,6 @@ import { USERS_HANDLERS } from "./users-page.ts";
 
 export const CONSOLE_HANDLERS = {
   ...USERS_HANDLERS,
+  ...OVERVIEW_HANDLERS,
+  ...AUDIT_HANDLERS,
 };

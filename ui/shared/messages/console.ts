@@ -1,4 +1,6 @@
+import { consoleAuditDe, consoleAuditEn } from "./console-audit.ts";
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
+import { consoleOverviewDe, consoleOverviewEn } from "./console-overview.ts";
 import { consoleUsersDe, consoleUsersEn } from "./console-users.ts";
 import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 
@@ -10,6 +12,8 @@ import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 export const consoleEn = {
   ...consoleCoreEn,
   ...consoleUsersEn,
+  ...consoleOverviewEn,
+  ...consoleAuditEn,
 } as const;
 
 export type ConsoleMessageKey = keyof typeof consoleEn;
@@ -17,6 +21,8 @@ export type ConsoleMessageKey = keyof typeof consoleEn;
 export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleCoreDe,
   ...consoleUsersDe,
+  ...consoleOverviewDe,
+  ...consoleAuditDe,
 };
 
 const CONSOLE_CATALOGUES: Record<Locale, Record<ConsoleMessageKey, string>> = { en: consoleEn, de: consoleDe };

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import type { AdminActor } from "../services/admin.ts";
 import { type RequestOrigin, sourceOf } from "../services/request-origin.ts";
-import type { ActorType, EventSource } from "../services/security-events.ts";
+import type { ActorType, EventSource, Impersonation } from "../services/security-events.ts";
 import { clientAddress } from "./client-address.ts";
 import { noteUser } from "./middleware/request-log.ts";
 
@@ -11,11 +11,25 @@ import { noteUser } from "./middleware/request-log.ts";
 // address (the one rate limits and sessions use, so forwarding headers count only from trusted proxies) and
 // user agent; a user named as the actor is named in the request's log line too.
 
+declare module "hono" {
+  interface ContextVariableMap {
+    /** The request's session is an administrator's impersonation (noted when the session is resolved). */
+    impersonation: Impersonation;
+  }
+}
+
+/** The session the request acts with is an impersonation: every event the request causes names both ids. */
+export function noteImpersonation(c: Context, impersonation: Impersonation): void {
+  c.set("impersonation", impersonation);
+}
+
 export function requestOrigin(c: Context, ctx: AuthContext): RequestOrigin {
+  const impersonation = c.get("impersonation");
   return {
     ip: clientAddress(c, ctx),
     userAgent: c.req.header("user-agent") ?? null,
     noteUser: (userId) => noteUser(c, userId),
+    ...(impersonation ? { impersonation } : {}),
   };
 }
 

@@ -11,25 +11,38 @@ import { noteUser } from "./middleware/request-log.ts";
 // address (the one rate limits and sessions use, so forwarding headers count only from trusted proxies) and
 // user agent; a user named as the actor is named in the request's log line too.
 
+/** The impersonation a request's session is: who acts as whom, and until when (the pages' banner shows it). */
+export interface ImpersonationNote extends Impersonation {
+  userName: string;
+  userEmail: string;
+  /** When the impersonation session ends by itself (epoch ms). */
+  expiresAt: number;
+}
+
 declare module "hono" {
   interface ContextVariableMap {
     /** The request's session is an administrator's impersonation (noted when the session is resolved). */
-    impersonation: Impersonation;
+    impersonation: ImpersonationNote;
   }
 }
 
 /** The session the request acts with is an impersonation: every event the request causes names both ids. */
-export function noteImpersonation(c: Context, impersonation: Impersonation): void {
-  c.set("impersonation", impersonation);
+export function noteImpersonation(c: Context, note: ImpersonationNote): void {
+  c.set("impersonation", note);
+}
+
+/** The impersonation the request's session is, once the session was resolved; null for any other. */
+export function impersonationOf(c: Context): ImpersonationNote | null {
+  return c.get("impersonation") ?? null;
 }
 
 export function requestOrigin(c: Context, ctx: AuthContext): RequestOrigin {
-  const impersonation = c.get("impersonation");
+  const note = impersonationOf(c);
   return {
     ip: clientAddress(c, ctx),
     userAgent: c.req.header("user-agent") ?? null,
     noteUser: (userId) => noteUser(c, userId),
-    ...(impersonation ? { impersonation } : {}),
+    ...(note ? { impersonation: { adminId: note.adminId, userId: note.userId } } : {}),
   };
 }
 

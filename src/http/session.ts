@@ -82,7 +82,11 @@ export async function resolveSession(
   }
   noteUser(c, found.user.id);
   const impersonatedBy = found.session.impersonatedBy;
-  if (impersonatedBy) noteImpersonation(c, { adminId: impersonatedBy, userId: found.user.id });
+  if (impersonatedBy) {
+    const { user, session } = found;
+    const note = { adminId: impersonatedBy, userId: user.id, userName: user.name, userEmail: user.email };
+    noteImpersonation(c, { ...note, expiresAt: Number(session.expiresAt) });
+  }
   const dontRemember = hasDontRememberCookie(c, ctx);
   if (!options.disableRefresh && !dontRemember && isRefreshDue(ctx, found.session)) {
     const session = await refreshSession(ctx, found.session);

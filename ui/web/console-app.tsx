@@ -1,4 +1,5 @@
 import type { ConsolePageState } from "./bundles.ts";
+import { ConsoleUserScreen } from "./console/user.tsx";
 import { ConsoleUsersScreen } from "./console/users.tsx";
 
 // The web console's screens (docs/console.md): a bundle of their own (client/console.tsx), so neither the
@@ -8,5 +9,7 @@ export function ConsolePage({ state }: { state: ConsolePageState }) {
   switch (state.page) {
     case "console-users":
       return <ConsoleUsersScreen state={state} />;
+    case "console-user":
+      return <ConsoleUserScreen state={state} />;
   }
 }

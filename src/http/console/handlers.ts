@@ -1,3 +1,6 @@
+import { IMPERSONATION_HANDLERS } from "./impersonation-page.ts";
+import { USER_ACTION_HANDLERS } from "./user-actions.ts";
+import { userScreen } from "./user-page.ts";
 import { USERS_HANDLERS } from "./users-page.ts";
 
 // Every console handler by name, loaded with the first console request (mount.ts names them). Each area of
@@ -5,4 +8,7 @@ import { USERS_HANDLERS } from "./users-page.ts";
 
 export const CONSOLE_HANDLERS = {
   ...USERS_HANDLERS,
+  showUser: userScreen.show,
+  ...USER_ACTION_HANDLERS,
+  ...IMPERSONATION_HANDLERS,
 };

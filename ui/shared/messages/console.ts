@@ -1,4 +1,6 @@
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
+import { consoleUserDe, consoleUserEn } from "./console-user.ts";
+import { consoleUserHoldingsDe, consoleUserHoldingsEn } from "./console-user-holdings.ts";
 import { consoleUsersDe, consoleUsersEn } from "./console-users.ts";
 import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 
@@ -10,6 +12,8 @@ import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 export const consoleEn = {
   ...consoleCoreEn,
   ...consoleUsersEn,
+  ...consoleUserEn,
+  ...consoleUserHoldingsEn,
 } as const;
 
 export type ConsoleMessageKey = keyof typeof consoleEn;
@@ -17,6 +21,8 @@ export type ConsoleMessageKey = keyof typeof consoleEn;
 export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleCoreDe,
   ...consoleUsersDe,
+  ...consoleUserDe,
+  ...consoleUserHoldingsDe,
 };
 
 const CONSOLE_CATALOGUES: Record<Locale, Record<ConsoleMessageKey, string>> = { en: consoleEn, de: consoleDe };

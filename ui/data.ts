@@ -1,6 +1,7 @@
 import type { AuthContext } from "../src/context.ts";
-import { banUser, revokeSessionsOf, setUserRole, unbanUser } from "../src/services/admin.ts";
-import type { CreatedApiKey } from "../src/services/api-keys/api-keys.ts";
+import { banUser, revokeSessionsOf, setUserPassword, setUserRole, unbanUser } from "../src/services/admin.ts";
+import { mailPasswordResetAsAdmin, verifyEmailAsAdmin } from "../src/services/admin-mailbox.ts";
+import { type ApiKeyWire, type CreatedApiKey, deleteApiKey } from "../src/services/api-keys/api-keys.ts";
 import { type AuditExportFormat, exportAuditLog } from "../src/services/audit-export.ts";
 import {
   type AuditEventListing,
@@ -20,11 +21,14 @@ import {
   type PageRequest,
   type SearchPageRequest,
 } from "../src/services/directory.ts";
+import { impersonationLimit, startImpersonation } from "../src/services/impersonation.ts";
 import {
   deleteUserWithSessions,
   issueApiKeyAsOperator,
+  type OperatorApiKeyChanges,
   type OperatorApiKeyOptions,
   revokeApiKeyById,
+  updateApiKeyAsOperator,
 } from "../src/services/operator-actions.ts";
 import {
   type ActivityBucket,
@@ -33,6 +37,7 @@ import {
 } from "../src/services/overview-statistics.ts";
 import { removeUserPasskey } from "../src/services/passkeys/operator.ts";
 import { CLI_SOURCE, type EventSource } from "../src/services/security-events.ts";
+import type { SessionWithUser } from "../src/services/sessions/sessions.ts";
 import { resetTwoFactor } from "../src/services/two-factor/enrollment.ts";
 import {
   describeOrganization,
@@ -40,7 +45,7 @@ import {
   type OrganizationOverview,
   type UserOverview,
 } from "../src/services/user-overview.ts";
-import type { UserWire } from "../src/services/users.ts";
+import { assertPasswordLength, type UserWire } from "../src/services/users.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
 // server and the CLI. Screens only see this interface, so the UI tests drive a real database through it.
@@ -48,7 +53,7 @@ import type { UserWire } from "../src/services/users.ts";
 /** The issue dialog's choices, as `authd issue-api-key` takes them; unset: the configured default. */
 export type IssueKeyOptions = Pick<
   OperatorApiKeyOptions,
-  "name" | "rateLimit" | "remaining" | "refill" | "expiresInSeconds"
+  "name" | "rateLimit" | "remaining" | "refill" | "expiresInSeconds" | "permissions"
 >;
 
 export interface AdminData {
@@ -89,6 +94,28 @@ export interface AdminData {
   exportAuditLog(query: AuditLogQuery, format: AuditExportFormat): AsyncGenerator<string>;
   /** The console's overview: users, active sessions, sign-up and sign-in activity, failing webhook deliveries. */
   readOverview(): Promise<OverviewStatistics>;
+  /** The events about one user (their timeline), newest first. */
+  listUserAuditEvents(userId: string, page: PageRequest): Promise<Page<AuditEventListing>>;
+  /** Mark the user's address verified (no mailbox proof: nothing is claimed); false when it already was. */
+  verifyEmail(userId: string): Promise<boolean>;
+  /** Mail the user a password reset link, as /request-password-reset does for their address. */
+  sendPasswordReset(userId: string): Promise<void>;
+  /** Set the user's password (the length rules apply: PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG). */
+  setPassword(userId: string, password: string): Promise<void>;
+  /** End one of the user's sessions; 0 when the user has no such session (another user's is left alone). */
+  revokeUserSession(userId: string, sessionId: string): Promise<number>;
+  /** Change one of the user's keys (limits, refill, expiry, permissions, enabled); KEY_NOT_FOUND for a key not theirs. */
+  updateApiKey(userId: string, keyId: string, changes: OperatorApiKeyChanges): Promise<ApiKeyWire>;
+  /** Revoke one of the user's keys; KEY_NOT_FOUND for a key not theirs. */
+  revokeUserApiKey(userId: string, keyId: string): Promise<void>;
+  /** The longest an impersonation may last, in seconds (admin.impersonationSessionDuration). */
+  impersonationLimit(): number;
+  /**
+   * Start a session of the user marked as impersonated by the acting administrator (the source's actor), for
+   * `expiresInSeconds` (at most impersonationLimit()); the reason is recorded on impersonation_started. The
+   * caller hands the browser the session (src/http/impersonation.ts).
+   */
+  impersonate(userId: string, options: { reason: string; expiresInSeconds: number }): Promise<SessionWithUser>;
 }
 
 /** A page of the filtered audit log (AdminData.filterAuditLog). */
@@ -119,13 +146,13 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       await revokeSessionsOf(ctx, { sessionId }, source);
     },
     revokeAllSessions: (userId) => revokeSessionsOf(ctx, { userId }, source),
-    issueApiKey: (userId, options) => issueApiKeyAsOperator(ctx, userId, options),
+    issueApiKey: (userId, options) => issueApiKeyAsOperator(ctx, userId, options, source),
     apiKeyDefaults: () => {
       const { enabled, maxRequests, timeWindow } = ctx.config.apiKey.rateLimit;
       return { rateLimit: enabled ? { max: maxRequests, windowMs: timeWindow } : false };
     },
     async revokeApiKey(keyId) {
-      if (!(await revokeApiKeyById(ctx, keyId))) throw new Error("the API key no longer exists");
+      if (!(await revokeApiKeyById(ctx, keyId, source))) throw new Error("the API key no longer exists");
     },
     async removePasskey(userId, passkeyId) {
       await removeUserPasskey(ctx, userId, passkeyId, source);
@@ -149,6 +176,26 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       yield* exportAuditLog(ctx, await auditFilterOf(ctx, query), format);
     },
     readOverview: () => readOverviewStatistics(ctx),
+    listUserAuditEvents: async (userId, { limit, offset }) => {
+      const page = await listAuditLog(ctx, { subjectId: userId }, { limit, offset });
+      return { items: await withSubjectEmails(ctx, page.items), total: page.total };
+    },
+    verifyEmail: (userId) => verifyEmailAsAdmin(ctx, userId, source),
+    sendPasswordReset: (userId) => mailPasswordResetAsAdmin(ctx, userId, source),
+    async setPassword(userId, password) {
+      assertPasswordLength(ctx, password);
+      await setUserPassword(ctx, userId, password, source);
+    },
+    revokeUserSession: (userId, sessionId) => revokeSessionsOf(ctx, { sessionId, ownerId: userId }, source),
+    updateApiKey: (userId, keyId, changes) => updateApiKeyAsOperator(ctx, userId, keyId, changes, source),
+    revokeUserApiKey: (userId, keyId) => deleteApiKey(ctx, userId, keyId, source),
+    impersonationLimit: () => impersonationLimit(ctx),
+    async impersonate(userId, { reason, expiresInSeconds }) {
+      if (source.actorType !== "admin" || !source.actorId)
+        throw new Error("only a signed-in administrator impersonates");
+      const request = { reason, expiresIn: expiresInSeconds, ipAddress: source.ip, userAgent: source.userAgent };
+      return startImpersonation(ctx, source.actorId, userId, request, source);
+    },
   };
 }
 
@@ -161,6 +208,7 @@ export { describeEventData } from "../src/services/audit-log.ts";
 export { AUDITED_EVENT_TYPES } from "../src/services/security-event-types.ts";
 export type {
   ActivityBucket,
+  ApiKeyWire,
   AuditEventListing,
   AuditExportFormat,
   AuditLogQuery,
@@ -169,11 +217,13 @@ export type {
   EventSource,
   ListedOrganization,
   ListedSession,
+  OperatorApiKeyChanges,
   OrganizationOverview,
   OverviewStatistics,
   Page,
   PageRequest,
   SearchPageRequest,
+  SessionWithUser,
   UserOverview,
   UserWire,
 };

@@ -112,7 +112,11 @@ export type OidcDetail =
     }
   | Done<"oidc_logout", { clientId: string | null; families: number }>;
 
+/** What an administrator does from the web console that no other event says (issue 32). */
+export type ConsoleUserDetail = Done<"password_reset_requested">;
+
 export type Detail =
+  | ConsoleUserDetail
   | FactorDetail
   | OidcDetail
   | OrganizationDetail
@@ -148,13 +152,21 @@ export type Detail =
   | {
       type: "email_verified";
       outcome: "success";
-      method: "link" | "provider" | "magic-link" | "email-otp";
+      method: "link" | "provider" | "magic-link" | "email-otp" | "admin";
       provider?: string;
     }
   | { type: "user_banned"; outcome: "success"; banExpires: string | null }
   | { type: "user_unbanned"; outcome: "success" }
   | { type: "role_changed"; outcome: "success"; role: string }
-  | { type: "impersonation_started"; outcome: "success"; sessionId: string }
+  | {
+      type: "impersonation_started";
+      outcome: "success";
+      sessionId: string;
+      /** When the impersonation session ends by itself. */
+      expiresAt: string;
+      /** Why, as the administrator gave it (the console requires one). */
+      reason?: string;
+    }
   | { type: "impersonation_stopped"; outcome: "success"; sessionId: string }
   | { type: "api_key_created"; outcome: "success"; keyId: string }
   | { type: "api_key_deleted"; outcome: "success"; keyId: string }
@@ -239,6 +251,7 @@ const EVENT_TYPES: Record<SecurityEventType, true> = {
   oidc_tokens_revoked: true,
   oidc_token_replayed: true,
   oidc_logout: true,
+  password_reset_requested: true,
   origin_refused: true,
 };
 

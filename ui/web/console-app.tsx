@@ -2,6 +2,7 @@ import type { ConsolePageState } from "./bundles.ts";
 import { ConsoleAuditScreen } from "./console/audit.tsx";
 import { ConsoleAuditEventScreen } from "./console/audit-event.tsx";
 import { ConsoleOverviewScreen } from "./console/overview.tsx";
+import { ConsoleUserScreen } from "./console/user.tsx";
 import { ConsoleUsersScreen } from "./console/users.tsx";
 
 // The web console's screens (docs/console.md): a bundle of their own (client/console.tsx), so neither the
@@ -17,5 +18,7 @@ export function ConsolePage({ state }: { state: ConsolePageState }) {
       return <ConsoleAuditScreen state={state} />;
     case "console-audit-event":
       return <ConsoleAuditEventScreen state={state} />;
+    case "console-user":
+      return <ConsoleUserScreen state={state} />;
   }
 }

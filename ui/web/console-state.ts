@@ -5,14 +5,21 @@
 
 import type { ConsoleAuditEventState, ConsoleAuditState } from "./console/audit-state.ts";
 import type { ConsoleOverviewState } from "./console/overview-state.ts";
+import type { ConsoleUserState } from "./console/user-state.ts";
 import type { ConsoleUsersState } from "./console/users-state.ts";
 
 export * from "./console/audit-state.ts";
 export * from "./console/frame-state.ts";
 export * from "./console/overview-state.ts";
+export type * from "./console/user-state.ts";
 export type { ConsoleUserRow, ConsoleUsersState } from "./console/users-state.ts";
 
 /** Every screen's state; each joins PageState's common part in state.ts. */
-export type ConsoleStates = ConsoleUsersState | ConsoleOverviewState | ConsoleAuditState | ConsoleAuditEventState;
+export type ConsoleStates =
+  | ConsoleUsersState
+  | ConsoleOverviewState
+  | ConsoleAuditState
+  | ConsoleAuditEventState
+  | ConsoleUserState;
 
 export type ConsolePageName = ConsoleStates["page"];

@@ -94,7 +94,7 @@ export function listSessionsByUserId(db: Db, userId: string): Promise<SessionRow
   return db.selectFrom("session").selectAll().where("userId", "=", userId).orderBy("createdAt", "asc").execute();
 }
 
-export type DeletedSession = Pick<SessionRow, "id" | "tokenHash" | "userId">;
+export type DeletedSession = Pick<SessionRow, "id" | "tokenHash" | "userId" | "impersonatedBy">;
 
 /**
  * Deletes the sessions whose token hash is one of `tokenHashes`, only the user's when `userId` is given
@@ -108,7 +108,7 @@ export async function deleteSessionsByTokenHash(
   if (tokenHashes.length === 0) return [];
   let query = db.deleteFrom("session").where("tokenHash", "in", tokenHashes);
   if (userId !== undefined) query = query.where("userId", "=", userId);
-  return query.returning(["id", "tokenHash", "userId"]).execute();
+  return query.returning(["id", "tokenHash", "userId", "impersonatedBy"]).execute();
 }
 
 /** Deletes the user's sessions, optionally keeping one; returns the token hashes deleted. */

@@ -1,5 +1,8 @@
 import { AUDIT_HANDLERS } from "./audit-page.ts";
+import { IMPERSONATION_HANDLERS } from "./impersonation-page.ts";
 import { OVERVIEW_HANDLERS } from "./overview-page.ts";
+import { USER_ACTION_HANDLERS } from "./user-actions.ts";
+import { userScreen } from "./user-page.ts";
 import { USERS_HANDLERS } from "./users-page.ts";
 
 // Every console handler by name, loaded with the first console request (mount.ts names them). Each area of
@@ -9,4 +12,7 @@ export const CONSOLE_HANDLERS = {
   ...USERS_HANDLERS,
   ...OVERVIEW_HANDLERS,
   ...AUDIT_HANDLERS,
+  showUser: userScreen.show,
+  ...USER_ACTION_HANDLERS,
+  ...IMPERSONATION_HANDLERS,
 };

@@ -28,6 +28,93 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   // Before /audit/:id, which would take "export" for an event's id.
   { path: "/audit/export", get: "exportAudit", permission: { audit: ["export"] } },
   { path: "/audit/:id", get: "showAuditEvent", permission: { audit: ["list"] } },
+  // A user's screen and its forms (user-page.ts, user-actions.ts, impersonation-page.ts).
+  { path: "/users/:id", get: "showUser", permission: { user: ["get"] } },
+  {
+    path: "/users/:id/verify-email",
+    post: "verifyUserEmail",
+    permission: { user: ["update"] },
+    limitAs: "/admin/update-user",
+  },
+  {
+    path: "/users/:id/send-password-reset",
+    post: "sendUserPasswordReset",
+    permission: { user: ["set-password"] },
+    limitAs: "/request-password-reset",
+    offered: (ctx) => ctx.config.emailAndPassword.enabled,
+  },
+  {
+    path: "/users/:id/set-password",
+    post: "setUserPassword",
+    permission: { user: ["set-password"] },
+    limitAs: "/admin/set-user-password",
+    offered: (ctx) => ctx.config.emailAndPassword.enabled,
+  },
+  { path: "/users/:id/set-role", post: "setUserRole", permission: { user: ["set-role"] }, limitAs: "/admin/set-role" },
+  { path: "/users/:id/ban", post: "banUser", permission: { user: ["ban"] }, limitAs: "/admin/ban-user" },
+  { path: "/users/:id/unban", post: "unbanUser", permission: { user: ["ban"] }, limitAs: "/admin/unban-user" },
+  {
+    path: "/users/:id/reset-second-factor",
+    post: "resetUserSecondFactor",
+    permission: { user: ["reset-two-factor"] },
+    limitAs: "/admin/reset-two-factor",
+    offered: (ctx) => ctx.config.twoFactor.enabled,
+  },
+  {
+    path: "/users/:id/remove-passkey",
+    post: "removeUserPasskey",
+    permission: { user: ["set-password"] },
+    limitAs: "/admin/remove-user-passkey",
+    offered: (ctx) => ctx.config.passkey.enabled,
+  },
+  {
+    path: "/users/:id/revoke-session",
+    post: "revokeUserSession",
+    permission: { session: ["revoke"] },
+    limitAs: "/admin/revoke-user-session",
+  },
+  {
+    path: "/users/:id/revoke-sessions",
+    post: "revokeUserSessions",
+    permission: { session: ["revoke"] },
+    limitAs: "/admin/revoke-user-sessions",
+  },
+  {
+    path: "/users/:id/issue-api-key",
+    post: "issueUserApiKey",
+    permission: { apiKey: ["create"] },
+    limitAs: "/api-key/create",
+    offered: (ctx) => ctx.config.apiKey.enabled,
+  },
+  {
+    path: "/users/:id/update-api-key",
+    post: "updateUserApiKey",
+    permission: { apiKey: ["update"] },
+    limitAs: "/api-key/update",
+    offered: (ctx) => ctx.config.apiKey.enabled,
+  },
+  {
+    path: "/users/:id/revoke-api-key",
+    post: "revokeUserApiKey",
+    permission: { apiKey: ["revoke"] },
+    limitAs: "/api-key/delete",
+    offered: (ctx) => ctx.config.apiKey.enabled,
+  },
+  { path: "/users/:id/delete", post: "deleteUser", permission: { user: ["delete"] }, limitAs: "/admin/remove-user" },
+  {
+    path: "/users/:id/impersonate",
+    post: "impersonateUser",
+    permission: { user: ["impersonate"] },
+    limitAs: "/admin/impersonate-user",
+  },
+  // Posted from the banner in the impersonated user's session: no admin session to ask the permission of;
+  // what it checks is the API's stop-impersonating's (the parked session is the impersonating admin's).
+  {
+    path: "/stop-impersonating",
+    post: "stopImpersonating",
+    permission: { user: ["impersonate"] },
+    limitAs: "/admin/stop-impersonating",
+  },
 ];
 
 /** The screens with a route mounted in this deployment. */

@@ -60,14 +60,16 @@ export function ownRevocationEvent(
   };
 }
 
-/** The sign-out of a session's own holder, from where the request came. */
+/**
+ * The sign-out of a session's own holder, from where the request came; an impersonation session's sign-out
+ * names the administrator too (the route ends the session without resolving it first).
+ */
 export function signOutEvent(source: EventSource): (revoked: DeletedSession) => SecurityEvent {
-  return (revoked) => ({
-    type: "sign_out",
-    outcome: "success",
-    userId: revoked.userId,
-    source: { ...source, actorType: "user", actorId: revoked.userId },
-  });
+  return (revoked) => {
+    const signedOut: EventSource = { ...source, actorType: "user", actorId: revoked.userId };
+    if (revoked.impersonatedBy) signedOut.impersonation = { adminId: revoked.impersonatedBy, userId: revoked.userId };
+    return { type: "sign_out", outcome: "success", userId: revoked.userId, source: signedOut };
+  };
 }
 
 /**
@@ -105,10 +107,17 @@ export async function revokeOwnSession(
   throw new AuthError(owner === undefined ? "SESSION_NOT_FOUND" : "UNAUTHORIZED");
 }
 
-/** Revoke a session by its id (the terminal UI); answers the session that went, if any. */
-export async function revokeSessionById(ctx: AuthContext, sessionId: string): Promise<DeletedSession[]> {
+/**
+ * Revoke a session by its id (the terminal UI, the console); answers the session that went, if any. With
+ * `ownerId`, only that user's session can go (the console acts on one user's page).
+ */
+export async function revokeSessionById(
+  ctx: AuthContext,
+  sessionId: string,
+  ownerId?: string,
+): Promise<DeletedSession[]> {
   const row = await sessions.findSessionById(ctx.db, sessionId);
-  return row ? revokeStoredSessions(ctx, [row.tokenHash]) : [];
+  return row ? revokeStoredSessions(ctx, [row.tokenHash], ownerId) : [];
 }
 
 /**

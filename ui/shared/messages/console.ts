@@ -1,6 +1,8 @@
 import { consoleAuditDe, consoleAuditEn } from "./console-audit.ts";
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
 import { consoleOverviewDe, consoleOverviewEn } from "./console-overview.ts";
+import { consoleUserDe, consoleUserEn } from "./console-user.ts";
+import { consoleUserHoldingsDe, consoleUserHoldingsEn } from "./console-user-holdings.ts";
 import { consoleUsersDe, consoleUsersEn } from "./console-users.ts";
 import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 
@@ -14,6 +16,8 @@ export const consoleEn = {
   ...consoleUsersEn,
   ...consoleOverviewEn,
   ...consoleAuditEn,
+  ...consoleUserEn,
+  ...consoleUserHoldingsEn,
 } as const;
 
 export type ConsoleMessageKey = keyof typeof consoleEn;
@@ -23,6 +27,8 @@ export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleUsersDe,
   ...consoleOverviewDe,
   ...consoleAuditDe,
+  ...consoleUserDe,
+  ...consoleUserHoldingsDe,
 };
 
 const CONSOLE_CATALOGUES: Record<Locale, Record<ConsoleMessageKey, string>> = { en: consoleEn, de: consoleDe };

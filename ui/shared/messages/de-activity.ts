@@ -65,4 +65,6 @@ export const deActivity: Record<keyof typeof enActivity, string> = {
   "activity.oidc_token_replayed":
     "Ein altes Anmelde-Token einer Anwendung wurde erneut benutzt, deshalb wurde ihr Zugang zu Ihrem Konto beendet.",
   "activity.oidc_logout": "Sie haben sich von einer Anwendung abgemeldet, die sich mit Ihrem Konto anmeldet.",
+  "activity.password_reset_requested":
+    "Ein Administrator hat Ihnen einen Link zum Setzen eines neuen Passworts gesendet.",
 };

@@ -26,10 +26,13 @@ const RETRY_DELAYS_MS = [1_000, 4_000];
 /** Sessions per statement when many end at once (a user's every session, an operator ending everyone's). */
 const SESSIONS_PER_STATEMENT = 500;
 
+/** A client to tell that one session ended. */
 interface LogoutNotice {
   clientId: string;
+  alg: OAuthClient["idTokenAlg"];
   uri: string;
-  token: string;
+  userId: string;
+  sessionId: string;
 }
 
 async function revokeFamiliesOf(ctx: AuthContext, ended: readonly DeletedSession[]): Promise<OAuthGrantRow[]> {
@@ -41,28 +44,20 @@ async function revokeFamiliesOf(ctx: AuthContext, ended: readonly DeletedSession
   return revoked;
 }
 
-/** One logout token per client and session, however many families that session gave the client. */
+/** One notice per client and session, however many families that session gave the client. */
 async function logoutNotices(ctx: AuthContext, grants: OAuthGrantRow[]): Promise<LogoutNotice[]> {
   const clientIds = [...new Set(grants.map((grant) => grant.clientId))];
   const clients = new Map<string, OAuthClient>();
   for (const row of await listOAuthClientsById(ctx.db, clientIds)) clients.set(row.id, toOAuthClient(row));
-  const notices: LogoutNotice[] = [];
-  const told = new Set<string>();
+  const notices = new Map<string, LogoutNotice>();
   for (const grant of grants) {
     const client = clients.get(grant.clientId);
     const key = `${grant.clientId}\n${grant.sessionId}`;
-    if (!client?.backchannelLogoutURI || told.has(key)) continue;
-    told.add(key);
-    const token = await signLogoutToken(ctx, {
-      clientId: client.id,
-      alg: client.idTokenAlg,
-      userId: grant.userId,
-      sessionId: grant.sessionId,
-      jti: generateId(),
-    });
-    notices.push({ clientId: client.id, uri: client.backchannelLogoutURI, token });
+    if (!client?.backchannelLogoutURI || notices.has(key)) continue;
+    const { idTokenAlg: alg, backchannelLogoutURI: uri } = client;
+    notices.set(key, { clientId: client.id, alg, uri, userId: grant.userId, sessionId: grant.sessionId });
   }
-  return notices;
+  return [...notices.values()];
 }
 
 /**
@@ -74,21 +69,22 @@ export async function endFamiliesOfSessions(ctx: AuthContext, ended: readonly De
   if (!ctx.config.oidcProvider.enabled) return;
   const grants = await revokeFamiliesOf(ctx, ended);
   if (grants.length === 0) return;
-  // Signed now, in the transaction: after the commit this context's database handle may be spent.
   const notices = await logoutNotices(ctx, grants);
-  afterCommit(ctx.db, () => {
-    for (const notice of notices) ctx.background(deliverLogoutToken(ctx, notice));
+  // Signed after the commit, on the database itself: loading a signing key inside the transaction could wait
+  // on a load another request started on the outer handle, which waits for this transaction (SQLite).
+  afterCommit(ctx.db, (db) => {
+    for (const notice of notices) ctx.background(deliverLogoutToken({ ...ctx, db }, notice));
   });
 }
 
 type Attempt = { done: true } | { done: false; retry: boolean; reason: string };
 
-async function postLogoutToken(notice: LogoutNotice): Promise<Attempt> {
+async function postLogoutToken(uri: string, token: string): Promise<Attempt> {
   try {
-    const answer = await fetch(notice.uri, {
+    const answer = await fetch(uri, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", "cache-control": "no-store" },
-      body: new URLSearchParams({ logout_token: notice.token }).toString(),
+      body: new URLSearchParams({ logout_token: token }).toString(),
       // A redirect is no answer: following it would send the token somewhere the client did not register.
       redirect: "manual",
       signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
@@ -103,9 +99,12 @@ async function postLogoutToken(notice: LogoutNotice): Promise<Attempt> {
   }
 }
 
+/** Sign the client's logout token and POST it, trying again after a network failure or a 5xx. */
 async function deliverLogoutToken(ctx: AuthContext, notice: LogoutNotice): Promise<void> {
+  const { clientId, alg, userId, sessionId } = notice;
+  const token = await signLogoutToken(ctx, { clientId, alg, userId, sessionId, jti: generateId() });
   for (let attempt = 1; ; attempt += 1) {
-    const outcome = await postLogoutToken(notice);
+    const outcome = await postLogoutToken(notice.uri, token);
     if (outcome.done) return;
     const pause = RETRY_DELAYS_MS[attempt - 1];
     if (!outcome.retry || pause === undefined) {

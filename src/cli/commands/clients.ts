@@ -61,7 +61,10 @@ const add = createCommand("add", "register a client; prints its client_id and, o
   .option("--id-token-alg <alg>", "ID token signature: RS256 (default), ES256 or EdDSA")
   .option("--public", "a public client (single-page or native app): no secret, PKCE required")
   .option("--skip-consent", "a first-party client: users are not asked to consent")
-  .option("--backchannel-logout-uri <url>", "where authd POSTs a signed logout token when the user signs out")
+  .option(
+    "--backchannel-logout-uri <url>",
+    "where authd POSTs a signed logout token whenever the user's session at authd ends",
+  )
   .option("--json", "print only JSON")
   .action(async (raw) => {
     const flags = parseFlags(AddFlags, { ...raw, redirectUri: raw.redirectUri ?? [] });

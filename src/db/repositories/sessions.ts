@@ -111,12 +111,11 @@ export async function deleteSessionsByTokenHash(
   return query.returning(["id", "tokenHash", "userId", "impersonatedBy"]).execute();
 }
 
-/** Deletes the user's sessions, optionally keeping one; returns the token hashes deleted. */
-export async function deleteSessionsByUserId(db: Db, userId: string, keepSessionId?: string): Promise<string[]> {
+/** Deletes the user's sessions, optionally keeping one; returns the sessions deleted. */
+export function deleteSessionsByUserId(db: Db, userId: string, keepSessionId?: string): Promise<DeletedSession[]> {
   let query = db.deleteFrom("session").where("userId", "=", userId);
   if (keepSessionId) query = query.where("id", "!=", keepSessionId);
-  const rows = await query.returning("tokenHash").execute();
-  return rows.map((r) => r.tokenHash);
+  return query.returning(["id", "tokenHash", "userId"]).execute();
 }
 
 /** Clear an organization (and with it the team) from the sessions that have it active: every user's, or one user's. */
@@ -186,20 +185,19 @@ export function findSessionById(db: Db, id: string): Promise<SessionRow | undefi
 }
 
 /**
- * Deletes up to `batchSize` sessions of any user; returns their token hashes. Bulk revocation loops over this
+ * Deletes up to `batchSize` sessions of any user; returns the sessions deleted. Bulk revocation loops over this
  * so a large table is never locked by one long statement while the server runs.
  */
-export async function deleteSessionBatch(db: Db, batchSize: number): Promise<string[]> {
+export async function deleteSessionBatch(db: Db, batchSize: number): Promise<DeletedSession[]> {
   const ids = await db.selectFrom("session").select("id").limit(batchSize).execute();
   if (ids.length === 0) return [];
-  const rows = await db
+  return db
     .deleteFrom("session")
     .where(
       "id",
       "in",
       ids.map((r) => r.id),
     )
-    .returning("tokenHash")
+    .returning(["id", "tokenHash", "userId"])
     .execute();
-  return rows.map((r) => r.tokenHash);
 }

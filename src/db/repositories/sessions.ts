@@ -115,7 +115,7 @@ export async function deleteSessionsByTokenHash(
 export function deleteSessionsByUserId(db: Db, userId: string, keepSessionId?: string): Promise<DeletedSession[]> {
   let query = db.deleteFrom("session").where("userId", "=", userId);
   if (keepSessionId) query = query.where("id", "!=", keepSessionId);
-  return query.returning(["id", "tokenHash", "userId"]).execute();
+  return query.returning(["id", "tokenHash", "userId", "impersonatedBy"]).execute();
 }
 
 /** Clear an organization (and with it the team) from the sessions that have it active: every user's, or one user's. */
@@ -198,6 +198,6 @@ export async function deleteSessionBatch(db: Db, batchSize: number): Promise<Del
       "in",
       ids.map((r) => r.id),
     )
-    .returning(["id", "tokenHash", "userId"])
+    .returning(["id", "tokenHash", "userId", "impersonatedBy"])
     .execute();
 }

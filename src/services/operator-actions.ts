@@ -9,11 +9,15 @@ import { revokeUserSessions } from "./sessions/sessions.ts";
 // one service call: the two front ends act through these, so the steps exist once. Single-call actions
 // (ban, unban, set a role …) call their service directly.
 
-/** Delete a key by id, whoever owns it; false when there is no such key. */
-export async function revokeApiKeyById(ctx: AuthContext, keyId: string): Promise<boolean> {
+/** Delete a key by id, whoever owns it (`source`: who acts, the CLI unless told); false when there is no such key. */
+export async function revokeApiKeyById(
+  ctx: AuthContext,
+  keyId: string,
+  source: EventSource = CLI_SOURCE,
+): Promise<boolean> {
   const ownerId = await findApiKeyOwnerId(ctx, keyId);
   if (!ownerId) return false;
-  await deleteApiKey(ctx, ownerId, keyId, CLI_SOURCE);
+  await deleteApiKey(ctx, ownerId, keyId, source);
   return true;
 }
 

@@ -3,8 +3,11 @@ import { banUser, revokeSessionsOf, setUserRole, unbanUser } from "../src/servic
 import type { CreatedApiKey } from "../src/services/api-keys/api-keys.ts";
 import { type AuditEventListing, listAuditLog, withSubjectEmails } from "../src/services/audit-log.ts";
 import {
+  type ApiKeyPageRequest,
+  type ListedApiKey,
   type ListedOrganization,
   type ListedSession,
+  listApiKeyPage,
   listOrganizationPage,
   listSessionPage,
   listUserPage,
@@ -12,11 +15,29 @@ import {
   type SearchPageRequest,
 } from "../src/services/directory.ts";
 import {
+  addOAuthClient,
+  type ClientChanges,
+  findClient,
+  listClients,
+  type NewClientInput,
+  removeOAuthClient,
+  rotateClientSecret,
+  toOAuthClientWire,
+  updateClient,
+} from "../src/services/oidc-provider/clients.ts";
+import {
   deleteUserWithSessions,
   issueApiKeyAsOperator,
   type OperatorApiKeyOptions,
   revokeApiKeyById,
 } from "../src/services/operator-actions.ts";
+import {
+  cancelInvitationAsOperator,
+  changeMemberRoleAsOperator,
+  organizationRoleNames,
+  removeMemberAsOperator,
+  resendInvitationAsOperator,
+} from "../src/services/organizations/operator.ts";
 import { removeUserPasskey } from "../src/services/passkeys/operator.ts";
 import { CLI_SOURCE, type EventSource } from "../src/services/security-events.ts";
 import { resetTwoFactor } from "../src/services/two-factor/enrollment.ts";
@@ -27,6 +48,7 @@ import {
   type UserOverview,
 } from "../src/services/user-overview.ts";
 import type { UserWire } from "../src/services/users.ts";
+import type { OAuthClientWire, OAuthClientWithSecretWire } from "../src/wire/oauth-client.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
 // server and the CLI. Screens only see this interface, so the UI tests drive a real database through it.
@@ -64,6 +86,26 @@ export interface AdminData {
    * id or email, the actor's id, or the ip.
    */
   listAuditEvents(request: SearchPageRequest): Promise<Page<AuditEventListing>>;
+  /** The organization role table's names: what a member's role may be set to. */
+  organizationRoles(): string[];
+  /** Give a member of the organization another role; the organization keeps at least one owner. */
+  changeMemberRole(organizationId: string, memberId: string, role: string): Promise<void>;
+  /** Remove a member of the organization (not its last owner). */
+  removeMember(organizationId: string, memberId: string): Promise<void>;
+  /** Mail a pending invitation again with a new expiry (a new invitation in its place). */
+  resendInvitation(organizationId: string, invitationId: string): Promise<void>;
+  cancelInvitation(organizationId: string, invitationId: string): Promise<void>;
+  /** API keys of every user: the search text matches name, prefix, start or owner email. */
+  listApiKeys(request: ApiKeyPageRequest): Promise<Page<ListedApiKey>>;
+  /** Whether the OpenID Provider is on (its clients exist only then). */
+  oauthClientsEnabled(): boolean;
+  listOAuthClients(): Promise<OAuthClientWire[]>;
+  findOAuthClient(clientId: string): Promise<OAuthClientWire | null>;
+  /** The secret (confidential clients) is answered here once; only its digest is kept. */
+  createOAuthClient(input: NewClientInput): Promise<OAuthClientWithSecretWire>;
+  updateOAuthClient(clientId: string, changes: ClientChanges): Promise<OAuthClientWire>;
+  rotateOAuthClientSecret(clientId: string): Promise<OAuthClientWithSecretWire>;
+  deleteOAuthClient(clientId: string): Promise<void>;
 }
 
 /**
@@ -97,7 +139,7 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       return { rateLimit: enabled ? { max: maxRequests, windowMs: timeWindow } : false };
     },
     async revokeApiKey(keyId) {
-      if (!(await revokeApiKeyById(ctx, keyId))) throw new Error("the API key no longer exists");
+      if (!(await revokeApiKeyById(ctx, keyId, source))) throw new Error("the API key no longer exists");
     },
     async removePasskey(userId, passkeyId) {
       await removeUserPasskey(ctx, userId, passkeyId, source);
@@ -110,6 +152,40 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       const page = await listAuditLog(ctx, { search }, { limit, offset });
       return { items: await withSubjectEmails(ctx, page.items), total: page.total };
     },
+    organizationRoles: () => organizationRoleNames(ctx),
+    async changeMemberRole(organizationId, memberId, role) {
+      await changeMemberRoleAsOperator(ctx, organizationId, memberId, role, source);
+    },
+    async removeMember(organizationId, memberId) {
+      await removeMemberAsOperator(ctx, organizationId, memberId, source);
+    },
+    async resendInvitation(organizationId, invitationId) {
+      await resendInvitationAsOperator(ctx, organizationId, invitationId, source);
+    },
+    async cancelInvitation(organizationId, invitationId) {
+      await cancelInvitationAsOperator(ctx, organizationId, invitationId, source);
+    },
+    listApiKeys: (request) => listApiKeyPage(ctx, request),
+    oauthClientsEnabled: () => ctx.config.oidcProvider.enabled,
+    listOAuthClients: async () => (await listClients(ctx)).map(toOAuthClientWire),
+    findOAuthClient: async (clientId) => {
+      const client = await findClient(ctx, clientId);
+      return client ? toOAuthClientWire(client) : null;
+    },
+    async createOAuthClient(input) {
+      const { client, secret } = await addOAuthClient(ctx, input, source);
+      const wire = toOAuthClientWire(client);
+      return secret === null ? wire : { ...wire, client_secret: secret };
+    },
+    updateOAuthClient: async (clientId, changes) =>
+      toOAuthClientWire(await updateClient(ctx, clientId, changes, source)),
+    async rotateOAuthClientSecret(clientId) {
+      const { client, secret } = await rotateClientSecret(ctx, clientId, source);
+      return { ...toOAuthClientWire(client), client_secret: secret };
+    },
+    async deleteOAuthClient(clientId) {
+      await removeOAuthClient(ctx, clientId, source);
+    },
   };
 }
 
@@ -119,12 +195,18 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
 export { OWNER_BANNED_MARKER } from "../src/services/api-keys/api-keys.ts";
 export { describeEventData } from "../src/services/audit-log.ts";
 export type {
+  ApiKeyPageRequest,
   AuditEventListing,
   AuthContext,
+  ClientChanges,
   CreatedApiKey,
   EventSource,
+  ListedApiKey,
   ListedOrganization,
   ListedSession,
+  NewClientInput,
+  OAuthClientWire,
+  OAuthClientWithSecretWire,
   OrganizationOverview,
   Page,
   SearchPageRequest,

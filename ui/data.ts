@@ -1,4 +1,5 @@
 import type { AuthContext } from "../src/context.ts";
+import { AuthError } from "../src/errors.ts";
 import { banUser, revokeSessionsOf, setUserRole, unbanUser } from "../src/services/admin.ts";
 import type { CreatedApiKey } from "../src/services/api-keys/api-keys.ts";
 import { type AuditEventListing, listAuditLog, withSubjectEmails } from "../src/services/audit-log.ts";
@@ -139,7 +140,7 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       return { rateLimit: enabled ? { max: maxRequests, windowMs: timeWindow } : false };
     },
     async revokeApiKey(keyId) {
-      if (!(await revokeApiKeyById(ctx, keyId, source))) throw new Error("the API key no longer exists");
+      if (!(await revokeApiKeyById(ctx, keyId, source))) throw new AuthError("KEY_NOT_FOUND");
     },
     async removePasskey(userId, passkeyId) {
       await removeUserPasskey(ctx, userId, passkeyId, source);

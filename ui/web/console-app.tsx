@@ -1,4 +1,9 @@
 import type { ConsolePageState } from "./bundles.ts";
+import { ConsoleApiKeysScreen } from "./console/api-keys.tsx";
+import { ConsoleClientScreen } from "./console/client.tsx";
+import { ConsoleClientsScreen } from "./console/clients.tsx";
+import { ConsoleOrganizationScreen } from "./console/organization.tsx";
+import { ConsoleOrganizationsScreen } from "./console/organizations.tsx";
 import { ConsoleUsersScreen } from "./console/users.tsx";
 
 // The web console's screens (docs/console.md): a bundle of their own (client/console.tsx), so neither the
@@ -8,5 +13,15 @@ export function ConsolePage({ state }: { state: ConsolePageState }) {
   switch (state.page) {
     case "console-users":
       return <ConsoleUsersScreen state={state} />;
+    case "console-organizations":
+      return <ConsoleOrganizationsScreen state={state} />;
+    case "console-organization":
+      return <ConsoleOrganizationScreen state={state} />;
+    case "console-api-keys":
+      return <ConsoleApiKeysScreen state={state} />;
+    case "console-clients":
+      return <ConsoleClientsScreen state={state} />;
+    case "console-client":
+      return <ConsoleClientScreen state={state} />;
   }
 }

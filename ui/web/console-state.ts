@@ -3,12 +3,24 @@
 // screen's own state. Plain JSON only, like every page's state (state.ts joins these to PageState). Each area
 // keeps its screen's state in ui/web/console/<area>-state.ts and adds it to ConsoleStates.
 
+import type { ConsoleApiKeysState } from "./console/api-keys-state.ts";
+import type { ConsoleClientState, ConsoleClientsState } from "./console/clients-state.ts";
+import type { ConsoleOrganizationState, ConsoleOrganizationsState } from "./console/organizations-state.ts";
 import type { ConsoleUsersState } from "./console/users-state.ts";
 
+export type * from "./console/api-keys-state.ts";
+export type * from "./console/clients-state.ts";
 export * from "./console/frame-state.ts";
+export type * from "./console/organizations-state.ts";
 export type { ConsoleUserRow, ConsoleUsersState } from "./console/users-state.ts";
 
 /** Every screen's state; each joins PageState's common part in state.ts. */
-export type ConsoleStates = ConsoleUsersState;
+export type ConsoleStates =
+  | ConsoleUsersState
+  | ConsoleOrganizationsState
+  | ConsoleOrganizationState
+  | ConsoleApiKeysState
+  | ConsoleClientsState
+  | ConsoleClientState;
 
 export type ConsolePageName = ConsoleStates["page"];

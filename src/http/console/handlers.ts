@@ -1,3 +1,8 @@
+import { API_KEYS_HANDLERS } from "./api-keys-page.ts";
+import { CLIENT_ACTION_HANDLERS } from "./client-actions.ts";
+import { CLIENTS_HANDLERS } from "./clients-page.ts";
+import { ORGANIZATION_ACTION_HANDLERS } from "./organization-actions.ts";
+import { ORGANIZATIONS_HANDLERS } from "./organizations-page.ts";
 import { USERS_HANDLERS } from "./users-page.ts";
 
 // Every console handler by name, loaded with the first console request (mount.ts names them). Each area of
@@ -5,4 +10,9 @@ import { USERS_HANDLERS } from "./users-page.ts";
 
 export const CONSOLE_HANDLERS = {
   ...USERS_HANDLERS,
+  ...ORGANIZATIONS_HANDLERS,
+  ...ORGANIZATION_ACTION_HANDLERS,
+  ...API_KEYS_HANDLERS,
+  ...CLIENTS_HANDLERS,
+  ...CLIENT_ACTION_HANDLERS,
 };

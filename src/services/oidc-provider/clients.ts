@@ -153,7 +153,10 @@ function storedChanges(changes: ClientChanges): { fields: string[]; row: OAuthCl
   return { fields, row };
 }
 
-/** Change a client's name, URIs or consent; the URIs obey the rules of a new registration. */
+/**
+ * Change a client's name, URIs or consent; the URIs obey the rules of a new registration. Only what differs
+ * from the client is written and named in the event (a form sending every field changes what it changed).
+ */
 export async function updateClient(
   ctx: AuthContext,
   id: string,
@@ -161,8 +164,9 @@ export async function updateClient(
   source: EventSource = CLI_SOURCE,
 ): Promise<OAuthClient> {
   const client = await requireOAuthClient(ctx, id);
-  checkInput({ ...client, ...dropUndefined(changes) });
-  const { fields, row } = storedChanges(changes);
+  const given = dropUndefined({ ...changes, name: changes.name?.trim() });
+  checkInput({ ...client, ...given });
+  const { fields, row } = storedChanges(differences(client, given));
   if (fields.length === 0) return client;
   await withTransaction(ctx, async (tx) => {
     if (!(await updateOAuthClient(tx.db, id, row, ctx.now()))) throw new AuthError("OAUTH_CLIENT_NOT_FOUND");
@@ -173,6 +177,16 @@ export async function updateClient(
 
 function dropUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
+
+/** The changes whose value is not the client's already. */
+function differences(client: OAuthClient, changes: ClientChanges): ClientChanges {
+  const current: ClientChanges = client;
+  return Object.fromEntries(
+    Object.entries(changes).filter(
+      ([key, value]) => JSON.stringify(value) !== JSON.stringify(current[key as keyof ClientChanges]),
+    ),
+  );
 }
 
 export async function findClient(ctx: AuthContext, id: string): Promise<OAuthClient | null> {

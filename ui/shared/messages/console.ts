@@ -1,4 +1,7 @@
+import { consoleApiKeysDe, consoleApiKeysEn } from "./console-api-keys.ts";
+import { consoleClientsDe, consoleClientsEn } from "./console-clients.ts";
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
+import { consoleOrganizationsDe, consoleOrganizationsEn } from "./console-organizations.ts";
 import { consoleUsersDe, consoleUsersEn } from "./console-users.ts";
 import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 
@@ -10,6 +13,9 @@ import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 export const consoleEn = {
   ...consoleCoreEn,
   ...consoleUsersEn,
+  ...consoleOrganizationsEn,
+  ...consoleApiKeysEn,
+  ...consoleClientsEn,
 } as const;
 
 export type ConsoleMessageKey = keyof typeof consoleEn;
@@ -17,6 +23,9 @@ export type ConsoleMessageKey = keyof typeof consoleEn;
 export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleCoreDe,
   ...consoleUsersDe,
+  ...consoleOrganizationsDe,
+  ...consoleApiKeysDe,
+  ...consoleClientsDe,
 };
 
 const CONSOLE_CATALOGUES: Record<Locale, Record<ConsoleMessageKey, string>> = { en: consoleEn, de: consoleDe };

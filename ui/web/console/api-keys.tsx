@@ -43,9 +43,15 @@ export function ConsoleApiKeysScreen({ state }: { state: ConsoleApiKeysState }) 
           <tr>
             <th scope="col">{t("console.apiKeys.column.key")}</th>
             <th scope="col">{t("console.apiKeys.column.owner")}</th>
-            <th scope="col">{t("console.apiKeys.column.status")}</th>
-            <th scope="col">{t("console.apiKeys.column.expires")}</th>
-            <th scope="col">{t("console.apiKeys.column.lastUsed")}</th>
+            <th scope="col" className="authd-console-nowrap">
+              {t("console.apiKeys.column.status")}
+            </th>
+            <th scope="col" className="authd-console-nowrap">
+              {t("console.apiKeys.column.expires")}
+            </th>
+            <th scope="col" className="authd-console-nowrap">
+              {t("console.apiKeys.column.lastUsed")}
+            </th>
             {mayRevoke(state) ? <th scope="col">{t("console.actions")}</th> : null}
           </tr>
         </thead>
@@ -103,9 +109,9 @@ function KeyRow({ state, apiKey }: { state: ConsoleApiKeysState; apiKey: Console
         <FormProblemNote form={form} />
       </td>
       <td>{owner ? <a href={owner}>{apiKey.userEmail}</a> : apiKey.userEmail}</td>
-      <td>{t(status(apiKey))}</td>
-      <td>{apiKey.expiresAt ? toDay(apiKey.expiresAt) : t("console.never")}</td>
-      <td>{apiKey.lastRequest ? toDay(apiKey.lastRequest) : t("console.never")}</td>
+      <td className="authd-console-nowrap">{t(status(apiKey))}</td>
+      <td className="authd-console-nowrap">{apiKey.expiresAt ? toDay(apiKey.expiresAt) : t("console.never")}</td>
+      <td className="authd-console-nowrap">{apiKey.lastRequest ? toDay(apiKey.lastRequest) : t("console.never")}</td>
       {mayRevoke(state) ? (
         <td>
           <ActionForm

@@ -54,7 +54,9 @@ function Members({ state }: { state: ConsoleOrganizationState }) {
             <tr>
               <th scope="col">{t("console.organizations.column.member")}</th>
               <th scope="col">{t("console.organizations.column.role")}</th>
-              <th scope="col">{t("console.organizations.column.joined")}</th>
+              <th scope="col" className="authd-console-nowrap">
+                {t("console.organizations.column.joined")}
+              </th>
               {mayUpdate ? <th scope="col">{t("console.actions")}</th> : null}
             </tr>
           </thead>
@@ -110,7 +112,7 @@ function MemberRow({
           </ActionForm>
         ) : null}
       </td>
-      <td>{toDay(member.createdAt)}</td>
+      <td className="authd-console-nowrap">{toDay(member.createdAt)}</td>
       {mayUpdate ? (
         <td>
           <ActionForm
@@ -147,9 +149,15 @@ function Invitations({ state }: { state: ConsoleOrganizationState }) {
           <thead>
             <tr>
               <th scope="col">{t("console.organizations.column.invitee")}</th>
-              <th scope="col">{t("console.organizations.column.role")}</th>
-              <th scope="col">{t("console.organizations.column.status")}</th>
-              <th scope="col">{t("console.organizations.column.expires")}</th>
+              <th scope="col" className="authd-console-nowrap">
+                {t("console.organizations.column.role")}
+              </th>
+              <th scope="col" className="authd-console-nowrap">
+                {t("console.organizations.column.status")}
+              </th>
+              <th scope="col" className="authd-console-nowrap">
+                {t("console.organizations.column.expires")}
+              </th>
               {mayUpdate ? <th scope="col">{t("console.actions")}</th> : null}
             </tr>
           </thead>
@@ -183,9 +191,9 @@ function InvitationRow({
         {invitation.email}
         <FormProblemNote form={form} />
       </td>
-      <td>{invitation.role}</td>
-      <td>{t(`console.organizations.status.${status}` as AnyMessageKey)}</td>
-      <td>{toDay(invitation.expiresAt)}</td>
+      <td className="authd-console-nowrap">{invitation.role}</td>
+      <td className="authd-console-nowrap">{t(`console.organizations.status.${status}` as AnyMessageKey)}</td>
+      <td className="authd-console-nowrap">{toDay(invitation.expiresAt)}</td>
       {mayUpdate ? (
         <td>
           {pending ? (
@@ -234,8 +242,8 @@ function Teams({ state }: { state: ConsoleOrganizationState }) {
             {state.teams.map((team) => (
               <tr key={team.id}>
                 <td>{team.name}</td>
-                <td>{number.format(team.memberCount)}</td>
-                <td>{toDay(team.createdAt)}</td>
+                <td className="authd-console-nowrap">{number.format(team.memberCount)}</td>
+                <td className="authd-console-nowrap">{toDay(team.createdAt)}</td>
               </tr>
             ))}
           </tbody>

@@ -36,8 +36,8 @@ export function ConsoleOrganizationsScreen({ state }: { state: ConsoleOrganizati
                   {t("console.organizations.slug", { slug: organization.slug })}
                 </span>
               </td>
-              <td>{number.format(organization.memberCount)}</td>
-              <td>{toDay(organization.createdAt)}</td>
+              <td className="authd-console-nowrap">{number.format(organization.memberCount)}</td>
+              <td className="authd-console-nowrap">{toDay(organization.createdAt)}</td>
             </tr>
           ))}
         </tbody>

@@ -2,7 +2,15 @@ import type { AuthContext } from "../src/context.ts";
 import { AuthError } from "../src/errors.ts";
 import { banUser, revokeSessionsOf, setUserRole, unbanUser } from "../src/services/admin.ts";
 import type { CreatedApiKey } from "../src/services/api-keys/api-keys.ts";
-import { type AuditEventListing, listAuditLog, withSubjectEmails } from "../src/services/audit-log.ts";
+import { type AuditExportFormat, exportAuditLog } from "../src/services/audit-export.ts";
+import {
+  type AuditEventListing,
+  type AuditLogQuery,
+  auditFilterOf,
+  findAuditEventListing,
+  listAuditLog,
+  withSubjectEmails,
+} from "../src/services/audit-log.ts";
 import {
   type ApiKeyPageRequest,
   type ListedApiKey,
@@ -13,6 +21,7 @@ import {
   listSessionPage,
   listUserPage,
   type Page,
+  type PageRequest,
   type SearchPageRequest,
 } from "../src/services/directory.ts";
 import {
@@ -39,6 +48,11 @@ import {
   removeMemberAsOperator,
   resendInvitationAsOperator,
 } from "../src/services/organizations/operator.ts";
+import {
+  type ActivityBucket,
+  type OverviewStatistics,
+  readOverviewStatistics,
+} from "../src/services/overview-statistics.ts";
 import { removeUserPasskey } from "../src/services/passkeys/operator.ts";
 import { CLI_SOURCE, type EventSource } from "../src/services/security-events.ts";
 import { resetTwoFactor } from "../src/services/two-factor/enrollment.ts";
@@ -87,6 +101,17 @@ export interface AdminData {
    * id or email, the actor's id, or the ip.
    */
   listAuditEvents(request: SearchPageRequest): Promise<Page<AuditEventListing>>;
+  /**
+   * The audit log as an operator's filters say (the web console's form), newest first, with each subject's
+   * email; `unknownUser`: the user filter is an address no user has now, so nothing is listed.
+   */
+  filterAuditLog(query: AuditLogQuery, page: PageRequest): Promise<AuditLogPage>;
+  /** One event with all its data and its subject's email, or null when there is none by that id. */
+  describeAuditEvent(eventId: string): Promise<AuditEventListing | null>;
+  /** The filtered log as CSV or JSON Lines, newest first, in chunks read a batch at a time (a download streams them). */
+  exportAuditLog(query: AuditLogQuery, format: AuditExportFormat): AsyncGenerator<string>;
+  /** The console's overview: users, active sessions, sign-up and sign-in activity, failing webhook deliveries. */
+  readOverview(): Promise<OverviewStatistics>;
   /** The organization role table's names: what a member's role may be set to. */
   organizationRoles(): string[];
   /** Give a member of the organization another role; the organization keeps at least one owner. */
@@ -98,8 +123,6 @@ export interface AdminData {
   cancelInvitation(organizationId: string, invitationId: string): Promise<void>;
   /** API keys of every user: the search text matches name, prefix, start or owner email. */
   listApiKeys(request: ApiKeyPageRequest): Promise<Page<ListedApiKey>>;
-  /** Whether the OpenID Provider is on (its clients exist only then). */
-  oauthClientsEnabled(): boolean;
   listOAuthClients(): Promise<OAuthClientWire[]>;
   findOAuthClient(clientId: string): Promise<OAuthClientWire | null>;
   /** The secret (confidential clients) is answered here once; only its digest is kept. */
@@ -108,6 +131,9 @@ export interface AdminData {
   rotateOAuthClientSecret(clientId: string): Promise<OAuthClientWithSecretWire>;
   deleteOAuthClient(clientId: string): Promise<void>;
 }
+
+/** A page of the filtered audit log (AdminData.filterAuditLog). */
+export type AuditLogPage = Page<AuditEventListing> & { unknownUser: boolean };
 
 /**
  * The operator's view over `ctx`, acting as `source`: the terminal UI is the CLI (CLI_SOURCE); the web console
@@ -153,6 +179,32 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       const page = await listAuditLog(ctx, { search }, { limit, offset });
       return { items: await withSubjectEmails(ctx, page.items), total: page.total };
     },
+    async filterAuditLog(query, request) {
+      const filter = await auditFilterOf(ctx, query);
+      if (filter === null) return { items: [], total: 0, unknownUser: true };
+      const page = await listAuditLog(ctx, filter, request);
+      return { items: await withSubjectEmails(ctx, page.items), total: page.total, unknownUser: false };
+    },
+    describeAuditEvent: (eventId) => findAuditEventListing(ctx, eventId),
+    async *exportAuditLog(query, format) {
+      yield* exportAuditLog(ctx, await auditFilterOf(ctx, query), format);
+    },
+    readOverview: () => readOverviewStatistics(ctx),
+    ...organizationActions(ctx, source),
+    listApiKeys: (request) => listApiKeyPage(ctx, request),
+    ...oauthClientData(ctx, source),
+  };
+}
+
+/** An operator's actions on an organization's members and invitations (the console's organization screen). */
+function organizationActions(
+  ctx: AuthContext,
+  source: EventSource,
+): Pick<
+  AdminData,
+  "organizationRoles" | "changeMemberRole" | "removeMember" | "resendInvitation" | "cancelInvitation"
+> {
+  return {
     organizationRoles: () => organizationRoleNames(ctx),
     async changeMemberRole(organizationId, memberId, role) {
       await changeMemberRoleAsOperator(ctx, organizationId, memberId, role, source);
@@ -166,8 +218,23 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
     async cancelInvitation(organizationId, invitationId) {
       await cancelInvitationAsOperator(ctx, organizationId, invitationId, source);
     },
-    listApiKeys: (request) => listApiKeyPage(ctx, request),
-    oauthClientsEnabled: () => ctx.config.oidcProvider.enabled,
+  };
+}
+
+/** The OpenID Provider's clients, as the console reads and changes them (the secret answered once). */
+function oauthClientData(
+  ctx: AuthContext,
+  source: EventSource,
+): Pick<
+  AdminData,
+  | "listOAuthClients"
+  | "findOAuthClient"
+  | "createOAuthClient"
+  | "updateOAuthClient"
+  | "rotateOAuthClientSecret"
+  | "deleteOAuthClient"
+> {
+  return {
     listOAuthClients: async () => (await listClients(ctx)).map(toOAuthClientWire),
     findOAuthClient: async (clientId) => {
       const client = await findClient(ctx, clientId);
@@ -194,10 +261,15 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
 // the shapes AdminData answers with, the context it is built from, and the operator formats the CLI shares (so an
 // event and a banned owner's keys read the same in `authd audit`, `authd users show` and on the screens).
 export { OWNER_BANNED_MARKER } from "../src/services/api-keys/api-keys.ts";
+export { AUDIT_EXPORT_FORMATS, AUDIT_EXPORT_MEDIA_TYPES, auditExportFileName } from "../src/services/audit-export.ts";
 export { describeEventData } from "../src/services/audit-log.ts";
+export { AUDITED_EVENT_TYPES } from "../src/services/security-event-types.ts";
 export type {
+  ActivityBucket,
   ApiKeyPageRequest,
   AuditEventListing,
+  AuditExportFormat,
+  AuditLogQuery,
   AuthContext,
   ClientChanges,
   CreatedApiKey,
@@ -209,7 +281,9 @@ export type {
   OAuthClientWire,
   OAuthClientWithSecretWire,
   OrganizationOverview,
+  OverviewStatistics,
   Page,
+  PageRequest,
   SearchPageRequest,
   UserOverview,
   UserWire,

@@ -1,9 +1,12 @@
 import type { ConsolePageState } from "./bundles.ts";
 import { ConsoleApiKeysScreen } from "./console/api-keys.tsx";
+import { ConsoleAuditScreen } from "./console/audit.tsx";
+import { ConsoleAuditEventScreen } from "./console/audit-event.tsx";
 import { ConsoleClientScreen } from "./console/client.tsx";
 import { ConsoleClientsScreen } from "./console/clients.tsx";
 import { ConsoleOrganizationScreen } from "./console/organization.tsx";
 import { ConsoleOrganizationsScreen } from "./console/organizations.tsx";
+import { ConsoleOverviewScreen } from "./console/overview.tsx";
 import { ConsoleUsersScreen } from "./console/users.tsx";
 
 // The web console's screens (docs/console.md): a bundle of their own (client/console.tsx), so neither the
@@ -13,6 +16,12 @@ export function ConsolePage({ state }: { state: ConsolePageState }) {
   switch (state.page) {
     case "console-users":
       return <ConsoleUsersScreen state={state} />;
+    case "console-overview":
+      return <ConsoleOverviewScreen state={state} />;
+    case "console-audit":
+      return <ConsoleAuditScreen state={state} />;
+    case "console-audit-event":
+      return <ConsoleAuditEventScreen state={state} />;
     case "console-organizations":
       return <ConsoleOrganizationsScreen state={state} />;
     case "console-organization":

@@ -1,8 +1,10 @@
 import { API_KEYS_HANDLERS } from "./api-keys-page.ts";
+import { AUDIT_HANDLERS } from "./audit-page.ts";
 import { CLIENT_ACTION_HANDLERS } from "./client-actions.ts";
 import { CLIENTS_HANDLERS } from "./clients-page.ts";
 import { ORGANIZATION_ACTION_HANDLERS } from "./organization-actions.ts";
 import { ORGANIZATIONS_HANDLERS } from "./organizations-page.ts";
+import { OVERVIEW_HANDLERS } from "./overview-page.ts";
 import { USERS_HANDLERS } from "./users-page.ts";
 
 // Every console handler by name, loaded with the first console request (mount.ts names them). Each area of
@@ -10,6 +12,8 @@ import { USERS_HANDLERS } from "./users-page.ts";
 
 export const CONSOLE_HANDLERS = {
   ...USERS_HANDLERS,
+  ...OVERVIEW_HANDLERS,
+  ...AUDIT_HANDLERS,
   ...ORGANIZATIONS_HANDLERS,
   ...ORGANIZATION_ACTION_HANDLERS,
   ...API_KEYS_HANDLERS,

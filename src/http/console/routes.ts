@@ -23,6 +23,11 @@ export interface ConsoleRoute {
 
 export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { path: "/users", get: "showUsers", permission: { user: ["list"] }, screen: "users" },
+  { path: "", get: "showOverview", permission: { user: ["list"] }, screen: "overview" },
+  { path: "/audit", get: "showAudit", permission: { audit: ["list"] }, screen: "audit" },
+  // Before /audit/:id, which would take "export" for an event's id.
+  { path: "/audit/export", get: "exportAudit", permission: { audit: ["export"] } },
+  { path: "/audit/:id", get: "showAuditEvent", permission: { audit: ["list"] } },
   // Organizations (organizations-page.ts, organization-actions.ts): an operator's changes are the members' own.
   ...organizationRoutes([
     {

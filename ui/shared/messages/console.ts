@@ -1,7 +1,9 @@
 import { consoleApiKeysDe, consoleApiKeysEn } from "./console-api-keys.ts";
+import { consoleAuditDe, consoleAuditEn } from "./console-audit.ts";
 import { consoleClientsDe, consoleClientsEn } from "./console-clients.ts";
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
 import { consoleOrganizationsDe, consoleOrganizationsEn } from "./console-organizations.ts";
+import { consoleOverviewDe, consoleOverviewEn } from "./console-overview.ts";
 import { consoleUsersDe, consoleUsersEn } from "./console-users.ts";
 import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 
@@ -13,6 +15,8 @@ import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 export const consoleEn = {
   ...consoleCoreEn,
   ...consoleUsersEn,
+  ...consoleOverviewEn,
+  ...consoleAuditEn,
   ...consoleOrganizationsEn,
   ...consoleApiKeysEn,
   ...consoleClientsEn,
@@ -23,6 +27,8 @@ export type ConsoleMessageKey = keyof typeof consoleEn;
 export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleCoreDe,
   ...consoleUsersDe,
+  ...consoleOverviewDe,
+  ...consoleAuditDe,
   ...consoleOrganizationsDe,
   ...consoleApiKeysDe,
   ...consoleClientsDe,

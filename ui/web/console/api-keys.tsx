@@ -74,7 +74,7 @@ function Filter(props: { name: string; value: YesNoAny; label: AnyMessageKey; ch
   const { t } = useConsole();
   const id = useId();
   return (
-    <span className="authd-console-filter">
+    <span className="authd-console-key-filter">
       <label htmlFor={id} className="authd-label">
         {t(label)}
       </label>

@@ -82,14 +82,14 @@ function Registration({ client }: { client: ConsoleClientRow }) {
     ["console.clients.column.created", toDay(client.createdAt)],
   ];
   return (
-    <section aria-labelledby="authd-registration">
+    <section className="authd-console-part" aria-labelledby="authd-registration">
       <h2 id="authd-registration" className="authd-section-title">
         {t("console.clients.details")}
       </h2>
       <p className="authd-hint">{t("console.clients.id", { id: client.id })}</p>
-      <dl className="authd-console-facts">
+      <dl className="authd-console-fields">
         {rows.map(([label, value]) => (
-          <div key={label}>
+          <div key={label} className="authd-console-field">
             <dt>{t(label)}</dt>
             <dd>{value}</dd>
           </div>
@@ -124,7 +124,7 @@ function ChangeForm({ state }: { state: ConsoleClientState }) {
     idTokenAlg: client.idTokenAlg,
   };
   return (
-    <section id={formAnchor("update")} aria-labelledby="authd-change">
+    <section className="authd-console-part" id={formAnchor("update")} aria-labelledby="authd-change">
       <h2 id="authd-change" className="authd-section-title">
         {t("console.clients.edit")}
       </h2>
@@ -155,7 +155,7 @@ function DangerForm({
 }) {
   const { t } = useConsole();
   return (
-    <section id={formAnchor(form)} aria-labelledby={`authd-${form}`}>
+    <section className="authd-console-part" id={formAnchor(form)} aria-labelledby={`authd-${form}`}>
       <h2 id={`authd-${form}`} className="authd-section-title">
         {t(title)}
       </h2>

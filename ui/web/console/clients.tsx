@@ -50,7 +50,7 @@ export function ConsoleClientsScreen({ state }: { state: ConsoleClientsState }) 
         </table>
       )}
       {mayDo(frame, "oauthClient", "manage") ? (
-        <section id={formAnchor("register")} aria-labelledby="authd-register">
+        <section className="authd-console-part" id={formAnchor("register")} aria-labelledby="authd-register">
           <h2 id="authd-register" className="authd-section-title">
             {t("console.clients.register")}
           </h2>

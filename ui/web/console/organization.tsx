@@ -42,7 +42,7 @@ function Members({ state }: { state: ConsoleOrganizationState }) {
   const { t, frame } = useConsole();
   const mayUpdate = mayDo(frame, "organization", "update");
   return (
-    <section aria-labelledby="authd-members">
+    <section className="authd-console-part" aria-labelledby="authd-members">
       <h2 id="authd-members" className="authd-section-title">
         {t("console.organizations.members")}
       </h2>
@@ -138,7 +138,7 @@ function Invitations({ state }: { state: ConsoleOrganizationState }) {
   const { t, frame } = useConsole();
   const mayUpdate = mayDo(frame, "organization", "update");
   return (
-    <section aria-labelledby="authd-invitations">
+    <section className="authd-console-part" aria-labelledby="authd-invitations">
       <h2 id="authd-invitations" className="authd-section-title">
         {t("console.organizations.invitations")}
       </h2>
@@ -223,7 +223,7 @@ function Teams({ state }: { state: ConsoleOrganizationState }) {
   const { t, state: page } = useConsole();
   const number = new Intl.NumberFormat(page.locale);
   return (
-    <section aria-labelledby="authd-teams">
+    <section className="authd-console-part" aria-labelledby="authd-teams">
       <h2 id="authd-teams" className="authd-section-title">
         {t("console.organizations.teams")}
       </h2>

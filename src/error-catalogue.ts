@@ -281,6 +281,8 @@ const entries = {
   // The OpenID Provider's clients (authd clients ...); the protocol's own refusals are OAuth error answers.
   OAUTH_CLIENT_NOT_FOUND: { message: "OAuth client not found", status: 404 },
   INVALID_OAUTH_CLIENT: { message: "Invalid OAuth client registration", status: 400 },
+  // The web console's operator actions on organizations (an operator names a role from the role table).
+  ORGANIZATION_ROLE_NOT_FOUND: { message: "Role not found", status: 400 },
 } satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof entries;

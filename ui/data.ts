@@ -1,4 +1,5 @@
 import type { AuthContext } from "../src/context.ts";
+import { AuthError } from "../src/errors.ts";
 import { banUser, revokeSessionsOf, setUserPassword, setUserRole, unbanUser } from "../src/services/admin.ts";
 import { mailPasswordResetAsAdmin, verifyEmailAsAdmin } from "../src/services/admin-mailbox.ts";
 import { type ApiKeyWire, type CreatedApiKey, deleteApiKey } from "../src/services/api-keys/api-keys.ts";
@@ -12,8 +13,11 @@ import {
   withSubjectEmails,
 } from "../src/services/audit-log.ts";
 import {
+  type ApiKeyPageRequest,
+  type ListedApiKey,
   type ListedOrganization,
   type ListedSession,
+  listApiKeyPage,
   listOrganizationPage,
   listSessionPage,
   listUserPage,
@@ -22,6 +26,7 @@ import {
   type SearchPageRequest,
 } from "../src/services/directory.ts";
 import { impersonationLimit, startImpersonation } from "../src/services/impersonation.ts";
+import type { ClientChanges, NewClientInput } from "../src/services/oidc-provider/clients.ts";
 import {
   deleteUserWithSessions,
   issueApiKeyAsOperator,
@@ -46,6 +51,13 @@ import {
   type UserOverview,
 } from "../src/services/user-overview.ts";
 import { assertPasswordLength, type UserWire } from "../src/services/users.ts";
+import type { OAuthClientWire, OAuthClientWithSecretWire } from "../src/wire/oauth-client.ts";
+import {
+  type OAuthClientAdminData,
+  type OrganizationAdminData,
+  oauthClientData,
+  organizationActions,
+} from "./data-console.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
 // server and the CLI. Screens only see this interface, so the UI tests drive a real database through it.
@@ -56,7 +68,7 @@ export type IssueKeyOptions = Pick<
   "name" | "rateLimit" | "remaining" | "refill" | "expiresInSeconds" | "permissions"
 >;
 
-export interface AdminData {
+export interface AdminData extends OrganizationAdminData, OAuthClientAdminData {
   now(): number;
   listUsers(request: SearchPageRequest): Promise<Page<UserWire>>;
   describeUser(userId: string): Promise<UserOverview | null>;
@@ -116,6 +128,8 @@ export interface AdminData {
    * caller hands the browser the session (src/http/impersonation.ts).
    */
   impersonate(userId: string, options: { reason: string; expiresInSeconds: number }): Promise<SessionWithUser>;
+  /** API keys of every user: the search text matches name, prefix, start or owner email. */
+  listApiKeys(request: ApiKeyPageRequest): Promise<Page<ListedApiKey>>;
 }
 
 /** A page of the filtered audit log (AdminData.filterAuditLog). */
@@ -152,7 +166,7 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       return { rateLimit: enabled ? { max: maxRequests, windowMs: timeWindow } : false };
     },
     async revokeApiKey(keyId) {
-      if (!(await revokeApiKeyById(ctx, keyId, source))) throw new Error("the API key no longer exists");
+      if (!(await revokeApiKeyById(ctx, keyId, source))) throw new AuthError("KEY_NOT_FOUND");
     },
     async removePasskey(userId, passkeyId) {
       await removeUserPasskey(ctx, userId, passkeyId, source);
@@ -196,6 +210,9 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       const request = { reason, expiresIn: expiresInSeconds, ipAddress: source.ip, userAgent: source.userAgent };
       return startImpersonation(ctx, source.actorId, userId, request, source);
     },
+    ...organizationActions(ctx, source),
+    listApiKeys: (request) => listApiKeyPage(ctx, request),
+    ...oauthClientData(ctx, source),
   };
 }
 
@@ -208,15 +225,21 @@ export { describeEventData } from "../src/services/audit-log.ts";
 export { AUDITED_EVENT_TYPES } from "../src/services/security-event-types.ts";
 export type {
   ActivityBucket,
+  ApiKeyPageRequest,
   ApiKeyWire,
   AuditEventListing,
   AuditExportFormat,
   AuditLogQuery,
   AuthContext,
+  ClientChanges,
   CreatedApiKey,
   EventSource,
+  ListedApiKey,
   ListedOrganization,
   ListedSession,
+  NewClientInput,
+  OAuthClientWire,
+  OAuthClientWithSecretWire,
   OperatorApiKeyChanges,
   OrganizationOverview,
   OverviewStatistics,

@@ -16,7 +16,7 @@ import { revokeUserSessions } from "./sessions/sessions.ts";
 // one service call: the two front ends act through these, so the steps exist once. Single-call actions
 // (ban, unban, set a role …) call their service directly.
 
-/** Delete a key by id, whoever owns it; false when there is no such key. */
+/** Delete a key by id, whoever owns it (`source`: who acts, the CLI unless told); false when there is no such key. */
 export async function revokeApiKeyById(
   ctx: AuthContext,
   keyId: string,

@@ -110,7 +110,15 @@ export type OidcDetail =
       grantId: string;
       token: "code" | "refresh_token";
     }
-  | Done<"oidc_logout", { clientId: string | null; families: number }>;
+  | Done<"oidc_logout", { clientId: string | null; families: number }>
+  | OidcClientDetail;
+
+/** An operator's changes to the OpenID Provider's clients (authd clients, the admin routes, the web console). */
+export type OidcClientDetail =
+  | Done<"oidc_client_created", { clientId: string }>
+  | Done<"oidc_client_updated", { clientId: string; fields: string[] }>
+  | Done<"oidc_client_secret_rotated", { clientId: string }>
+  | Done<"oidc_client_deleted", { clientId: string }>;
 
 /** What an administrator does from the web console that no other event says (issue 32). */
 export type ConsoleUserDetail = Done<"password_reset_requested">;
@@ -252,6 +260,10 @@ const EVENT_TYPES: Record<SecurityEventType, true> = {
   oidc_token_replayed: true,
   oidc_logout: true,
   password_reset_requested: true,
+  oidc_client_created: true,
+  oidc_client_updated: true,
+  oidc_client_secret_rotated: true,
+  oidc_client_deleted: true,
   origin_refused: true,
 };
 

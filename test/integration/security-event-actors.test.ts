@@ -353,6 +353,30 @@ describeEachDialect("security events: the actor of every type", (dialect) => {
       await createAdminData(t.ctx, source).sendPasswordReset((await user()).id);
       return { actorType: "admin", actorId: a.id };
     },
+    oidc_client_created: async () => {
+      const a = await admin();
+      const body = { client_name: "Actors", redirect_uris: ["https://rp.example.com/callback"] };
+      ok(await a.agent.post("/admin/oauth-clients", body));
+      return { actorType: "admin", actorId: a.id };
+    },
+    oidc_client_updated: async () => {
+      const { client } = await registerClient(t);
+      const a = await admin();
+      ok(await a.agent.post(`/admin/oauth-clients/${client.id}`, { client_name: "Renamed" }));
+      return { actorType: "admin", actorId: a.id };
+    },
+    oidc_client_secret_rotated: async () => {
+      const { client } = await registerClient(t);
+      const a = await admin();
+      ok(await a.agent.post(`/admin/oauth-clients/${client.id}/rotate-secret`, {}));
+      return { actorType: "admin", actorId: a.id };
+    },
+    oidc_client_deleted: async () => {
+      const { client } = await registerClient(t);
+      const a = await admin();
+      ok(await a.agent.post(`/admin/oauth-clients/${client.id}/delete`, {}));
+      return { actorType: "admin", actorId: a.id };
+    },
     origin_refused: async () => {
       const res = await t
         .agent()

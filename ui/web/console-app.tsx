@@ -1,6 +1,11 @@
 import type { ConsolePageState } from "./bundles.ts";
+import { ConsoleApiKeysScreen } from "./console/api-keys.tsx";
 import { ConsoleAuditScreen } from "./console/audit.tsx";
 import { ConsoleAuditEventScreen } from "./console/audit-event.tsx";
+import { ConsoleClientScreen } from "./console/client.tsx";
+import { ConsoleClientsScreen } from "./console/clients.tsx";
+import { ConsoleOrganizationScreen } from "./console/organization.tsx";
+import { ConsoleOrganizationsScreen } from "./console/organizations.tsx";
 import { ConsoleOverviewScreen } from "./console/overview.tsx";
 import { ConsoleUserScreen } from "./console/user.tsx";
 import { ConsoleUsersScreen } from "./console/users.tsx";
@@ -20,5 +25,15 @@ export function ConsolePage({ state }: { state: ConsolePageState }) {
       return <ConsoleAuditEventScreen state={state} />;
     case "console-user":
       return <ConsoleUserScreen state={state} />;
+    case "console-organizations":
+      return <ConsoleOrganizationsScreen state={state} />;
+    case "console-organization":
+      return <ConsoleOrganizationScreen state={state} />;
+    case "console-api-keys":
+      return <ConsoleApiKeysScreen state={state} />;
+    case "console-clients":
+      return <ConsoleClientsScreen state={state} />;
+    case "console-client":
+      return <ConsoleClientScreen state={state} />;
   }
 }

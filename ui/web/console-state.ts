@@ -3,13 +3,19 @@
 // screen's own state. Plain JSON only, like every page's state (state.ts joins these to PageState). Each area
 // keeps its screen's state in ui/web/console/<area>-state.ts and adds it to ConsoleStates.
 
+import type { ConsoleApiKeysState } from "./console/api-keys-state.ts";
 import type { ConsoleAuditEventState, ConsoleAuditState } from "./console/audit-state.ts";
+import type { ConsoleClientState, ConsoleClientsState } from "./console/clients-state.ts";
+import type { ConsoleOrganizationState, ConsoleOrganizationsState } from "./console/organizations-state.ts";
 import type { ConsoleOverviewState } from "./console/overview-state.ts";
 import type { ConsoleUserState } from "./console/user-state.ts";
 import type { ConsoleUsersState } from "./console/users-state.ts";
 
+export type * from "./console/api-keys-state.ts";
 export * from "./console/audit-state.ts";
+export type * from "./console/clients-state.ts";
 export * from "./console/frame-state.ts";
+export type * from "./console/organizations-state.ts";
 export * from "./console/overview-state.ts";
 export type * from "./console/user-state.ts";
 export type { ConsoleUserRow, ConsoleUsersState } from "./console/users-state.ts";
@@ -20,6 +26,11 @@ export type ConsoleStates =
   | ConsoleOverviewState
   | ConsoleAuditState
   | ConsoleAuditEventState
-  | ConsoleUserState;
+  | ConsoleUserState
+  | ConsoleOrganizationsState
+  | ConsoleOrganizationState
+  | ConsoleApiKeysState
+  | ConsoleClientsState
+  | ConsoleClientState;
 
 export type ConsolePageName = ConsoleStates["page"];

@@ -1,5 +1,10 @@
+import { API_KEYS_HANDLERS } from "./api-keys-page.ts";
 import { AUDIT_HANDLERS } from "./audit-page.ts";
+import { CLIENT_ACTION_HANDLERS } from "./client-actions.ts";
+import { CLIENTS_HANDLERS } from "./clients-page.ts";
 import { IMPERSONATION_HANDLERS } from "./impersonation-page.ts";
+import { ORGANIZATION_ACTION_HANDLERS } from "./organization-actions.ts";
+import { ORGANIZATIONS_HANDLERS } from "./organizations-page.ts";
 import { OVERVIEW_HANDLERS } from "./overview-page.ts";
 import { USER_ACTION_HANDLERS } from "./user-actions.ts";
 import { userScreen } from "./user-page.ts";
@@ -15,4 +20,9 @@ export const CONSOLE_HANDLERS = {
   showUser: userScreen.show,
   ...USER_ACTION_HANDLERS,
   ...IMPERSONATION_HANDLERS,
+  ...ORGANIZATIONS_HANDLERS,
+  ...ORGANIZATION_ACTION_HANDLERS,
+  ...API_KEYS_HANDLERS,
+  ...CLIENTS_HANDLERS,
+  ...CLIENT_ACTION_HANDLERS,
 };

@@ -115,6 +115,84 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     permission: { user: ["impersonate"] },
     limitAs: "/admin/stop-impersonating",
   },
+  // Organizations (organizations-page.ts, organization-actions.ts): an operator's changes are the members' own.
+  ...organizationRoutes([
+    {
+      path: "/organizations",
+      get: "showOrganizations",
+      permission: { organization: ["list"] },
+      screen: "organizations",
+    },
+    { path: "/organizations/:id", get: "showOrganization", permission: { organization: ["get"] } },
+    {
+      path: "/organizations/:id/member-role",
+      post: "changeOrganizationMemberRole",
+      permission: { organization: ["update"] },
+      limitAs: "/organization/update-member-role",
+    },
+    {
+      path: "/organizations/:id/remove-member",
+      post: "removeOrganizationMember",
+      permission: { organization: ["update"] },
+      limitAs: "/organization/remove-member",
+    },
+    {
+      path: "/organizations/:id/resend-invitation",
+      post: "resendOrganizationInvitation",
+      permission: { organization: ["update"] },
+      limitAs: "/organization/invite-member",
+    },
+    {
+      path: "/organizations/:id/cancel-invitation",
+      post: "cancelOrganizationInvitation",
+      permission: { organization: ["update"] },
+      limitAs: "/organization/cancel-invitation",
+    },
+  ]),
+  // Every user's API keys (api-keys-page.ts).
+  {
+    path: "/api-keys",
+    get: "showApiKeys",
+    permission: { apiKey: ["list"] },
+    screen: "api-keys",
+    offered: (ctx) => ctx.config.apiKey.enabled,
+  },
+  {
+    path: "/api-keys/revoke",
+    post: "revokeListedApiKey",
+    permission: { apiKey: ["revoke"] },
+    limitAs: "/api-key/delete",
+    offered: (ctx) => ctx.config.apiKey.enabled,
+  },
+  // The OpenID Provider's clients (clients-page.ts, client-actions.ts), while the provider is on.
+  ...clientRoutes([
+    { path: "/clients", get: "showOAuthClients", permission: { oauthClient: ["list"] }, screen: "clients" },
+    {
+      path: "/clients/create",
+      post: "createOAuthClient",
+      permission: { oauthClient: ["manage"] },
+      limitAs: "/admin/oauth-clients",
+    },
+    { path: "/clients/:id", get: "showOAuthClient", permission: { oauthClient: ["list"] } },
+    {
+      path: "/clients/:id/update",
+      post: "updateOAuthClient",
+      permission: { oauthClient: ["manage"] },
+      limitAs: "/admin/oauth-clients/:clientId",
+    },
+    {
+      path: "/clients/:id/rotate-secret",
+      post: "rotateOAuthClientSecret",
+      permission: { oauthClient: ["manage"] },
+      limitAs: "/admin/oauth-clients/:clientId/rotate-secret",
+    },
+    {
+      path: "/clients/:id/delete",
+      post: "deleteOAuthClient",
+      permission: { oauthClient: ["manage"] },
+      limitAs: "/admin/oauth-clients/:clientId/delete",
+    },
+  ]),
 ];
 
 /** The screens with a route mounted in this deployment. */
@@ -124,4 +202,14 @@ export function offeredScreens(ctx: AuthContext): ReadonlySet<ConsoleScreen> {
       (route) => route.screen as ConsoleScreen,
     ),
   );
+}
+
+/** Routes offered only while organizations are on. */
+function organizationRoutes(routes: ConsoleRoute[]): ConsoleRoute[] {
+  return routes.map((route) => ({ ...route, offered: (ctx) => ctx.config.organization.enabled }));
+}
+
+/** Routes offered only while the OpenID Provider is on. */
+function clientRoutes(routes: ConsoleRoute[]): ConsoleRoute[] {
+  return routes.map((route) => ({ ...route, offered: (ctx) => ctx.config.oidcProvider.enabled }));
 }

@@ -1,5 +1,8 @@
+import { consoleApiKeysDe, consoleApiKeysEn } from "./console-api-keys.ts";
 import { consoleAuditDe, consoleAuditEn } from "./console-audit.ts";
+import { consoleClientsDe, consoleClientsEn } from "./console-clients.ts";
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
+import { consoleOrganizationsDe, consoleOrganizationsEn } from "./console-organizations.ts";
 import { consoleOverviewDe, consoleOverviewEn } from "./console-overview.ts";
 import { consoleUserDe, consoleUserEn } from "./console-user.ts";
 import { consoleUserHoldingsDe, consoleUserHoldingsEn } from "./console-user-holdings.ts";
@@ -18,6 +21,9 @@ export const consoleEn = {
   ...consoleAuditEn,
   ...consoleUserEn,
   ...consoleUserHoldingsEn,
+  ...consoleOrganizationsEn,
+  ...consoleApiKeysEn,
+  ...consoleClientsEn,
 } as const;
 
 export type ConsoleMessageKey = keyof typeof consoleEn;
@@ -29,6 +35,9 @@ export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleAuditDe,
   ...consoleUserDe,
   ...consoleUserHoldingsDe,
+  ...consoleOrganizationsDe,
+  ...consoleApiKeysDe,
+  ...consoleClientsDe,
 };
 
 const CONSOLE_CATALOGUES: Record<Locale, Record<ConsoleMessageKey, string>> = { en: consoleEn, de: consoleDe };

@@ -67,4 +67,9 @@ export const deActivity: Record<keyof typeof enActivity, string> = {
   "activity.oidc_logout": "Sie haben sich von einer Anwendung abgemeldet, die sich mit Ihrem Konto anmeldet.",
   "activity.password_reset_requested":
     "Ein Administrator hat Ihnen einen Link zum Setzen eines neuen Passworts gesendet.",
+  "activity.oidc_client_created": "Eine Anwendung, die sich über diesen Dienst anmeldet, wurde registriert.",
+  "activity.oidc_client_updated": "Eine Anwendung, die sich über diesen Dienst anmeldet, wurde geändert.",
+  "activity.oidc_client_secret_rotated":
+    "Eine Anwendung, die sich über diesen Dienst anmeldet, hat ein neues Geheimnis erhalten.",
+  "activity.oidc_client_deleted": "Eine Anwendung, die sich über diesen Dienst anmeldet, wurde entfernt.",
 };

@@ -18,7 +18,10 @@ import {
   revokeApiKeyById,
 } from "../src/services/operator-actions.ts";
 import { removeUserPasskey } from "../src/services/passkeys/operator.ts";
+import { AUDITED_EVENT_TYPES } from "../src/services/security-event-types.ts";
 import { CLI_SOURCE, type EventSource } from "../src/services/security-events.ts";
+import { effectiveSettings, type SettingEntry } from "../src/services/settings/effective.ts";
+import { checkDependencies, type DependencyHealth } from "../src/services/settings/health.ts";
 import { resetTwoFactor } from "../src/services/two-factor/enrollment.ts";
 import {
   describeOrganization,
@@ -27,6 +30,23 @@ import {
   type UserOverview,
 } from "../src/services/user-overview.ts";
 import type { UserWire } from "../src/services/users.ts";
+import {
+  listWebhookAttempts,
+  resendWebhookAttempt,
+  testWebhookEndpoint,
+} from "../src/services/webhooks/delivery-log.ts";
+import {
+  createWebhookEndpoint,
+  rotateWebhookSecret,
+  setWebhookEndpointDisabled,
+  updateWebhookEndpoint,
+} from "../src/services/webhooks/manage.ts";
+import {
+  describeWebhookEndpoint,
+  listWebhookEndpoints,
+  removeWebhookEndpoint,
+} from "../src/services/webhooks/webhooks.ts";
+import type { WebhookAttemptWire, WebhookEndpointWire, WebhookEndpointWithSecretWire } from "../src/wire/webhook.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
 // server and the CLI. Screens only see this interface, so the UI tests drive a real database through it.
@@ -64,6 +84,31 @@ export interface AdminData {
    * id or email, the actor's id, or the ip.
    */
   listAuditEvents(request: SearchPageRequest): Promise<Page<AuditEventListing>>;
+  /** Webhook endpoints with their delivery counts and last attempt (never a secret). */
+  listWebhookEndpoints(): Promise<WebhookEndpointWire[]>;
+  describeWebhookEndpoint(endpointId: string): Promise<WebhookEndpointWire | null>;
+  /** The event types an endpoint may ask for (or "*"). */
+  webhookEventTypes(): readonly string[];
+  /** The new endpoint with its signing secret, shown this once. */
+  createWebhookEndpoint(input: { url: string; events: string[] }): Promise<WebhookEndpointWithSecretWire>;
+  updateWebhookEndpoint(endpointId: string, input: { url?: string; events?: string[] }): Promise<WebhookEndpointWire>;
+  setWebhookEndpointDisabled(endpointId: string, disabled: boolean): Promise<WebhookEndpointWire>;
+  /** A new secret, shown this once; the old one signs beside it for graceMs (default a day, 0 not at all). */
+  rotateWebhookSecret(endpointId: string, graceMs?: number): Promise<WebhookEndpointWithSecretWire>;
+  /** A signed webhook.test message sent now; answers the delivery log's entry. */
+  testWebhookEndpoint(endpointId: string): Promise<WebhookAttemptWire>;
+  removeWebhookEndpoint(endpointId: string): Promise<void>;
+  /** An endpoint's delivery log, newest first; failedOnly keeps the requests that got no 2xx. */
+  listWebhookDeliveries(
+    endpointId: string,
+    request: { failedOnly?: boolean; limit: number; offset: number },
+  ): Promise<Page<WebhookAttemptWire>>;
+  /** Send a logged delivery again now; answers the new entry. */
+  resendWebhookDelivery(deliveryId: string): Promise<WebhookAttemptWire>;
+  /** The effective configuration, one row per setting, every secret masked. */
+  readSettings(): SettingEntry[];
+  /** The database, Redis, SMTP and the webhook worker, checked now. */
+  checkDependencies(): Promise<DependencyHealth[]>;
 }
 
 /**
@@ -110,6 +155,23 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       const page = await listAuditLog(ctx, { search }, { limit, offset });
       return { items: await withSubjectEmails(ctx, page.items), total: page.total };
     },
+    listWebhookEndpoints: () => listWebhookEndpoints(ctx),
+    describeWebhookEndpoint: (endpointId) => describeWebhookEndpoint(ctx, endpointId),
+    webhookEventTypes: () => AUDITED_EVENT_TYPES,
+    createWebhookEndpoint: (input) => createWebhookEndpoint(ctx, input, source),
+    updateWebhookEndpoint: (endpointId, input) => updateWebhookEndpoint(ctx, endpointId, input, source),
+    setWebhookEndpointDisabled: (endpointId, disabled) => setWebhookEndpointDisabled(ctx, endpointId, disabled, source),
+    rotateWebhookSecret: (endpointId, graceMs) => rotateWebhookSecret(ctx, endpointId, graceMs, source),
+    testWebhookEndpoint: (endpointId) => testWebhookEndpoint(ctx, endpointId),
+    async removeWebhookEndpoint(endpointId) {
+      if (!(await removeWebhookEndpoint(ctx, endpointId, source)))
+        throw new Error("the webhook endpoint no longer exists");
+    },
+    listWebhookDeliveries: (endpointId, { failedOnly, limit, offset }) =>
+      listWebhookAttempts(ctx, endpointId, { failedOnly }, { limit, offset }),
+    resendWebhookDelivery: (deliveryId) => resendWebhookAttempt(ctx, deliveryId),
+    readSettings: () => effectiveSettings(ctx.config),
+    checkDependencies: () => checkDependencies(ctx),
   };
 }
 
@@ -122,12 +184,17 @@ export type {
   AuditEventListing,
   AuthContext,
   CreatedApiKey,
+  DependencyHealth,
   EventSource,
   ListedOrganization,
   ListedSession,
   OrganizationOverview,
   Page,
   SearchPageRequest,
+  SettingEntry,
   UserOverview,
   UserWire,
+  WebhookAttemptWire,
+  WebhookEndpointWire,
+  WebhookEndpointWithSecretWire,
 };

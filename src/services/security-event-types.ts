@@ -112,11 +112,21 @@ export type OidcDetail =
     }
   | Done<"oidc_logout", { clientId: string | null; families: number }>;
 
+/** How a webhook endpoint changed (the console, the admin API, `authd webhooks`). */
+export type WebhookEndpointChange = "created" | "updated" | "disabled" | "enabled" | "secret_rotated" | "removed";
+
+/** Webhook endpoints: the endpoint's id, what changed; never its URL's secrets or its signing secret. */
+export type WebhookDetail = Done<
+  "webhook_endpoint_changed",
+  { endpointId: string; change: WebhookEndpointChange; fields?: string[] }
+>;
+
 export type Detail =
   | FactorDetail
   | OidcDetail
   | OrganizationDetail
   | AccountDetail
+  | WebhookDetail
   | {
       type: "sign_in";
       outcome: "success";
@@ -239,6 +249,7 @@ const EVENT_TYPES: Record<SecurityEventType, true> = {
   oidc_tokens_revoked: true,
   oidc_token_replayed: true,
   oidc_logout: true,
+  webhook_endpoint_changed: true,
   origin_refused: true,
 };
 

@@ -65,4 +65,5 @@ export const deActivity: Record<keyof typeof enActivity, string> = {
   "activity.oidc_token_replayed":
     "Ein altes Anmelde-Token einer Anwendung wurde erneut benutzt, deshalb wurde ihr Zugang zu Ihrem Konto beendet.",
   "activity.oidc_logout": "Sie haben sich von einer Anwendung abgemeldet, die sich mit Ihrem Konto anmeldet.",
+  "activity.webhook_endpoint_changed": "Ein Webhook-Endpunkt wurde geändert.",
 };

@@ -64,4 +64,5 @@ export const enActivity = {
   "activity.oidc_token_replayed":
     "An application's old sign-in token was used again, so its access to your account was ended.",
   "activity.oidc_logout": "You signed out of an application that signs in with your account.",
+  "activity.webhook_endpoint_changed": "A webhook endpoint was changed.",
 } as const;

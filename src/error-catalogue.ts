@@ -284,8 +284,8 @@ const entries = {
   // Webhook endpoints and their delivery log (the admin API, the console, authd webhooks).
   WEBHOOK_ENDPOINT_NOT_FOUND: { message: "Webhook endpoint not found", status: 404 },
   /** An endpoint kept in the config file: its URL, events and secret are changed there. */
-  WEBHOOK_ENDPOINT_READ_ONLY: { message: "Webhook endpoint is kept in the config file", status: 400 },
-  WEBHOOK_ENDPOINT_DISABLED: { message: "Webhook endpoint is disabled", status: 400 },
+  WEBHOOK_ENDPOINT_READ_ONLY: { message: "Webhook endpoint read only", status: 400 },
+  WEBHOOK_ENDPOINT_DISABLED: { message: "Webhook endpoint disabled", status: 400 },
   WEBHOOK_DELIVERY_NOT_FOUND: { message: "Webhook delivery not found", status: 404 },
   WEBHOOK_EVENT_NO_LONGER_KEPT: { message: "Webhook event no longer kept", status: 404 },
 } satisfies Record<string, CatalogueEntry>;

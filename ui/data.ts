@@ -37,15 +37,12 @@ import {
 } from "../src/services/webhooks/delivery-log.ts";
 import {
   createWebhookEndpoint,
+  deleteWebhookEndpoint,
   rotateWebhookSecret,
   setWebhookEndpointDisabled,
   updateWebhookEndpoint,
 } from "../src/services/webhooks/manage.ts";
-import {
-  describeWebhookEndpoint,
-  listWebhookEndpoints,
-  removeWebhookEndpoint,
-} from "../src/services/webhooks/webhooks.ts";
+import { describeWebhookEndpoint, listWebhookEndpoints } from "../src/services/webhooks/webhooks.ts";
 import type { WebhookAttemptWire, WebhookEndpointWire, WebhookEndpointWithSecretWire } from "../src/wire/webhook.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
@@ -103,8 +100,8 @@ export interface AdminData {
     endpointId: string,
     request: { failedOnly?: boolean; limit: number; offset: number },
   ): Promise<Page<WebhookAttemptWire>>;
-  /** Send a logged delivery again now; answers the new entry. */
-  resendWebhookDelivery(deliveryId: string): Promise<WebhookAttemptWire>;
+  /** Send a logged delivery again now (of `endpointId` only, when named); answers the new entry. */
+  resendWebhookDelivery(deliveryId: string, endpointId?: string): Promise<WebhookAttemptWire>;
   /** The effective configuration, one row per setting, every secret masked. */
   readSettings(): SettingEntry[];
   /** The database, Redis, SMTP and the webhook worker, checked now. */
@@ -163,13 +160,10 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
     setWebhookEndpointDisabled: (endpointId, disabled) => setWebhookEndpointDisabled(ctx, endpointId, disabled, source),
     rotateWebhookSecret: (endpointId, graceMs) => rotateWebhookSecret(ctx, endpointId, graceMs, source),
     testWebhookEndpoint: (endpointId) => testWebhookEndpoint(ctx, endpointId),
-    async removeWebhookEndpoint(endpointId) {
-      if (!(await removeWebhookEndpoint(ctx, endpointId, source)))
-        throw new Error("the webhook endpoint no longer exists");
-    },
+    removeWebhookEndpoint: (endpointId) => deleteWebhookEndpoint(ctx, endpointId, source),
     listWebhookDeliveries: (endpointId, { failedOnly, limit, offset }) =>
       listWebhookAttempts(ctx, endpointId, { failedOnly }, { limit, offset }),
-    resendWebhookDelivery: (deliveryId) => resendWebhookAttempt(ctx, deliveryId),
+    resendWebhookDelivery: (deliveryId, endpointId) => resendWebhookAttempt(ctx, deliveryId, endpointId),
     readSettings: () => effectiveSettings(ctx.config),
     checkDependencies: () => checkDependencies(ctx),
   };

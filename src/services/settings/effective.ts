@@ -2,22 +2,13 @@ import { ENV_BINDINGS } from "../../config/env-bindings.ts";
 import { resolveBaseURL } from "../../config/load.ts";
 import { maskConfig } from "../../config/masking.ts";
 import { type Config, ConfigSchema } from "../../config/schema.ts";
+import type { SettingEntry, SettingValue } from "../../wire/settings.ts";
+
+export type { SettingEntry };
 
 // The effective configuration as the console's settings screen shows it: one row per setting (a dotted key,
 // its value with every secret masked, and the AUTH_* variable that sets it), read-only. The masking is
 // `authd config check`'s (src/config/masking.ts): by key name and by value, so a secret never leaves.
-
-export type SettingValue = string | number | boolean | null | string[];
-
-export interface SettingEntry {
-  /** The dotted key, as in the config file (`webhooks.timeoutMs`, `social.github.clientSecret`). */
-  key: string;
-  value: SettingValue;
-  /** Masked: a secret (or a URL's password) replaced by asterisks. */
-  masked: boolean;
-  /** The environment variable that sets it, if one does. */
-  env: string | null;
-}
 
 const ENV_BY_KEY = new Map(ENV_BINDINGS.map((binding) => [binding.path.join("."), binding.env]));
 

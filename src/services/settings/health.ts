@@ -1,6 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import { describeFailure, describeTarget } from "../../dependencies.ts";
 import { iso } from "../../wire/common.ts";
+import type { DependencyHealth } from "../../wire/settings.ts";
 import { webhookWorkerHealth } from "../webhooks/worker-health.ts";
 
 // The health of what the daemon depends on, checked now (the console's settings screen): the database,
@@ -9,21 +10,7 @@ import { webhookWorkerHealth } from "../webhooks/worker-health.ts";
 
 const CHECK_TIMEOUT_MS = 3000;
 
-export interface DependencyHealth {
-  name: "database" | "redis" | "smtp" | "webhookWorker";
-  /** off: not configured (Redis, SMTP) or switched off (webhooks.enabled). */
-  status: "up" | "down" | "off";
-  /** Where, without secrets: `postgres 127.0.0.1:5432/authd`, `redis localhost:6379`. */
-  target: string | null;
-  /** The check's round trip. */
-  latencyMs: number | null;
-  /** Why it failed, as the dependency said it. */
-  error: string | null;
-  /** The webhook worker's: why it is down, when its last pass ended, deliveries overdue. */
-  reason?: "not-running" | "stalled" | "failing" | null;
-  lastPassAt?: string | null;
-  overdueDeliveries?: number;
-}
+export type { DependencyHealth };
 
 function within(work: Promise<unknown>, ms: number): Promise<unknown> {
   let timer: ReturnType<typeof setTimeout> | undefined;

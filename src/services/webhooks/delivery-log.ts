@@ -56,9 +56,15 @@ export async function testWebhookEndpoint(ctx: AuthContext, endpointId: string):
  * it), signed afresh, to the endpoint's URL as it is today, after the same SSRF check; a test message is
  * sent as a new test. When it gets through, the outbox stops retrying that delivery. Answers the new entry.
  */
-export async function resendWebhookAttempt(ctx: AuthContext, attemptId: string): Promise<WebhookAttemptWire> {
+export async function resendWebhookAttempt(
+  ctx: AuthContext,
+  attemptId: string,
+  /** The endpoint the caller believes it belongs to (the console's URL): another's is not found. */
+  endpointId?: string,
+): Promise<WebhookAttemptWire> {
   const logged = await log.findAttempt(ctx.db, attemptId);
-  if (!logged) throw new AuthError("WEBHOOK_DELIVERY_NOT_FOUND");
+  if (!logged || (endpointId !== undefined && logged.endpointId !== endpointId))
+    throw new AuthError("WEBHOOK_DELIVERY_NOT_FOUND");
   const endpoint = await findEndpointOrThrow(ctx, logged.endpointId);
   if (endpoint.disabled) throw new AuthError("WEBHOOK_ENDPOINT_DISABLED");
   const refusal = await refuseDestination(ctx, endpoint.url);

@@ -13,6 +13,7 @@ import {
   generateWebhookSecret,
   parseEvents,
   recordEndpointChange,
+  removeWebhookEndpoint,
 } from "./webhooks.ts";
 
 // Changing a webhook endpoint: its URL and event types, pausing it, rotating its signing secret. The same
@@ -112,4 +113,9 @@ export async function rotateWebhookSecret(
     await recordEndpointChange(tx, id, "secret_rotated", source);
   });
   return { endpoint: await described(ctx, id), secret };
+}
+
+/** Remove an endpoint made here, with its deliveries and log; WEBHOOK_ENDPOINT_NOT_FOUND when there is none. */
+export async function deleteWebhookEndpoint(ctx: AuthContext, id: string, source: EventSource): Promise<void> {
+  if (!(await removeWebhookEndpoint(ctx, id, source))) throw new AuthError("WEBHOOK_ENDPOINT_NOT_FOUND");
 }

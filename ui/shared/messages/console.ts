@@ -1,5 +1,7 @@
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
+import { consoleSettingsDe, consoleSettingsEn } from "./console-settings.ts";
 import { consoleUsersDe, consoleUsersEn } from "./console-users.ts";
+import { consoleWebhooksDe, consoleWebhooksEn } from "./console-webhooks.ts";
 import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 
 // The web console's messages: part of the one catalogue (same languages, same `{name}` values, same
@@ -10,6 +12,8 @@ import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 export const consoleEn = {
   ...consoleCoreEn,
   ...consoleUsersEn,
+  ...consoleWebhooksEn,
+  ...consoleSettingsEn,
 } as const;
 
 export type ConsoleMessageKey = keyof typeof consoleEn;
@@ -17,6 +21,8 @@ export type ConsoleMessageKey = keyof typeof consoleEn;
 export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleCoreDe,
   ...consoleUsersDe,
+  ...consoleWebhooksDe,
+  ...consoleSettingsDe,
 };
 
 const CONSOLE_CATALOGUES: Record<Locale, Record<ConsoleMessageKey, string>> = { en: consoleEn, de: consoleDe };

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
+import type { AuthContext } from "../../context.ts";
 import { AuthError } from "../../errors.ts";
 import type { FormFields } from "../pages/guard.ts";
-import { type ConsoleAccess, consoleAction } from "./frame.ts";
+import { type ConsoleAccess, consoleAction, type DrawScreen } from "./frame.ts";
 import {
   drawWebhook,
   drawWebhooks,
@@ -13,8 +14,8 @@ import {
 
 // The webhooks screens' forms. Each asks for its webhook permission (manage; resend for a resend), passes the
 // pages' guard, acts through AdminData (which records who did it) and goes back with a notice, or redraws the
-// screen with the refusal. Adding an endpoint and rotating a secret answer the list at once with the new
-// secret on it: it is shown this once, never put in a URL.
+// screen with the refusal. Adding an endpoint (the list) and rotating a secret (the endpoint's screen) answer
+// at once with the new secret on the screen: it is shown this once, never put in a URL.
 
 const MANAGE = { webhook: ["manage"] };
 const HOUR_MS = 3_600_000;
@@ -32,22 +33,23 @@ function checkedEvents(fields: FormFields): string[] {
 const endpointId = (c: Context): string => c.req.param("id") ?? "";
 const detail = (c: Context) => `/webhooks/${encodeURIComponent(endpointId(c))}`;
 
-/** Show the list again with the new secret on it (200: this answer is the only place it appears). */
-async function showSecret(
+/** Draw `screen` with the new secret on it (200: this answer is the only place it appears). */
+function showSecret(
   c: Context,
-  ctx: Parameters<typeof webhooksScreen.draw>[1],
+  ctx: AuthContext,
   access: ConsoleAccess,
+  screen: { draw: DrawScreen },
   made: { endpoint: { id: string; url: string }; secret: string },
 ) {
   revealOnThisAnswer(c, { endpointId: made.endpoint.id, url: made.endpoint.url, secret: made.secret });
-  return webhooksScreen.draw(c, ctx, access);
+  return screen.draw(c, ctx, access);
 }
 
 export const WEBHOOK_ACTION_HANDLERS = {
   createWebhook: consoleAction(MANAGE, drawWebhooks, async (c, ctx, access, fields) => {
     const input = { url: (fields.url ?? "").trim(), events: checkedEvents(fields) };
     keepFormValues(c, input);
-    return showSecret(c, ctx, access, await access.data.createWebhookEndpoint(input));
+    return showSecret(c, ctx, access, webhooksScreen, await access.data.createWebhookEndpoint(input));
   }),
 
   updateWebhook: consoleAction(MANAGE, drawWebhook, async (c, _ctx, access, fields) => {
@@ -67,9 +69,9 @@ export const WEBHOOK_ACTION_HANDLERS = {
     return { to: "/webhooks", notice: "console.webhooks.notice.enabled" };
   }),
 
-  rotateWebhookSecret: consoleAction(MANAGE, drawWebhooks, async (c, ctx, access, fields) => {
+  rotateWebhookSecret: consoleAction(MANAGE, drawWebhook, async (c, ctx, access, fields) => {
     const grace = Object.hasOwn(GRACES, fields.grace ?? "") ? GRACES[fields.grace ?? ""] : undefined;
-    return showSecret(c, ctx, access, await access.data.rotateWebhookSecret(endpointId(c), grace));
+    return showSecret(c, ctx, access, webhookScreen, await access.data.rotateWebhookSecret(endpointId(c), grace));
   }),
 
   testWebhook: consoleAction(MANAGE, drawWebhooks, async (c, _ctx, access) => {

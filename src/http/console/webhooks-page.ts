@@ -6,8 +6,8 @@ import { type ConsoleAccess, consoleScreen, type DrawScreen } from "./frame.ts";
 import { queryNumber } from "./users-page.ts";
 
 // The webhooks screens (docs/console.md): /console/webhooks lists the endpoints with their delivery counts
-// and the forms to add, test, pause and rotate; /console/webhooks/:id is one endpoint, its edit form and its
-// delivery log (failed only on demand) with a resend per entry. They read only through AdminData. A secret
+// and the forms to add, test and pause; /console/webhooks/:id is one endpoint, its edit, rotate and remove
+// forms and its delivery log (failed only on demand) with a resend per entry. They read only through AdminData. A secret
 // just made, and a refused form's values, are handed from the action to the drawing of the same answer
 // (never through a URL, a cookie or the log).
 
@@ -47,6 +47,7 @@ export const webhookScreen = consoleScreen("webhooks", { webhook: ["list"] }, as
   return {
     page: "console-webhook",
     endpoint,
+    revealed: revealedSecrets.get(c) ?? null,
     eventTypes: ["*", ...access.data.webhookEventTypes()],
     attempts: page.items,
     total: page.total,

@@ -40,7 +40,7 @@ function Health({ health }: { health: ConsoleDependency[] }) {
       <h2 id="authd-settings-health" className="authd-console-subtitle">
         {t("console.settings.health.title")}
       </h2>
-      <table className="authd-console-table">
+      <table className="authd-console-table authd-console-keyed">
         <thead>
           <tr>
             <th scope="col">{t("console.settings.health.column.dependency")}</th>
@@ -102,7 +102,7 @@ export function ConsoleSettingsScreen({ state }: { state: ConsoleSettingsState }
         {state.settings.length === 0 ? (
           <p>{t("console.noResults")}</p>
         ) : (
-          <table className="authd-console-table">
+          <table className="authd-console-table authd-console-keyed">
             <thead>
               <tr>
                 <th scope="col">{t("console.settings.config.column.key")}</th>

@@ -10,11 +10,11 @@ import {
 import { useConsole } from "./context.tsx";
 import { ActionForm, Pager } from "./parts.tsx";
 import { ConsoleShell } from "./shell.tsx";
-import { describeEvents, EventPicker, UrlField, WebhookProblem } from "./webhook-parts.tsx";
+import { describeEvents, EventPicker, SecretReveal, UrlField, WebhookProblem } from "./webhook-parts.tsx";
 
-// One webhook endpoint (/console/webhooks/:id): what it is, its edit and remove forms (for an endpoint added
-// here; one from the config file is changed there), and its delivery log, newest first, all entries or the
-// failed ones, each with a resend (webhook:resend) while the endpoint is enabled.
+// One webhook endpoint (/console/webhooks/:id): what it is, its delivery log, newest first, all entries or
+// the failed ones, each with a resend (webhook:resend) while the endpoint is enabled, and its edit, rotate
+// and remove forms (for an endpoint added here; one from the config file is changed there).
 
 function Facts({ endpoint }: { endpoint: ConsoleWebhookEndpoint }) {
   const { t } = useConsole();
@@ -58,6 +58,7 @@ function EditSection({ state }: { state: ConsoleWebhookState }) {
           <EventPicker types={state.eventTypes} selected={state.form?.events ?? endpoint.events} />
         </ActionForm>
       </section>
+      <RotateSection endpoint={endpoint} />
       <section aria-labelledby={`${id}-remove`}>
         <h2 id={`${id}-remove`} className="authd-console-subtitle">
           {t("console.webhooks.remove.title")}
@@ -71,6 +72,39 @@ function EditSection({ state }: { state: ConsoleWebhookState }) {
         </ActionForm>
       </section>
     </>
+  );
+}
+
+const GRACES = ["24h", "1h", "7d", "0"] as const;
+
+/** A new signing secret, the old one signing beside it for the grace chosen (docs/events.md). */
+function RotateSection({ endpoint }: { endpoint: ConsoleWebhookEndpoint }) {
+  const { t } = useConsole();
+  const id = useId();
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="authd-console-subtitle">
+        {t("console.webhooks.rotate.title")}
+      </h2>
+      <p className="authd-hint">{t("console.webhooks.rotate.explain")}</p>
+      <ActionForm
+        action={`/webhooks/${encodeURIComponent(endpoint.id)}/rotate-secret`}
+        label="console.webhooks.action.rotate"
+      >
+        <div className="authd-field">
+          <label htmlFor={id} className="authd-label">
+            {t("console.webhooks.grace.label")}
+          </label>
+          <select id={id} name="grace" className="authd-input" defaultValue="24h">
+            {GRACES.map((grace) => (
+              <option key={grace} value={grace}>
+                {t(`console.webhooks.grace.${grace}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </ActionForm>
+    </section>
   );
 }
 
@@ -124,7 +158,7 @@ function DeliveryLog({ state }: { state: ConsoleWebhookState }) {
       {state.attempts.length === 0 ? (
         <p>{query.failed ? t("console.webhooks.log.noneFailed") : t("console.webhooks.log.none")}</p>
       ) : (
-        <table className="authd-console-table">
+        <table className="authd-console-table authd-console-webhooks">
           <thead>
             <tr>
               <th scope="col">{t("console.webhooks.log.column.when")}</th>
@@ -165,9 +199,10 @@ export function ConsoleWebhookScreen({ state }: { state: ConsoleWebhookState }) 
         <a href={consoleHref("/webhooks")}>{t("console.webhooks.back")}</a>
       </p>
       <WebhookProblem />
+      {state.revealed ? <SecretReveal revealed={state.revealed} /> : null}
       <Facts endpoint={state.endpoint} />
-      {mayDo(frame, "webhook", "manage") ? <EditSection state={state} /> : null}
       <DeliveryLog state={state} />
+      {mayDo(frame, "webhook", "manage") ? <EditSection state={state} /> : null}
     </ConsoleShell>
   );
 }

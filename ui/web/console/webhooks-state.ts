@@ -1,8 +1,9 @@
 import type { WebhookAttemptWire, WebhookEndpointWire } from "../../../src/wire/webhook.ts";
 import type { ConsoleFrame } from "./frame-state.ts";
 
-// The webhooks screens: /console/webhooks (the endpoints, adding one, pausing, rotating, testing) and
-// /console/webhooks/:id (one endpoint: editing it, and its delivery log with resend).
+// The webhooks screens: /console/webhooks (the endpoints, adding one, testing, pausing) and
+// /console/webhooks/:id (one endpoint: editing it, rotating its secret, removing it, and its delivery log
+// with resend).
 
 export type ConsoleWebhookEndpoint = WebhookEndpointWire;
 export type ConsoleWebhookAttempt = WebhookAttemptWire;
@@ -34,6 +35,7 @@ export interface ConsoleWebhookState {
   page: "console-webhook";
   console: ConsoleFrame;
   endpoint: ConsoleWebhookEndpoint;
+  revealed: RevealedSecret | null;
   eventTypes: string[];
   attempts: ConsoleWebhookAttempt[];
   total: number;

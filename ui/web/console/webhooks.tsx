@@ -1,4 +1,3 @@
-import { useId } from "react";
 import { toMinute } from "../../shared/dates.ts";
 import { type ConsoleWebhookEndpoint, type ConsoleWebhooksState, consoleHref, mayDo } from "../console-state.ts";
 import { useConsole } from "./context.tsx";
@@ -8,9 +7,8 @@ import { describeEvents, EventPicker, SecretReveal, UrlField, WebhookProblem } f
 
 // The webhooks screen (/console/webhooks): every endpoint with where it posts, what it asks for, whether it
 // is paused, its delivery counts and last attempt, and (for an admin holding webhook:manage) the forms to
-// send a test, pause or resume it, rotate its secret, and add an endpoint. A secret just made is shown once.
-
-const GRACES = ["24h", "1h", "7d", "0"] as const;
+// send a test, pause or resume it, and add an endpoint (its secret then shown once). Its own screen edits,
+// rotates and removes it.
 
 function LastAttempt({ endpoint }: { endpoint: ConsoleWebhookEndpoint }) {
   const { t } = useConsole();
@@ -26,28 +24,6 @@ function LastAttempt({ endpoint }: { endpoint: ConsoleWebhookEndpoint }) {
   );
 }
 
-function RotateForm({ endpoint }: { endpoint: ConsoleWebhookEndpoint }) {
-  const { t } = useConsole();
-  const id = useId();
-  return (
-    <ActionForm
-      action={`/webhooks/${encodeURIComponent(endpoint.id)}/rotate-secret`}
-      label="console.webhooks.action.rotate"
-    >
-      <label htmlFor={id} className="authd-label">
-        {t("console.webhooks.grace.label")}
-      </label>
-      <select id={id} name="grace" className="authd-input" defaultValue="24h">
-        {GRACES.map((grace) => (
-          <option key={grace} value={grace}>
-            {t(`console.webhooks.grace.${grace}`)}
-          </option>
-        ))}
-      </select>
-    </ActionForm>
-  );
-}
-
 function EndpointActions({ endpoint }: { endpoint: ConsoleWebhookEndpoint }) {
   const path = `/webhooks/${encodeURIComponent(endpoint.id)}`;
   return (
@@ -58,7 +34,6 @@ function EndpointActions({ endpoint }: { endpoint: ConsoleWebhookEndpoint }) {
       ) : (
         <ActionForm action={`${path}/disable`} label="console.webhooks.action.disable" />
       )}
-      {endpoint.origin === "config" ? null : <RotateForm endpoint={endpoint} />}
     </div>
   );
 }
@@ -111,7 +86,7 @@ export function ConsoleWebhooksScreen({ state }: { state: ConsoleWebhooksState }
         {state.endpoints.length === 0 ? (
           <p>{t("console.webhooks.none")}</p>
         ) : (
-          <table className="authd-console-table">
+          <table className="authd-console-table authd-console-webhooks">
             <thead>
               <tr>
                 <th scope="col">{t("console.webhooks.column.endpoint")}</th>

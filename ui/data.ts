@@ -1,27 +1,48 @@
 import type { AuthContext } from "../src/context.ts";
-import { banUser, revokeSessionsOf, setUserRole, unbanUser } from "../src/services/admin.ts";
-import type { CreatedApiKey } from "../src/services/api-keys/api-keys.ts";
-import { type AuditEventListing, listAuditLog, withSubjectEmails } from "../src/services/audit-log.ts";
+import { AuthError } from "../src/errors.ts";
+import { banUser, revokeSessionsOf, setUserPassword, setUserRole, unbanUser } from "../src/services/admin.ts";
+import { mailPasswordResetAsAdmin, verifyEmailAsAdmin } from "../src/services/admin-mailbox.ts";
+import { type ApiKeyWire, type CreatedApiKey, deleteApiKey } from "../src/services/api-keys/api-keys.ts";
+import { type AuditExportFormat, exportAuditLog } from "../src/services/audit-export.ts";
 import {
+  type AuditEventListing,
+  type AuditLogQuery,
+  auditFilterOf,
+  findAuditEventListing,
+  listAuditLog,
+  withSubjectEmails,
+} from "../src/services/audit-log.ts";
+import {
+  type ApiKeyPageRequest,
+  type ListedApiKey,
   type ListedOrganization,
   type ListedSession,
+  listApiKeyPage,
   listOrganizationPage,
   listSessionPage,
   listUserPage,
   type Page,
+  type PageRequest,
   type SearchPageRequest,
 } from "../src/services/directory.ts";
+import { impersonationLimit, startImpersonation } from "../src/services/impersonation.ts";
+import type { ClientChanges, NewClientInput } from "../src/services/oidc-provider/clients.ts";
 import {
   deleteUserWithSessions,
   issueApiKeyAsOperator,
+  type OperatorApiKeyChanges,
   type OperatorApiKeyOptions,
   revokeApiKeyById,
+  updateApiKeyAsOperator,
 } from "../src/services/operator-actions.ts";
+import {
+  type ActivityBucket,
+  type OverviewStatistics,
+  readOverviewStatistics,
+} from "../src/services/overview-statistics.ts";
 import { removeUserPasskey } from "../src/services/passkeys/operator.ts";
-import { AUDITED_EVENT_TYPES } from "../src/services/security-event-types.ts";
 import { CLI_SOURCE, type EventSource } from "../src/services/security-events.ts";
-import { effectiveSettings, type SettingEntry } from "../src/services/settings/effective.ts";
-import { checkDependencies, type DependencyHealth } from "../src/services/settings/health.ts";
+import type { SessionWithUser } from "../src/services/sessions/sessions.ts";
 import { resetTwoFactor } from "../src/services/two-factor/enrollment.ts";
 import {
   describeOrganization,
@@ -29,21 +50,15 @@ import {
   type OrganizationOverview,
   type UserOverview,
 } from "../src/services/user-overview.ts";
-import type { UserWire } from "../src/services/users.ts";
+import { assertPasswordLength, type UserWire } from "../src/services/users.ts";
+import type { OAuthClientWire, OAuthClientWithSecretWire } from "../src/wire/oauth-client.ts";
 import {
-  listWebhookAttempts,
-  resendWebhookAttempt,
-  testWebhookEndpoint,
-} from "../src/services/webhooks/delivery-log.ts";
-import {
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
-  rotateWebhookSecret,
-  setWebhookEndpointDisabled,
-  updateWebhookEndpoint,
-} from "../src/services/webhooks/manage.ts";
-import { describeWebhookEndpoint, listWebhookEndpoints } from "../src/services/webhooks/webhooks.ts";
-import type { WebhookAttemptWire, WebhookEndpointWire, WebhookEndpointWithSecretWire } from "../src/wire/webhook.ts";
+  type OAuthClientAdminData,
+  type OrganizationAdminData,
+  oauthClientData,
+  organizationActions,
+} from "./data-console.ts";
+import { type SettingsAdminData, type WebhookAdminData, webhooksAndSettings } from "./data-webhooks.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
 // server and the CLI. Screens only see this interface, so the UI tests drive a real database through it.
@@ -51,10 +66,10 @@ import type { WebhookAttemptWire, WebhookEndpointWire, WebhookEndpointWithSecret
 /** The issue dialog's choices, as `authd issue-api-key` takes them; unset: the configured default. */
 export type IssueKeyOptions = Pick<
   OperatorApiKeyOptions,
-  "name" | "rateLimit" | "remaining" | "refill" | "expiresInSeconds"
+  "name" | "rateLimit" | "remaining" | "refill" | "expiresInSeconds" | "permissions"
 >;
 
-export interface AdminData {
+export interface AdminData extends OrganizationAdminData, OAuthClientAdminData, WebhookAdminData, SettingsAdminData {
   now(): number;
   listUsers(request: SearchPageRequest): Promise<Page<UserWire>>;
   describeUser(userId: string): Promise<UserOverview | null>;
@@ -81,32 +96,45 @@ export interface AdminData {
    * id or email, the actor's id, or the ip.
    */
   listAuditEvents(request: SearchPageRequest): Promise<Page<AuditEventListing>>;
-  /** Webhook endpoints with their delivery counts and last attempt (never a secret). */
-  listWebhookEndpoints(): Promise<WebhookEndpointWire[]>;
-  describeWebhookEndpoint(endpointId: string): Promise<WebhookEndpointWire | null>;
-  /** The event types an endpoint may ask for (or "*"). */
-  webhookEventTypes(): readonly string[];
-  /** The new endpoint with its signing secret, shown this once. */
-  createWebhookEndpoint(input: { url: string; events: string[] }): Promise<WebhookEndpointWithSecretWire>;
-  updateWebhookEndpoint(endpointId: string, input: { url?: string; events?: string[] }): Promise<WebhookEndpointWire>;
-  setWebhookEndpointDisabled(endpointId: string, disabled: boolean): Promise<WebhookEndpointWire>;
-  /** A new secret, shown this once; the old one signs beside it for graceMs (default a day, 0 not at all). */
-  rotateWebhookSecret(endpointId: string, graceMs?: number): Promise<WebhookEndpointWithSecretWire>;
-  /** A signed webhook.test message sent now; answers the delivery log's entry. */
-  testWebhookEndpoint(endpointId: string): Promise<WebhookAttemptWire>;
-  removeWebhookEndpoint(endpointId: string): Promise<void>;
-  /** An endpoint's delivery log, newest first; failedOnly keeps the requests that got no 2xx. */
-  listWebhookDeliveries(
-    endpointId: string,
-    request: { failedOnly?: boolean; limit: number; offset: number },
-  ): Promise<Page<WebhookAttemptWire>>;
-  /** Send a logged delivery again now (of `endpointId` only, when named); answers the new entry. */
-  resendWebhookDelivery(deliveryId: string, endpointId?: string): Promise<WebhookAttemptWire>;
-  /** The effective configuration, one row per setting, every secret masked. */
-  readSettings(): SettingEntry[];
-  /** The database, Redis, SMTP and the webhook worker, checked now. */
-  checkDependencies(): Promise<DependencyHealth[]>;
+  /**
+   * The audit log as an operator's filters say (the web console's form), newest first, with each subject's
+   * email; `unknownUser`: the user filter is an address no user has now, so nothing is listed.
+   */
+  filterAuditLog(query: AuditLogQuery, page: PageRequest): Promise<AuditLogPage>;
+  /** One event with all its data and its subject's email, or null when there is none by that id. */
+  describeAuditEvent(eventId: string): Promise<AuditEventListing | null>;
+  /** The filtered log as CSV or JSON Lines, newest first, in chunks read a batch at a time (a download streams them). */
+  exportAuditLog(query: AuditLogQuery, format: AuditExportFormat): AsyncGenerator<string>;
+  /** The console's overview: users, active sessions, sign-up and sign-in activity, failing webhook deliveries. */
+  readOverview(): Promise<OverviewStatistics>;
+  /** The events about one user (their timeline), newest first. */
+  listUserAuditEvents(userId: string, page: PageRequest): Promise<Page<AuditEventListing>>;
+  /** Mark the user's address verified (no mailbox proof: nothing is claimed); false when it already was. */
+  verifyEmail(userId: string): Promise<boolean>;
+  /** Mail the user a password reset link, as /request-password-reset does for their address. */
+  sendPasswordReset(userId: string): Promise<void>;
+  /** Set the user's password (the length rules apply: PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG). */
+  setPassword(userId: string, password: string): Promise<void>;
+  /** End one of the user's sessions; 0 when the user has no such session (another user's is left alone). */
+  revokeUserSession(userId: string, sessionId: string): Promise<number>;
+  /** Change one of the user's keys (limits, refill, expiry, permissions, enabled); KEY_NOT_FOUND for a key not theirs. */
+  updateApiKey(userId: string, keyId: string, changes: OperatorApiKeyChanges): Promise<ApiKeyWire>;
+  /** Revoke one of the user's keys; KEY_NOT_FOUND for a key not theirs. */
+  revokeUserApiKey(userId: string, keyId: string): Promise<void>;
+  /** The longest an impersonation may last, in seconds (admin.impersonationSessionDuration). */
+  impersonationLimit(): number;
+  /**
+   * Start a session of the user marked as impersonated by the acting administrator (the source's actor), for
+   * `expiresInSeconds` (at most impersonationLimit()); the reason is recorded on impersonation_started. The
+   * caller hands the browser the session (src/http/impersonation.ts).
+   */
+  impersonate(userId: string, options: { reason: string; expiresInSeconds: number }): Promise<SessionWithUser>;
+  /** API keys of every user: the search text matches name, prefix, start or owner email. */
+  listApiKeys(request: ApiKeyPageRequest): Promise<Page<ListedApiKey>>;
 }
+
+/** A page of the filtered audit log (AdminData.filterAuditLog). */
+export type AuditLogPage = Page<AuditEventListing> & { unknownUser: boolean };
 
 /**
  * The operator's view over `ctx`, acting as `source`: the terminal UI is the CLI (CLI_SOURCE); the web console
@@ -133,13 +161,13 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       await revokeSessionsOf(ctx, { sessionId }, source);
     },
     revokeAllSessions: (userId) => revokeSessionsOf(ctx, { userId }, source),
-    issueApiKey: (userId, options) => issueApiKeyAsOperator(ctx, userId, options),
+    issueApiKey: (userId, options) => issueApiKeyAsOperator(ctx, userId, options, source),
     apiKeyDefaults: () => {
       const { enabled, maxRequests, timeWindow } = ctx.config.apiKey.rateLimit;
       return { rateLimit: enabled ? { max: maxRequests, windowMs: timeWindow } : false };
     },
     async revokeApiKey(keyId) {
-      if (!(await revokeApiKeyById(ctx, keyId))) throw new Error("the API key no longer exists");
+      if (!(await revokeApiKeyById(ctx, keyId, source))) throw new AuthError("KEY_NOT_FOUND");
     },
     async removePasskey(userId, passkeyId) {
       await removeUserPasskey(ctx, userId, passkeyId, source);
@@ -152,20 +180,41 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       const page = await listAuditLog(ctx, { search }, { limit, offset });
       return { items: await withSubjectEmails(ctx, page.items), total: page.total };
     },
-    listWebhookEndpoints: () => listWebhookEndpoints(ctx),
-    describeWebhookEndpoint: (endpointId) => describeWebhookEndpoint(ctx, endpointId),
-    webhookEventTypes: () => AUDITED_EVENT_TYPES,
-    createWebhookEndpoint: (input) => createWebhookEndpoint(ctx, input, source),
-    updateWebhookEndpoint: (endpointId, input) => updateWebhookEndpoint(ctx, endpointId, input, source),
-    setWebhookEndpointDisabled: (endpointId, disabled) => setWebhookEndpointDisabled(ctx, endpointId, disabled, source),
-    rotateWebhookSecret: (endpointId, graceMs) => rotateWebhookSecret(ctx, endpointId, graceMs, source),
-    testWebhookEndpoint: (endpointId) => testWebhookEndpoint(ctx, endpointId),
-    removeWebhookEndpoint: (endpointId) => deleteWebhookEndpoint(ctx, endpointId, source),
-    listWebhookDeliveries: (endpointId, { failedOnly, limit, offset }) =>
-      listWebhookAttempts(ctx, endpointId, { failedOnly }, { limit, offset }),
-    resendWebhookDelivery: (deliveryId, endpointId) => resendWebhookAttempt(ctx, deliveryId, endpointId),
-    readSettings: () => effectiveSettings(ctx.config),
-    checkDependencies: () => checkDependencies(ctx),
+    async filterAuditLog(query, request) {
+      const filter = await auditFilterOf(ctx, query);
+      if (filter === null) return { items: [], total: 0, unknownUser: true };
+      const page = await listAuditLog(ctx, filter, request);
+      return { items: await withSubjectEmails(ctx, page.items), total: page.total, unknownUser: false };
+    },
+    describeAuditEvent: (eventId) => findAuditEventListing(ctx, eventId),
+    async *exportAuditLog(query, format) {
+      yield* exportAuditLog(ctx, await auditFilterOf(ctx, query), format);
+    },
+    readOverview: () => readOverviewStatistics(ctx),
+    listUserAuditEvents: async (userId, { limit, offset }) => {
+      const page = await listAuditLog(ctx, { subjectId: userId }, { limit, offset });
+      return { items: await withSubjectEmails(ctx, page.items), total: page.total };
+    },
+    verifyEmail: (userId) => verifyEmailAsAdmin(ctx, userId, source),
+    sendPasswordReset: (userId) => mailPasswordResetAsAdmin(ctx, userId, source),
+    async setPassword(userId, password) {
+      assertPasswordLength(ctx, password);
+      await setUserPassword(ctx, userId, password, source);
+    },
+    revokeUserSession: (userId, sessionId) => revokeSessionsOf(ctx, { sessionId, ownerId: userId }, source),
+    updateApiKey: (userId, keyId, changes) => updateApiKeyAsOperator(ctx, userId, keyId, changes, source),
+    revokeUserApiKey: (userId, keyId) => deleteApiKey(ctx, userId, keyId, source),
+    impersonationLimit: () => impersonationLimit(ctx),
+    async impersonate(userId, { reason, expiresInSeconds }) {
+      if (source.actorType !== "admin" || !source.actorId)
+        throw new Error("only a signed-in administrator impersonates");
+      const request = { reason, expiresIn: expiresInSeconds, ipAddress: source.ip, userAgent: source.userAgent };
+      return startImpersonation(ctx, source.actorId, userId, request, source);
+    },
+    ...organizationActions(ctx, source),
+    listApiKeys: (request) => listApiKeyPage(ctx, request),
+    ...oauthClientData(ctx, source),
+    ...webhooksAndSettings(ctx, source),
   };
 }
 
@@ -173,22 +222,35 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
 // the shapes AdminData answers with, the context it is built from, and the operator formats the CLI shares (so an
 // event and a banned owner's keys read the same in `authd audit`, `authd users show` and on the screens).
 export { OWNER_BANNED_MARKER } from "../src/services/api-keys/api-keys.ts";
+export { AUDIT_EXPORT_FORMATS, AUDIT_EXPORT_MEDIA_TYPES, auditExportFileName } from "../src/services/audit-export.ts";
 export { describeEventData } from "../src/services/audit-log.ts";
+export { AUDITED_EVENT_TYPES } from "../src/services/security-event-types.ts";
+export type { DependencyHealth, SettingEntry } from "../src/wire/settings.ts";
+export type { WebhookAttemptWire, WebhookEndpointWire, WebhookEndpointWithSecretWire } from "../src/wire/webhook.ts";
 export type {
+  ActivityBucket,
+  ApiKeyPageRequest,
+  ApiKeyWire,
   AuditEventListing,
+  AuditExportFormat,
+  AuditLogQuery,
   AuthContext,
+  ClientChanges,
   CreatedApiKey,
-  DependencyHealth,
   EventSource,
+  ListedApiKey,
   ListedOrganization,
   ListedSession,
+  NewClientInput,
+  OAuthClientWire,
+  OAuthClientWithSecretWire,
+  OperatorApiKeyChanges,
   OrganizationOverview,
+  OverviewStatistics,
   Page,
+  PageRequest,
   SearchPageRequest,
-  SettingEntry,
+  SessionWithUser,
   UserOverview,
   UserWire,
-  WebhookAttemptWire,
-  WebhookEndpointWire,
-  WebhookEndpointWithSecretWire,
 };

@@ -2,6 +2,7 @@ import type { AuthContext } from "../../context.ts";
 import type { RateLimits, Route } from "../route.ts";
 import { accountRoutes } from "./accounts.ts";
 import { adminRoutes } from "./admin/index.ts";
+import { adminOAuthClientRoutes } from "./admin/oauth-clients.ts";
 import { adminPasskeyRoutes } from "./admin/passkeys.ts";
 import { adminResetTwoFactor } from "./admin/two-factor.ts";
 import { adminWebhookRoutes } from "./admin/webhooks.ts";
@@ -56,6 +57,7 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
     if (!ctx.config.jwt.enabled) routes.push(jwksRoute);
     routes.push(...oidcProviderRoutes);
   }
+  if (ctx.config.oidcProvider.enabled && ctx.config.admin.enabled) routes.push(...adminOAuthClientRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }
 

@@ -5,7 +5,8 @@ import { withTransaction } from "../../platform/transaction.ts";
 import { rememberSlowestImportedHash } from "../imported-passwords.ts";
 import type { V1Header } from "./format.ts";
 import { type PreparedRecord, prepareRecord } from "./prepare.ts";
-import { type ConflictPolicy, classifyRecord, type Outcome, writeRecord } from "./write.ts";
+import type { ConflictPolicy, Outcome } from "./write.ts";
+import { classifyBatch, writeBatch } from "./write-batch.ts";
 
 // An import run (issue 33): every record of a source is checked, counted and classified; with `commit`
 // the records are written in batches, each batch one transaction. A dry run writes nothing.
@@ -119,10 +120,11 @@ async function pass(ctx: AuthContext, stream: RecordStream, options: ImportOptio
   let batch: PreparedRecord[] = [];
   const flush = async () => {
     const run = async (db: AuthContext["db"], tx: AuthContext) => {
-      for (const record of batch) {
-        const outcome = write
-          ? await writeRecord(tx, db, options.source, record, options.onConflict)
-          : await classifyRecord(db, options.source, record, options.onConflict);
+      const outcomes = write
+        ? await writeBatch(tx, db, options.source, batch, options.onConflict)
+        : await classifyBatch(db, options.source, batch, options.onConflict);
+      for (const [index, record] of batch.entries()) {
+        const outcome = outcomes[index];
         count(report, record, outcome);
         if (record.imported && outcome.kind === "imported")
           shapes.set(dummyLike(record.imported, Buffer.alloc), record.imported);

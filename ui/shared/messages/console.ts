@@ -1,5 +1,12 @@
+import { consoleApiKeysDe, consoleApiKeysEn } from "./console-api-keys.ts";
+import { consoleAuditDe, consoleAuditEn } from "./console-audit.ts";
+import { consoleClientsDe, consoleClientsEn } from "./console-clients.ts";
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
+import { consoleOrganizationsDe, consoleOrganizationsEn } from "./console-organizations.ts";
+import { consoleOverviewDe, consoleOverviewEn } from "./console-overview.ts";
 import { consoleSettingsDe, consoleSettingsEn } from "./console-settings.ts";
+import { consoleUserDe, consoleUserEn } from "./console-user.ts";
+import { consoleUserHoldingsDe, consoleUserHoldingsEn } from "./console-user-holdings.ts";
 import { consoleUsersDe, consoleUsersEn } from "./console-users.ts";
 import { consoleWebhooksDe, consoleWebhooksEn } from "./console-webhooks.ts";
 import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
@@ -12,6 +19,13 @@ import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 export const consoleEn = {
   ...consoleCoreEn,
   ...consoleUsersEn,
+  ...consoleOverviewEn,
+  ...consoleAuditEn,
+  ...consoleUserEn,
+  ...consoleUserHoldingsEn,
+  ...consoleOrganizationsEn,
+  ...consoleApiKeysEn,
+  ...consoleClientsEn,
   ...consoleWebhooksEn,
   ...consoleSettingsEn,
 } as const;
@@ -21,6 +35,13 @@ export type ConsoleMessageKey = keyof typeof consoleEn;
 export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleCoreDe,
   ...consoleUsersDe,
+  ...consoleOverviewDe,
+  ...consoleAuditDe,
+  ...consoleUserDe,
+  ...consoleUserHoldingsDe,
+  ...consoleOrganizationsDe,
+  ...consoleApiKeysDe,
+  ...consoleClientsDe,
   ...consoleWebhooksDe,
   ...consoleSettingsDe,
 };

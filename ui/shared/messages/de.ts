@@ -3,6 +3,7 @@ import { deAccountAccess } from "./de-account-access.ts";
 import { deAccountSelf } from "./de-account-self.ts";
 import { deActivity } from "./de-activity.ts";
 import type { MessageKey } from "./en.ts";
+import { impersonationDe } from "./impersonation.ts";
 import { mailDe } from "./mail-de.ts";
 
 // German: every key of the English catalogue (en.ts), translated.
@@ -252,4 +253,6 @@ export const de: Record<MessageKey, string> = {
     "Die Anwendung, die Sie zum Abmelden hierher geschickt hat, nannte eine Rücksprungadresse oder Anwendung, die {appName} nicht kennt. Sie sind weiterhin angemeldet.",
   "error.invalid_oauth_request":
     "Die Anwendung, von der Sie kommen, hat etwas verlangt, das {appName} nicht beantworten kann (eine unbekannte Anwendung oder Rücksprungadresse). Gehen Sie zurück und versuchen Sie es erneut, oder wenden Sie sich an ihren Betreiber.",
+  // The banner while an administrator impersonates a user (issue 32): impersonation.ts.
+  ...impersonationDe,
 };

@@ -1,6 +1,7 @@
 import { enAccountAccess } from "./en-account-access.ts";
 import { enAccountSelf } from "./en-account-self.ts";
 import { enActivity } from "./en-activity.ts";
+import { impersonationEn } from "./impersonation.ts";
 import { mailEn } from "./mail-en.ts";
 
 // The English messages of authd's pages: the source catalogue. Every other language has exactly these keys
@@ -234,6 +235,8 @@ export const en = {
     "The application that sent you here to sign out named a return address or an application {appName} does not know. You are still signed in.",
   "error.invalid_oauth_request":
     "The application that sent you here asked for something {appName} cannot answer (an unknown application or return address). Go back to it and try again, or contact its operator.",
+  // The banner while an administrator impersonates a user (issue 32): impersonation.ts.
+  ...impersonationEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -10,6 +10,7 @@ import * as addPasskeyLastUsed from "./20261127180000_add_passkey_last_used.ts";
 import * as createOidcProviderTables from "./20261127190000_create_oidc_provider_tables.ts";
 import * as createImportedUserTable from "./20261127200000_create_imported_user_table.ts";
 import * as addAuditEventIndexes from "./20261127213100_add_audit_event_indexes.ts";
+import * as addWebhookDeliveryLog from "./20261127213700_add_webhook_delivery_log.ts";
 
 // Listed statically so `bun build --compile` embeds every migration in the binary. Add new ones in order.
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "20261127190000_create_oidc_provider_tables": createOidcProviderTables,
   "20261127200000_create_imported_user_table": createImportedUserTable,
   "20261127213100_add_audit_event_indexes": addAuditEventIndexes,
+  "20261127213700_add_webhook_delivery_log": addWebhookDeliveryLog,
 };

@@ -58,6 +58,7 @@ import {
   oauthClientData,
   organizationActions,
 } from "./data-console.ts";
+import { type SettingsAdminData, type WebhookAdminData, webhooksAndSettings } from "./data-webhooks.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
 // server and the CLI. Screens only see this interface, so the UI tests drive a real database through it.
@@ -68,7 +69,7 @@ export type IssueKeyOptions = Pick<
   "name" | "rateLimit" | "remaining" | "refill" | "expiresInSeconds" | "permissions"
 >;
 
-export interface AdminData extends OrganizationAdminData, OAuthClientAdminData {
+export interface AdminData extends OrganizationAdminData, OAuthClientAdminData, WebhookAdminData, SettingsAdminData {
   now(): number;
   listUsers(request: SearchPageRequest): Promise<Page<UserWire>>;
   describeUser(userId: string): Promise<UserOverview | null>;
@@ -213,6 +214,7 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
     ...organizationActions(ctx, source),
     listApiKeys: (request) => listApiKeyPage(ctx, request),
     ...oauthClientData(ctx, source),
+    ...webhooksAndSettings(ctx, source),
   };
 }
 
@@ -223,6 +225,8 @@ export { OWNER_BANNED_MARKER } from "../src/services/api-keys/api-keys.ts";
 export { AUDIT_EXPORT_FORMATS, AUDIT_EXPORT_MEDIA_TYPES, auditExportFileName } from "../src/services/audit-export.ts";
 export { describeEventData } from "../src/services/audit-log.ts";
 export { AUDITED_EVENT_TYPES } from "../src/services/security-event-types.ts";
+export type { DependencyHealth, SettingEntry } from "../src/wire/settings.ts";
+export type { WebhookAttemptWire, WebhookEndpointWire, WebhookEndpointWithSecretWire } from "../src/wire/webhook.ts";
 export type {
   ActivityBucket,
   ApiKeyPageRequest,

@@ -123,12 +123,22 @@ export type OidcClientDetail =
 /** What an administrator does from the web console that no other event says (issue 32). */
 export type ConsoleUserDetail = Done<"password_reset_requested">;
 
+/** How a webhook endpoint changed (the console, the admin API, `authd webhooks`). */
+export type WebhookEndpointChange = "created" | "updated" | "disabled" | "enabled" | "secret_rotated" | "removed";
+
+/** Webhook endpoints: the endpoint's id, what changed; never its URL's secrets or its signing secret. */
+export type WebhookDetail = Done<
+  "webhook_endpoint_changed",
+  { endpointId: string; change: WebhookEndpointChange; fields?: string[] }
+>;
+
 export type Detail =
   | ConsoleUserDetail
   | FactorDetail
   | OidcDetail
   | OrganizationDetail
   | AccountDetail
+  | WebhookDetail
   | {
       type: "sign_in";
       outcome: "success";
@@ -264,6 +274,7 @@ const EVENT_TYPES: Record<SecurityEventType, true> = {
   oidc_client_updated: true,
   oidc_client_secret_rotated: true,
   oidc_client_deleted: true,
+  webhook_endpoint_changed: true,
   origin_refused: true,
 };
 

@@ -377,6 +377,12 @@ describeEachDialect("security events: the actor of every type", (dialect) => {
       ok(await a.agent.post(`/admin/oauth-clients/${client.id}/delete`, {}));
       return { actorType: "admin", actorId: a.id };
     },
+    webhook_endpoint_changed: async () => {
+      const a = await admin();
+      // A public address as a literal: the destination rules pass without DNS, and nothing is sent on create.
+      ok(await a.agent.post("/admin/webhooks/create", { url: "https://192.0.32.10/hooks", events: ["*"] }));
+      return { actorType: "admin", actorId: a.id };
+    },
     origin_refused: async () => {
       const res = await t
         .agent()

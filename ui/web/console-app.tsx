@@ -7,8 +7,11 @@ import { ConsoleClientsScreen } from "./console/clients.tsx";
 import { ConsoleOrganizationScreen } from "./console/organization.tsx";
 import { ConsoleOrganizationsScreen } from "./console/organizations.tsx";
 import { ConsoleOverviewScreen } from "./console/overview.tsx";
+import { ConsoleSettingsScreen } from "./console/settings.tsx";
 import { ConsoleUserScreen } from "./console/user.tsx";
 import { ConsoleUsersScreen } from "./console/users.tsx";
+import { ConsoleWebhookScreen } from "./console/webhook.tsx";
+import { ConsoleWebhooksScreen } from "./console/webhooks.tsx";
 
 // The web console's screens (docs/console.md): a bundle of their own (client/console.tsx), so neither the
 // sign-in page's script nor the account page's carries them. Each area adds its cases here.
@@ -35,5 +38,11 @@ export function ConsolePage({ state }: { state: ConsolePageState }) {
       return <ConsoleClientsScreen state={state} />;
     case "console-client":
       return <ConsoleClientScreen state={state} />;
+    case "console-webhooks":
+      return <ConsoleWebhooksScreen state={state} />;
+    case "console-webhook":
+      return <ConsoleWebhookScreen state={state} />;
+    case "console-settings":
+      return <ConsoleSettingsScreen state={state} />;
   }
 }

@@ -8,8 +8,10 @@ import type { ConsoleAuditEventState, ConsoleAuditState } from "./console/audit-
 import type { ConsoleClientState, ConsoleClientsState } from "./console/clients-state.ts";
 import type { ConsoleOrganizationState, ConsoleOrganizationsState } from "./console/organizations-state.ts";
 import type { ConsoleOverviewState } from "./console/overview-state.ts";
+import type { ConsoleSettingsState } from "./console/settings-state.ts";
 import type { ConsoleUserState } from "./console/user-state.ts";
 import type { ConsoleUsersState } from "./console/users-state.ts";
+import type { ConsoleWebhookState, ConsoleWebhooksState } from "./console/webhooks-state.ts";
 
 export type * from "./console/api-keys-state.ts";
 export * from "./console/audit-state.ts";
@@ -17,8 +19,10 @@ export type * from "./console/clients-state.ts";
 export * from "./console/frame-state.ts";
 export type * from "./console/organizations-state.ts";
 export * from "./console/overview-state.ts";
+export type * from "./console/settings-state.ts";
 export type * from "./console/user-state.ts";
 export type { ConsoleUserRow, ConsoleUsersState } from "./console/users-state.ts";
+export type * from "./console/webhooks-state.ts";
 
 /** Every screen's state; each joins PageState's common part in state.ts. */
 export type ConsoleStates =
@@ -31,6 +35,9 @@ export type ConsoleStates =
   | ConsoleOrganizationState
   | ConsoleApiKeysState
   | ConsoleClientsState
-  | ConsoleClientState;
+  | ConsoleClientState
+  | ConsoleWebhooksState
+  | ConsoleWebhookState
+  | ConsoleSettingsState;
 
 export type ConsolePageName = ConsoleStates["page"];

@@ -6,9 +6,11 @@ import { IMPERSONATION_HANDLERS } from "./impersonation-page.ts";
 import { ORGANIZATION_ACTION_HANDLERS } from "./organization-actions.ts";
 import { ORGANIZATIONS_HANDLERS } from "./organizations-page.ts";
 import { OVERVIEW_HANDLERS } from "./overview-page.ts";
+import { SETTINGS_HANDLERS } from "./settings-page.ts";
 import { USER_ACTION_HANDLERS } from "./user-actions.ts";
 import { userScreen } from "./user-page.ts";
 import { USERS_HANDLERS } from "./users-page.ts";
+import { WEBHOOK_ACTION_HANDLERS, WEBHOOK_SCREEN_HANDLERS } from "./webhook-actions.ts";
 
 // Every console handler by name, loaded with the first console request (mount.ts names them). Each area of
 // the console spreads its handlers in here.
@@ -25,4 +27,7 @@ export const CONSOLE_HANDLERS = {
   ...API_KEYS_HANDLERS,
   ...CLIENTS_HANDLERS,
   ...CLIENT_ACTION_HANDLERS,
+  ...WEBHOOK_SCREEN_HANDLERS,
+  ...WEBHOOK_ACTION_HANDLERS,
+  ...SETTINGS_HANDLERS,
 };

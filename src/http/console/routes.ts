@@ -193,6 +193,59 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
       limitAs: "/admin/oauth-clients/:clientId/delete",
     },
   ]),
+  // Webhooks (docs/console.md#webhooks): each form shares the rate limit of its admin API route.
+  { path: "/webhooks", get: "showWebhooks", permission: { webhook: ["list"] }, screen: "webhooks" },
+  {
+    path: "/webhooks/create",
+    post: "createWebhook",
+    permission: { webhook: ["manage"] },
+    limitAs: "/admin/webhooks/create",
+  },
+  { path: "/webhooks/:id", get: "showWebhook", permission: { webhook: ["list"] } },
+  {
+    path: "/webhooks/:id/update",
+    post: "updateWebhook",
+    permission: { webhook: ["manage"] },
+    limitAs: "/admin/webhooks/update",
+  },
+  {
+    path: "/webhooks/:id/disable",
+    post: "disableWebhook",
+    permission: { webhook: ["manage"] },
+    limitAs: "/admin/webhooks/disable",
+  },
+  {
+    path: "/webhooks/:id/enable",
+    post: "enableWebhook",
+    permission: { webhook: ["manage"] },
+    limitAs: "/admin/webhooks/enable",
+  },
+  {
+    path: "/webhooks/:id/rotate-secret",
+    post: "rotateWebhookSecret",
+    permission: { webhook: ["manage"] },
+    limitAs: "/admin/webhooks/rotate-secret",
+  },
+  {
+    path: "/webhooks/:id/test",
+    post: "testWebhook",
+    permission: { webhook: ["manage"] },
+    limitAs: "/admin/webhooks/test",
+  },
+  {
+    path: "/webhooks/:id/remove",
+    post: "removeWebhook",
+    permission: { webhook: ["manage"] },
+    limitAs: "/admin/webhooks/remove",
+  },
+  {
+    path: "/webhooks/:id/resend",
+    post: "resendWebhookDelivery",
+    permission: { webhook: ["resend"] },
+    limitAs: "/admin/webhooks/resend",
+  },
+  // Settings: read-only.
+  { path: "/settings", get: "showSettings", permission: { settings: ["read"] }, screen: "settings" },
 ];
 
 /** The screens with a route mounted in this deployment. */

@@ -4,9 +4,11 @@ import { consoleClientsDe, consoleClientsEn } from "./console-clients.ts";
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
 import { consoleOrganizationsDe, consoleOrganizationsEn } from "./console-organizations.ts";
 import { consoleOverviewDe, consoleOverviewEn } from "./console-overview.ts";
+import { consoleSettingsDe, consoleSettingsEn } from "./console-settings.ts";
 import { consoleUserDe, consoleUserEn } from "./console-user.ts";
 import { consoleUserHoldingsDe, consoleUserHoldingsEn } from "./console-user-holdings.ts";
 import { consoleUsersDe, consoleUsersEn } from "./console-users.ts";
+import { consoleWebhooksDe, consoleWebhooksEn } from "./console-webhooks.ts";
 import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 
 // The web console's messages: part of the one catalogue (same languages, same `{name}` values, same
@@ -24,6 +26,8 @@ export const consoleEn = {
   ...consoleOrganizationsEn,
   ...consoleApiKeysEn,
   ...consoleClientsEn,
+  ...consoleWebhooksEn,
+  ...consoleSettingsEn,
 } as const;
 
 export type ConsoleMessageKey = keyof typeof consoleEn;
@@ -38,6 +42,8 @@ export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleOrganizationsDe,
   ...consoleApiKeysDe,
   ...consoleClientsDe,
+  ...consoleWebhooksDe,
+  ...consoleSettingsDe,
 };
 
 const CONSOLE_CATALOGUES: Record<Locale, Record<ConsoleMessageKey, string>> = { en: consoleEn, de: consoleDe };

@@ -72,4 +72,5 @@ export const deActivity: Record<keyof typeof enActivity, string> = {
   "activity.oidc_client_secret_rotated":
     "Eine Anwendung, die sich über diesen Dienst anmeldet, hat ein neues Geheimnis erhalten.",
   "activity.oidc_client_deleted": "Eine Anwendung, die sich über diesen Dienst anmeldet, wurde entfernt.",
+  "activity.webhook_endpoint_changed": "Ein Webhook-Endpunkt wurde geändert.",
 };

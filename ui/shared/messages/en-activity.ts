@@ -70,4 +70,5 @@ export const enActivity = {
   "activity.oidc_client_secret_rotated":
     "An operator gave an application that signs in with this service a new secret.",
   "activity.oidc_client_deleted": "An operator removed an application that signs in with this service.",
+  "activity.webhook_endpoint_changed": "A webhook endpoint was changed.",
 } as const;

@@ -36,6 +36,8 @@ export interface OrganizationAdminData {
 }
 
 export interface OAuthClientAdminData {
+  /** Whether the OpenID Provider is on (oidcProvider.enabled): its clients are managed only then. */
+  oidcProviderEnabled(): boolean;
   listOAuthClients(): Promise<OAuthClientWire[]>;
   findOAuthClient(clientId: string): Promise<OAuthClientWire | null>;
   /** The secret (confidential clients) is answered here once; only its digest is kept. */
@@ -67,6 +69,7 @@ export function organizationActions(ctx: AuthContext, source: EventSource): Orga
 /** The OpenID Provider's clients, as the console reads and changes them (the secret answered once). */
 export function oauthClientData(ctx: AuthContext, source: EventSource): OAuthClientAdminData {
   return {
+    oidcProviderEnabled: () => ctx.config.oidcProvider.enabled,
     listOAuthClients: async () => (await listClients(ctx)).map(toOAuthClientWire),
     findOAuthClient: async (clientId) => {
       const client = await findClient(ctx, clientId);

@@ -1,6 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import { dummyLike, type ImportedHash } from "../../crypto/imported-hash.ts";
 import type { HashFormat } from "../../crypto/imported-hash-forms.ts";
+import { refreshImportStatistics } from "../../db/repositories/import-batch.ts";
 import { withTransaction } from "../../platform/transaction.ts";
 import { rememberSlowestImportedHash } from "../imported-passwords.ts";
 import type { V1Header } from "./format.ts";
@@ -118,6 +119,8 @@ async function pass(ctx: AuthContext, stream: RecordStream, options: ImportOptio
     header: stream.header,
   };
   let batch: PreparedRecord[] = [];
+  let batches = 0;
+  let nextStatistics = 2;
   const flush = async () => {
     const run = async (db: AuthContext["db"], tx: AuthContext) => {
       const outcomes = write
@@ -132,6 +135,12 @@ async function pass(ctx: AuthContext, stream: RecordStream, options: ImportOptio
     };
     if (write) await withTransaction(ctx, (tx) => run(tx.db, tx));
     else await run(ctx.db, ctx);
+    batches += 1;
+    // After the 2nd, 8th, 32nd … batch: the tables have grown fourfold since the planner last looked.
+    if (write && ctx.database.dialect === "postgres" && batches === nextStatistics) {
+      await refreshImportStatistics(ctx.db);
+      nextStatistics *= 4;
+    }
     batch = [];
     options.progress?.(report.records, stream.header.users);
   };

@@ -26,10 +26,13 @@ const DAY_MS = 86_400_000;
 /** Each attempt loses only to a writer that succeeded, so this bounds the work, not correctness. */
 const MAX_ATTEMPTS = 64;
 
-/** Concurrent uses of one limited key in this process share a read and a compare-and-set. */
-const usesInBatch = perContext(() => new KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>());
-/** Concurrent uses of one limited key in this process share one Redis script. */
-const usesInRedis = perContext(() => new KeyedBatches<ApiKeyRow, RedisUseOutcome>());
+/**
+ * Concurrent uses of one limited key in this process share a read and a compare-and-set; the uses that
+ * arrive in one turn of the event loop gather into one batch (group commit: KeyedBatches' `gather`).
+ */
+const usesInBatch = perContext(() => new KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>({ gather: true }));
+/** Concurrent uses of one limited key in this process share one Redis script, gathered the same way. */
+const usesInRedis = perContext(() => new KeyedBatches<ApiKeyRow, RedisUseOutcome>({ gather: true }));
 
 export type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification };
 

@@ -76,7 +76,15 @@ try {
   if ((await run(["migrate"], env)).code !== 0) throw new Error("migrate failed");
   const started = performance.now();
   const result = await run(
-    ["import", "authd", file, "--commit", "--batch-size", values["batch-size"] ?? "500", "--json"],
+    [
+      "import",
+      "authd",
+      file,
+      ...(values["dry-run"] ? [] : ["--commit"]),
+      "--batch-size",
+      values["batch-size"] ?? "500",
+      "--json",
+    ],
     env,
   );
   const seconds = (performance.now() - started) / 1000;

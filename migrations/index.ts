@@ -9,6 +9,7 @@ import * as addApiKeyUsageVersion from "./20261127070000_add_api_key_usage_versi
 import * as addPasskeyLastUsed from "./20261127180000_add_passkey_last_used.ts";
 import * as createOidcProviderTables from "./20261127190000_create_oidc_provider_tables.ts";
 import * as createImportedUserTable from "./20261127200000_create_imported_user_table.ts";
+import * as addUserDirectoryIndexes from "./20261127214500_add_user_directory_indexes.ts";
 
 // Listed statically so `bun build --compile` embeds every migration in the binary. Add new ones in order.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "20261127180000_add_passkey_last_used": addPasskeyLastUsed,
   "20261127190000_create_oidc_provider_tables": createOidcProviderTables,
   "20261127200000_create_imported_user_table": createImportedUserTable,
+  "20261127214500_add_user_directory_indexes": addUserDirectoryIndexes,
 };

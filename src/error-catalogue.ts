@@ -281,6 +281,9 @@ const entries = {
   // The OpenID Provider's clients (authd clients ...); the protocol's own refusals are OAuth error answers.
   OAUTH_CLIENT_NOT_FOUND: { message: "OAuth client not found", status: 404 },
   INVALID_OAUTH_CLIENT: { message: "Invalid OAuth client registration", status: 400 },
+  // Operators' actions on many users at once (the web console's users list).
+  NO_USERS_CHOSEN: { message: "No users chosen", status: 400 },
+  TOO_MANY_USERS_AT_ONCE: { message: "Too many users at once", status: 400 },
 } satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof entries;

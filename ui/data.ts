@@ -3,6 +3,13 @@ import { banUser, revokeSessionsOf, setUserRole, unbanUser } from "../src/servic
 import type { CreatedApiKey } from "../src/services/api-keys/api-keys.ts";
 import { type AuditEventListing, listAuditLog, withSubjectEmails } from "../src/services/audit-log.ts";
 import {
+  BULK_USER_LIMIT,
+  type BulkOutcome,
+  banUsers,
+  revokeSessionsOfUsers,
+  unbanUsers,
+} from "../src/services/bulk-user-actions.ts";
+import {
   type ListedOrganization,
   type ListedSession,
   listOrganizationPage,
@@ -26,6 +33,7 @@ import {
   type OrganizationOverview,
   type UserOverview,
 } from "../src/services/user-overview.ts";
+import { searchUsers, type UserSearchPage, type UserSearchRequest } from "../src/services/user-search.ts";
 import type { UserWire } from "../src/services/users.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
@@ -64,6 +72,12 @@ export interface AdminData {
    * id or email, the actor's id, or the ip.
    */
   listAuditEvents(request: SearchPageRequest): Promise<Page<AuditEventListing>>;
+  /** The users list with filters, sorts and cursors (the web console's; `authd users list` asks the same). */
+  searchUsers(request: UserSearchRequest): Promise<UserSearchPage>;
+  /** Ban the users chosen (at most BULK_USER_LIMIT), each with its own event; refused if it names the actor. */
+  banUsers(userIds: readonly string[], reason: string, expiresInSeconds?: number): Promise<BulkOutcome>;
+  unbanUsers(userIds: readonly string[]): Promise<BulkOutcome>;
+  revokeSessionsOfUsers(userIds: readonly string[]): Promise<BulkOutcome & { sessions: number }>;
 }
 
 /**
@@ -110,6 +124,11 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       const page = await listAuditLog(ctx, { search }, { limit, offset });
       return { items: await withSubjectEmails(ctx, page.items), total: page.total };
     },
+    searchUsers: (request) => searchUsers(ctx, request),
+    banUsers: (userIds, reason, expiresInSeconds) =>
+      banUsers(ctx, userIds, { reason, expiresIn: expiresInSeconds }, source),
+    unbanUsers: (userIds) => unbanUsers(ctx, userIds, source),
+    revokeSessionsOfUsers: (userIds) => revokeSessionsOfUsers(ctx, userIds, source),
   };
 }
 
@@ -118,9 +137,11 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
 // event and a banned owner's keys read the same in `authd audit`, `authd users show` and on the screens).
 export { OWNER_BANNED_MARKER } from "../src/services/api-keys/api-keys.ts";
 export { describeEventData } from "../src/services/audit-log.ts";
+export { USER_COUNT_CAP, USER_SORT_KEYS } from "../src/services/user-search.ts";
 export type {
   AuditEventListing,
   AuthContext,
+  BulkOutcome,
   CreatedApiKey,
   EventSource,
   ListedOrganization,
@@ -129,5 +150,8 @@ export type {
   Page,
   SearchPageRequest,
   UserOverview,
+  UserSearchPage,
+  UserSearchRequest,
   UserWire,
 };
+export { BULK_USER_LIMIT };

@@ -48,7 +48,7 @@ async function eachUser(
 }
 
 /** Ban every user chosen and end their sessions; refused whole when the operator is among them. */
-export function banUsers(
+export async function banUsers(
   ctx: AuthContext,
   userIds: readonly string[],
   options: BanOptions,

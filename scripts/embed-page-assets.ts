@@ -28,7 +28,9 @@ export async function buildPageAssets() {
   return {
     script: ${assetSource(assets.script)},
     accountScript: ${assetSource(assets.accountScript)},
+    consoleScript: ${assetSource(assets.consoleScript)},
     style: ${assetSource(assets.style)},
+    consoleStyle: ${assetSource(assets.consoleStyle)},
   };
 }
 `;

@@ -68,6 +68,7 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_JWT_EXPIRES_IN", "jwt.expiresIn", "int", 10, 31_536_000),
   binding("AUTH_BEARER", "bearer.enabled", "on-off"),
   binding("AUTH_PAGES", "pages.enabled", "on-off"),
+  binding("AUTH_CONSOLE", "console.enabled", "on-off"),
   binding("AUTH_PAGES_BASE_PATH", "pages.basePath"),
   binding("AUTH_DEFAULT_LANGUAGE", "pages.defaultLanguage"),
   binding("AUTH_FORWARD_AUTH", "forwardAuth.enabled", "on-off"),

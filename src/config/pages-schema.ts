@@ -13,6 +13,13 @@ const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 export const LANGUAGES = ["en", "de"] as const;
 
 export const pagesFields = {
+  console: z
+    .object({
+      enabled: onOff
+        .default(true)
+        .describe("the web admin console under /console (admins only; served while the pages are on)"),
+    })
+    .prefault({}),
   pages: z
     .object({
       enabled: onOff.default(true).describe("authd's own sign-in and account pages"),

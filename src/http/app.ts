@@ -5,6 +5,7 @@ import { dependencyError, isConnectionFailure, isOutage, isRedisFailure } from "
 import { AuthError } from "../errors.ts";
 import { withRequestLanguage } from "../platform/request-language.ts";
 import { setAuthTokenHeader } from "./bearer.ts";
+import { mountConsole } from "./console/mount.ts";
 import { mountHomePage } from "./home-page.ts";
 import { corsMiddleware } from "./middleware/cors.ts";
 import { metricsMiddleware } from "./middleware/metrics.ts";
@@ -100,6 +101,8 @@ export function createApp(ctx: AuthContext): Hono {
   for (const route of routes) app.on(route.method, `${base}${route.path}`, toHandler(ctx, route));
   if (ctx.config.apiReference.enabled) mountReference(app, ctx, routes);
   if (ctx.config.pages.enabled) mountPages(app, ctx);
+  // The console draws with the pages' renderer and assets and signs in through their sign-in page.
+  if (ctx.config.pages.enabled && ctx.config.console.enabled) mountConsole(app, ctx);
   if (ctx.config.oidcProvider.enabled) mountIssuerDiscovery(app, ctx);
   mountHomePage(app, ctx);
   return app;

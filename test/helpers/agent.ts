@@ -75,7 +75,9 @@ export class Agent {
     body?: unknown,
     options: RequestOptions = {},
   ): Promise<AgentResponse<T>> {
-    const url = new URL(`http://localhost${/^\/(api|metrics|account)(\/|$)/.test(path) ? path : this.basePath + path}`);
+    const url = new URL(
+      `http://localhost${/^\/(api|metrics|account|console)(\/|$)/.test(path) ? path : this.basePath + path}`,
+    );
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...this.headers, ...options.headers };
     if (this.jar.size > 0 && headers.cookie === undefined) headers.cookie = this.cookieHeader();

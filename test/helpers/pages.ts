@@ -10,8 +10,9 @@ export const PAGES = "/account";
 /** What a browser's address bar sends: Accept naming text/html first. */
 export const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
-/** A page route's full path: `/sign-in` is under the pages' base path; `/account/…` is taken as is. */
-const pagePath = (path: string) => (path.startsWith(`${PAGES}/`) || path === PAGES ? path : `${PAGES}${path}`);
+/** A page route's full path: `/sign-in` is under the pages' base path; `/account/…` and `/console…` are taken as is. */
+const pagePath = (path: string) =>
+  path.startsWith(`${PAGES}/`) || path === PAGES || path.startsWith("/console") ? path : `${PAGES}${path}`;
 
 /** GET a path as a browser loads a page. */
 export function browse(agent: Agent, path: string): Promise<AgentResponse<string>> {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { seal, unseal } from "../../src/crypto/sealed.ts";
-import { base32Encode, hotp, matchTotpStep, totpCode } from "../../src/crypto/totp.ts";
+import {
+  base32Decode,
+  base32Encode,
+  binaryTotpKey,
+  hotp,
+  matchTotpStep,
+  totpCode,
+  totpKeyBytes,
+} from "../../src/crypto/totp.ts";
 
 describe("TOTP (RFC 6238, HMAC-SHA1, 6 digits)", () => {
   // RFC 6238 appendix B, SHA-1 key "12345678901234567890": the 8-digit values' last 6 digits.
@@ -32,6 +40,23 @@ describe("TOTP (RFC 6238, HMAC-SHA1, 6 digits)", () => {
     expect(base32Encode(Buffer.from("foobar"))).toBe("MZXW6YTBOI");
     expect(base32Encode(Buffer.from("f"))).toBe("MY");
     expect(base32Encode(Buffer.from("a".repeat(32)))).toHaveLength(52);
+  });
+
+  it("reads base32 back, padded or not, any case; refuses what is not base32", () => {
+    expect(Buffer.from(base32Decode("MZXW6YTBOI") ?? []).toString()).toBe("foobar");
+    expect(Buffer.from(base32Decode("mzxw6ytboi======") ?? []).toString()).toBe("foobar");
+    expect(base32Decode("MZ1W")).toBeNull();
+  });
+
+  it("keys a binary secret kept as base32: by its bytes, and any other secret by its UTF-8 bytes", () => {
+    const key = Buffer.from([0, 255, 1, 128, 7, 9, 200, 3, 4, 5]);
+    const stored = binaryTotpKey(base32Encode(key));
+    expect(stored.startsWith("base32:")).toBe(true);
+    expect(totpKeyBytes(stored).equals(key)).toBe(true);
+    expect(totpKeyBytes("plain-secret").toString()).toBe("plain-secret");
+    // RFC 6238's SHA-1 key, as bytes or as the text whose bytes they are: the same codes.
+    const rfc = "12345678901234567890";
+    expect(totpCode(binaryTotpKey(base32Encode(Buffer.from(rfc))), 59_000)).toBe(totpCode(rfc, 59_000));
   });
 });
 

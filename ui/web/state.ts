@@ -13,8 +13,10 @@ import type {
   ReauthenticationMethods,
   SecondFactorSection,
 } from "./account-state.ts";
+import type { ConsoleStates } from "./console-state.ts";
 
 export * from "./account-state.ts";
+export * from "./console-state.ts";
 
 // What the server hands a page, once: rendered into the HTML on the server, and read again by the browser
 // bundle to hydrate the same markup. Plain JSON only (no functions, no dates), since it crosses the wire.
@@ -210,6 +212,7 @@ export type PageState = Common &
         /** The authorization request's parameters, carried through the form. */
         request: Record<string, string>;
       }
+    | ConsoleStates
   );
 
 /** A mail in the development outbox, as its page lists it. */

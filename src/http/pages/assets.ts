@@ -15,7 +15,11 @@ export interface ServedAssets {
   script: string;
   /** The account page's bundle. */
   accountScript: string;
+  /** The console's bundle. */
+  consoleScript: string;
   styles: string[];
+  /** The console's stylesheets: the pages', the theme, the console's, then the operator's. */
+  consoleStyles: string[];
 }
 
 const served = new WeakMap<AuthContext, Promise<ServedAssets>>();
@@ -28,9 +32,18 @@ async function collect(ctx: AuthContext): Promise<ServedAssets> {
     ? [buildAsset("custom", "css", "text/css; charset=utf-8", await readFile(cssFile, "utf8"))]
     : [];
   const styleFiles = [built.style, theme, ...extra];
-  const files = new Map([built.script, built.accountScript, ...styleFiles].map((file) => [file.name, file]));
+  const consoleStyleFiles = [built.style, theme, built.consoleStyle, ...extra];
+  const scripts = [built.script, built.accountScript, built.consoleScript];
+  const files = new Map([...scripts, ...consoleStyleFiles].map((file) => [file.name, file]));
   const url = (file: PageAsset) => `${basePath}/assets/${file.name}`;
-  return { files, script: url(built.script), accountScript: url(built.accountScript), styles: styleFiles.map(url) };
+  return {
+    files,
+    script: url(built.script),
+    accountScript: url(built.accountScript),
+    consoleScript: url(built.consoleScript),
+    styles: styleFiles.map(url),
+    consoleStyles: consoleStyleFiles.map(url),
+  };
 }
 
 /** The assets of this context, made on the first page asked for. */

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { isAccountPage } from "../../../ui/web/bundles.ts";
+import { isAccountPage, isConsolePage } from "../../../ui/web/bundles.ts";
 import type { PageState } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
 import { isAuthError } from "../../errors.ts";
@@ -46,8 +46,10 @@ export async function renderPage(
   // A form whose flow returns to an OpenID client's authorization request ends at the client.
   targets.push(...(await authorizationFormTargets(ctx, state.redirect)));
   if (targets.length > 0) c.set("pageFormTargets", [...(c.get("pageFormTargets") ?? []), ...targets]);
-  const script = isAccountPage(state) ? assets.accountScript : assets.script;
-  return c.html(renderDocument(state, { script, styles: assets.styles }), status);
+  const document = isConsolePage(state)
+    ? { script: assets.consoleScript, styles: assets.consoleStyles }
+    : { script: isAccountPage(state) ? assets.accountScript : assets.script, styles: assets.styles };
+  return c.html(renderDocument(state, document), status);
 }
 
 /** After a form: go to `location` with a GET (so a reload never posts the form again). */

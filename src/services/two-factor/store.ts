@@ -1,7 +1,7 @@
 import type { AuthContext } from "../../context.ts";
 import { ALPHANUMERIC, constantTimeEqual, generateId, generateRandomString } from "../../crypto/random.ts";
 import { seal, unsealWithAny } from "../../crypto/sealed.ts";
-import { base32Encode } from "../../crypto/totp.ts";
+import { base32Encode, totpKeyBytes } from "../../crypto/totp.ts";
 import * as repository from "../../db/repositories/two-factor.ts";
 import type { Db, TwoFactorRow } from "../../db/schema.ts";
 import { inTransaction } from "../../platform/transaction.ts";
@@ -101,6 +101,6 @@ export function findBackupCode(codes: string[], code: string): number {
 
 /** The otpauth URI an authenticator app reads (label and issuer encoded as Better Auth writes them). */
 export function totpURI(issuer: string, email: string, secret: string): string {
-  const query = new URLSearchParams({ secret: base32Encode(Buffer.from(secret, "utf8")), issuer });
+  const query = new URLSearchParams({ secret: base32Encode(totpKeyBytes(secret)), issuer });
   return `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(email)}?${query.toString()}&digits=6&period=30`;
 }

@@ -106,6 +106,9 @@ export const de: Record<MessageKey, string> = {
     "Melden Sie sich bei dem Konto an, an das dieser Link ging, und öffnen Sie den Link dann erneut.",
   "error.COULDNT_UPDATE_YOUR_EMAIL":
     "Die neue Adresse konnte nicht übernommen werden: Ein anderes Konto verwendet sie inzwischen.",
+  "error.CONSOLE_REFUSED":
+    "Die Konsole ist für Administratoren, und dieses Konto hat keine Administratorrechte. Wenden Sie sich an einen Administrator von {appName}, wenn Sie welche brauchen.",
+  "error.CONSOLE_NOT_PERMITTED": "Ihre Administratorrolle erlaubt diesen Teil der Konsole nicht.",
   "error.NOT_FOUND": "Hier gibt es nichts.",
 
   // Die Einladungsseite

@@ -102,6 +102,9 @@ export const en = {
   "error.user_not_found": "The account of this link does not exist any more.",
   "error.unauthorized": "Sign in to the account this link was sent to, then open the link again.",
   "error.COULDNT_UPDATE_YOUR_EMAIL": "The new address could not be taken: another account uses it by now.",
+  "error.CONSOLE_REFUSED":
+    "The console is for administrators, and this account holds no admin permission. Ask an administrator of {appName} if you need one.",
+  "error.CONSOLE_NOT_PERMITTED": "Your admin role does not allow this part of the console.",
   "error.NOT_FOUND": "There is nothing here.",
 
   // The invitation page

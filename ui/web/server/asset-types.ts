@@ -14,5 +14,9 @@ export interface PageAssets {
   script: PageAsset;
   /** The account page's bundle (client/account.tsx). */
   accountScript: PageAsset;
+  /** The console's bundle (client/console.tsx). */
+  consoleScript: PageAsset;
   style: PageAsset;
+  /** The console's stylesheet, after the pages' (styles/console.css). */
+  consoleStyle: PageAsset;
 }

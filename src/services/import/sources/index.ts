@@ -1,14 +1,25 @@
 import type { RecordStream } from "../run.ts";
 import { openAuth0 } from "./auth0.ts";
 import { openBetterAuth } from "./better-auth.ts";
+import { openClerk } from "./clerk.ts";
 import { openCsv } from "./csv.ts";
 import { openFirebase } from "./firebase.ts";
 import { ImportSourceError, openAuthdFile } from "./json-lines.ts";
 import { openKeycloak } from "./keycloak.ts";
+import { openSupabase } from "./supabase.ts";
 
 // The sources `authd import <source>` reads (docs/import.md says what each carries over).
 
-export const IMPORT_SOURCES = ["authd", "better-auth", "csv", "auth0", "firebase", "keycloak"] as const;
+export const IMPORT_SOURCES = [
+  "authd",
+  "better-auth",
+  "csv",
+  "auth0",
+  "firebase",
+  "keycloak",
+  "supabase",
+  "clerk",
+] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 
 export interface SourceOptions {
@@ -42,6 +53,15 @@ export async function openSource(source: ImportSource, files: string[], options:
     case "keycloak":
       if (files.length !== 1) throw new ImportSourceError("keycloak takes one realm export file");
       return openKeycloak(files[0]);
+    case "supabase":
+      if (files.length < 1 || files.length > 2)
+        throw new ImportSourceError(
+          "supabase takes a postgres:// URL of the project, or CSV files of auth.users and (optional) auth.identities",
+        );
+      return openSupabase(files);
+    case "clerk":
+      if (files.length !== 1) throw new ImportSourceError("clerk takes one file (the dashboard's user export CSV)");
+      return openClerk(files[0]);
   }
 }
 

@@ -9,8 +9,9 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
 //   index. Postgres compares those in byte order ("C"), as SQLite does, so a prefix is one range in any
 //   database collation and both dialects sort the same way.
 // - banned, unverified and second-factor users are partial indexes in creation order: few rows, and the
-//   newest of them are read first. The flags are written as SQLite stores them (1 and 0), because SQLite
-//   uses a partial index only when the query names the same literal.
+//   newest of them are read first (the bans with their end, so counting bans in force reads the index
+//   alone). The flags are written as SQLite stores them (1 and 0), because SQLite uses a partial index only
+//   when the query names the same literal.
 // - the role, so that "who is admin" reads the few users holding it; the users of a provider by account.
 
 type AnyDb = Kysely<any>;
@@ -28,7 +29,9 @@ export async function up(db: AnyDb): Promise<void> {
     await sql`create index "user_username_bytes_idx" on "user" ("username" collate "C") where "username" is not null`.execute(
       db,
     );
-    await sql`create index "user_banned_idx" on "user" ("createdAt", "id") where "banned" = true`.execute(db);
+    await sql`create index "user_banned_idx" on "user" ("createdAt", "id", "banExpires") where "banned" = true`.execute(
+      db,
+    );
     await sql`create index "user_unverified_idx" on "user" ("createdAt", "id") where "emailVerified" = false`.execute(
       db,
     );
@@ -39,7 +42,7 @@ export async function up(db: AnyDb): Promise<void> {
   }
   // SQLite compares text bytewise already: the unique indexes on email and username serve prefixes and order.
   await sql`create index "user_name_lower_idx" on "user" (lower("name"), "id")`.execute(db);
-  await sql`create index "user_banned_idx" on "user" ("createdAt", "id") where "banned" = 1`.execute(db);
+  await sql`create index "user_banned_idx" on "user" ("createdAt", "id", "banExpires") where "banned" = 1`.execute(db);
   await sql`create index "user_unverified_idx" on "user" ("createdAt", "id") where "emailVerified" = 0`.execute(db);
   await sql`create index "user_two_factor_idx" on "user" ("createdAt", "id") where "twoFactorEnabled" = 1`.execute(db);
 }

@@ -33,7 +33,13 @@ import {
   type OrganizationOverview,
   type UserOverview,
 } from "../src/services/user-overview.ts";
-import { searchUsers, type UserSearchPage, type UserSearchRequest } from "../src/services/user-search.ts";
+import {
+  listUsersByIds,
+  searchUsers,
+  type UserSearchPage,
+  type UserSearchRequest,
+  userFilterChoices,
+} from "../src/services/user-search.ts";
 import type { UserWire } from "../src/services/users.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
@@ -78,6 +84,10 @@ export interface AdminData {
   banUsers(userIds: readonly string[], reason: string, expiresInSeconds?: number): Promise<BulkOutcome>;
   unbanUsers(userIds: readonly string[]): Promise<BulkOutcome>;
   revokeSessionsOfUsers(userIds: readonly string[]): Promise<BulkOutcome & { sessions: number }>;
+  /** The users with these ids that exist, in that order. */
+  usersByIds(userIds: readonly string[]): Promise<UserWire[]>;
+  /** The providers and roles the users list's filters offer (those stored, and the default role). */
+  userFilterChoices(): Promise<{ providers: string[]; roles: string[] }>;
 }
 
 /**
@@ -129,6 +139,8 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
       banUsers(ctx, userIds, { reason, expiresIn: expiresInSeconds }, source),
     unbanUsers: (userIds) => unbanUsers(ctx, userIds, source),
     revokeSessionsOfUsers: (userIds) => revokeSessionsOfUsers(ctx, userIds, source),
+    usersByIds: (userIds) => listUsersByIds(ctx, userIds),
+    userFilterChoices: () => userFilterChoices(ctx),
   };
 }
 

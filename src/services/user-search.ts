@@ -1,6 +1,8 @@
 import type { AuthContext } from "../context.ts";
 import { findOrganizationByIdOrSlug } from "../db/repositories/directory.ts";
 import {
+  findUsersByIds,
+  listStoredProviders,
   listStoredRoles,
   lowerAsDatabase,
   searchUserRows,
@@ -56,7 +58,10 @@ export interface UserSearchRequest {
 }
 
 export interface UserSearchPage extends Page<UserWire> {
-  /** `total` was counted up to USER_COUNT_CAP: at least that many match. */
+  /**
+   * At least `total` match, maybe more: counting stopped at USER_COUNT_CAP, or (SQLite, several filters
+   * each holding many users) after reading 10,000 of the users one filter holds.
+   */
   totalCapped: boolean;
   next: string | null;
   previous: string | null;
@@ -125,7 +130,7 @@ export async function searchUsers(ctx: AuthContext, request: UserSearchRequest):
   const from = decodeCursor(request.cursor, sort, ctx);
   // One row more than the page says whether another page follows in the direction read.
   const query = { ...match, sort, from, limit: request.limit + 1, offset: from ? 0 : request.offset };
-  const { rows, counted } = await searchUserRows(ctx.db, query, USER_COUNT_CAP);
+  const { rows, counted, atLeast } = await searchUserRows(ctx.db, query, USER_COUNT_CAP);
   const backwards = from?.side === "before";
   const more = rows.length > request.limit;
   const page = more ? (backwards ? rows.slice(1) : rows.slice(0, request.limit)) : rows;
@@ -136,8 +141,24 @@ export async function searchUsers(ctx: AuthContext, request: UserSearchRequest):
   return {
     items: page.map((row) => toUserWire(ctx, row)),
     total: Math.min(counted, USER_COUNT_CAP),
-    totalCapped: counted > USER_COUNT_CAP,
+    totalCapped: atLeast || counted > USER_COUNT_CAP,
     next: later && last ? encodeCursor("after", sort, last) : null,
     previous: earlier && first ? encodeCursor("before", sort, first) : null,
   };
+}
+
+/** The users with these ids that exist, in the order given (the console's confirmation of a bulk action). */
+export async function listUsersByIds(ctx: AuthContext, ids: readonly string[]): Promise<UserWire[]> {
+  const rows = new Map((await findUsersByIds(ctx.db, ids)).map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = rows.get(id);
+    return row ? [toUserWire(ctx, row)] : [];
+  });
+}
+
+/** What the filters can choose from: the providers accounts are of, and the roles users hold. */
+export async function userFilterChoices(ctx: AuthContext): Promise<{ providers: string[]; roles: string[] }> {
+  const [providers, stored] = await Promise.all([listStoredProviders(ctx.db), listStoredRoles(ctx.db)]);
+  const roles = new Set([ctx.config.admin.defaultRole, ...stored.flatMap((roles) => splitRoles(roles))]);
+  return { providers, roles: [...roles].sort() };
 }

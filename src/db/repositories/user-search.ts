@@ -59,32 +59,70 @@ async function countRows(db: Db, conditions: RawBuilder<SqlBool>[], cap: number)
   return Number(result.rows[0]?.total ?? 0);
 }
 
+/** How many of the driver's first `rows` users pass the other conditions, and whether it holds more. */
+async function countSample(
+  db: Db,
+  sample: { driver: RawBuilder<SqlBool>; residual: RawBuilder<SqlBool>[]; rows: number },
+): Promise<{ counted: number; atLeast: boolean }> {
+  // The sample is named "user", so the other conditions read its columns as they read the table's.
+  const result = await sql<{ read: number | string; matched: number | string | null }>`select count(*) as "read",
+    sum(case when ${all(sample.residual)} then 1 else 0 end) as "matched"
+    from (select * from "user" where ${sample.driver} limit ${sample.rows}) as "user"`.execute(db);
+  const row = result.rows[0];
+  return { counted: Number(row?.matched ?? 0), atLeast: Number(row?.read ?? 0) >= sample.rows };
+}
+
+async function countPlanned(db: Db, count: SearchPlan["count"], cap: number) {
+  if (typeof count === "number") return { counted: count, atLeast: false };
+  if (Array.isArray(count)) return { counted: await countRows(db, count, cap), atLeast: false };
+  return countSample(db, count);
+}
+
 /**
- * One page of the users matching, in the query's order, and how many match: exactly up to `countCap`,
- * `countCap + 1` for more.
+ * One page of the users matching, in the query's order, and how many match: exactly up to `countCap`
+ * (`countCap + 1` for more), or at least `counted` (a few conditions each holding many users, on SQLite).
  */
 export async function searchUserRows(
   db: Db,
   query: UserSearchQuery,
   countCap: number,
-): Promise<{ rows: UserRow[]; counted: number }> {
+): Promise<{ rows: UserRow[]; counted: number; atLeast: boolean }> {
   const plan = await planSearch(db, query, countCap);
   const rows = await listRows(db, query, plan);
-  const counted = typeof plan.count === "number" ? plan.count : await countRows(db, plan.count, countCap);
-  return { rows, counted };
+  return { rows, ...(await countPlanned(db, plan.count, countCap)) };
 }
 
-/** Every distinct role string stored, read by stepping along the role index (one lookup per role string). */
-export async function listStoredRoles(db: Db): Promise<string[]> {
-  const roles: string[] = [];
+/** Every distinct value of an indexed column, read by stepping along its index (one lookup per value). */
+async function distinctValues(db: Db, table: "user" | "account", column: "role" | "providerId"): Promise<string[]> {
+  const values: string[] = [];
   let after: string | null = null;
   for (let step = 0; step < 1000; step++) {
-    let next = db.selectFrom("user").select((eb) => eb.fn.min("role").as("role"));
-    if (after !== null) next = next.where("role", ">", after);
-    const row = await next.executeTakeFirst();
-    if (row?.role === null || row?.role === undefined) break;
-    roles.push(row.role);
-    after = row.role;
+    const next: { value: string | null } | undefined = (
+      await sql<{ value: string | null }>`select min(${sql.ref(column)}) as "value" from ${sql.table(table)}
+        ${after === null ? sql`` : sql`where ${sql.ref(column)} > ${after}`}`.execute(db)
+    ).rows[0];
+    if (next?.value === null || next?.value === undefined) break;
+    values.push(next.value);
+    after = next.value;
   }
-  return roles;
+  return values;
+}
+
+/** Every distinct role string stored (a user's roles are one comma-separated string). */
+export function listStoredRoles(db: Db): Promise<string[]> {
+  return distinctValues(db, "user", "role");
+}
+
+/** Every provider some account is of (`credential`: a password). */
+export function listStoredProviders(db: Db): Promise<string[]> {
+  return distinctValues(db, "account", "providerId");
+}
+
+export function findUsersByIds(db: Db, ids: readonly string[]): Promise<UserRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom("user")
+    .selectAll()
+    .where("id", "in", [...ids])
+    .execute();
 }

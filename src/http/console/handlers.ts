@@ -1,3 +1,4 @@
+import { BULK_HANDLERS } from "./users-bulk.ts";
 import { USERS_HANDLERS } from "./users-page.ts";
 
 // Every console handler by name, loaded with the first console request (mount.ts names them). Each area of
@@ -5,4 +6,5 @@ import { USERS_HANDLERS } from "./users-page.ts";
 
 export const CONSOLE_HANDLERS = {
   ...USERS_HANDLERS,
+  ...BULK_HANDLERS,
 };

@@ -234,6 +234,9 @@ export const en = {
     "The application that sent you here to sign out named a return address or an application {appName} does not know. You are still signed in.",
   "error.invalid_oauth_request":
     "The application that sent you here asked for something {appName} cannot answer (an unknown application or return address). Go back to it and try again, or contact its operator.",
+  "error.YOU_CANNOT_BAN_YOURSELF": "You cannot ban yourself: take your own account off the users chosen.",
+  "error.NO_USERS_CHOSEN": "Choose at least one user first.",
+  "error.TOO_MANY_USERS_AT_ONCE": "That is too many users at once: choose at most 100.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -58,7 +58,8 @@ async function chosenUserIds(c: Context): Promise<string[]> {
           .filter(([name, value]) => /^user-\d{1,3}$/.test(name) && typeof value === "string")
           .map(([, value]) => value as string);
   const ids = [...new Set(raw.map((id) => id.trim()).filter((id) => id.length > 0 && id.length <= 256))];
-  return ids.slice(0, BULK_USER_LIMIT);
+  // The confirmation shows at most as many as one action takes; a post of more is refused whole (service).
+  return c.req.method === "GET" ? ids.slice(0, BULK_USER_LIMIT) : ids;
 }
 
 /** The list's query string from `back`, as it parses (anything else dropped). */

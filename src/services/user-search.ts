@@ -60,7 +60,7 @@ export interface UserSearchRequest {
 export interface UserSearchPage extends Page<UserWire> {
   /**
    * At least `total` match, maybe more: counting stopped at USER_COUNT_CAP, or (SQLite, several filters
-   * each holding many users) after reading 10,000 of the users one filter holds.
+   * each holding many users) after reading 5,000 of the users one filter holds.
    */
   totalCapped: boolean;
   next: string | null;

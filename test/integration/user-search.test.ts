@@ -228,8 +228,12 @@ describeEachDialect("user search over generated users", (dialect) => {
         page.items.map((u) => u.id),
         JSON.stringify(request),
       ).toEqual(want.slice(0, 50).map((u) => u.id));
-      expect(page.total, JSON.stringify(request)).toBe(Math.min(want.length, USER_COUNT_CAP));
-      expect(page.totalCapped, JSON.stringify(request)).toBe(want.length > USER_COUNT_CAP);
+      // One condition is counted exactly up to the cap; several may be counted from a sample: at least.
+      const conditions = Object.keys(request).filter((key) => key !== "sort" && key !== "direction").length;
+      if (conditions <= 1 || !page.totalCapped) {
+        expect(page.total, JSON.stringify(request)).toBe(Math.min(want.length, USER_COUNT_CAP));
+        expect(page.totalCapped, JSON.stringify(request)).toBe(want.length > USER_COUNT_CAP);
+      } else expect(page.total, JSON.stringify(request)).toBeLessThanOrEqual(want.length);
     }
   }, 60_000);
 

@@ -7,9 +7,9 @@ import type { Db } from "../schema.ts";
 // index (the query starts from the few rows it holds), and `residual`, a check of rows read another way.
 // On SQLite a residual is written so that no index can serve it (`+column`, a correlated EXISTS): SQLite keeps
 // no statistics, and left to itself it starts from any indexed condition, however many rows it holds
-// (sorting a million users with the "user" role for a page of 50). user-search.ts counts each candidate's
-// rows, up to a limit, and lets the smallest drive. Postgres keeps statistics and plans by itself: both
-// forms are the same there. Text compares bytewise on both dialects (Postgres: collate "C").
+// (sorting a million users with the "user" role for a page of 50). user-search-plan.ts counts each
+// candidate's rows, up to a limit, and lets the smallest drive. Postgres keeps statistics and plans a page by
+// itself: both forms are the same there. Text compares bytewise on both dialects (Postgres: collate "C").
 
 export type UserSortKey = "created" | "email" | "name";
 
@@ -42,6 +42,8 @@ export interface UserCondition {
   ordered?: boolean;
   /** Driving, it first collects its user ids (a subquery): only while they are few. */
   collects?: boolean;
+  /** The first `limit` users it holds (all their columns), read through its index: a count's sample. */
+  sample: (limit: number) => RawBuilder<unknown>;
 }
 
 /** The text as the database lower-cases it: SQLite's lower() changes ASCII letters only. */
@@ -75,6 +77,19 @@ function columns(dialect: DialectName): { indexed: Column; scanned: Column } {
 /** A flag as written in the partial indexes: 1/0 on SQLite, true/false on Postgres. */
 const flag = (dialect: DialectName, value: boolean) => sql.lit(dialect === "sqlite" ? Number(value) : value);
 
+/**
+ * Run `work` (the counts) so that Postgres reads by index: counting up to a limit, it reckons a scan of the
+ * table stops soon and prefers it to an index, then reads a quarter of a million rows for a search's 10,000
+ * matches. A transaction of its own, so the setting ends with it; within a caller's transaction, as planned.
+ */
+export function byIndex<T>(db: Db, dialect: DialectName, work: (db: Db) => Promise<T>): Promise<T> {
+  if (dialect !== "postgres" || db.isTransaction) return work(db);
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    return work(trx);
+  });
+}
+
 function limitedCount(db: Db, rows: RawBuilder<unknown>, limit: number): Promise<number> {
   return sql<{ total: number | string }>`select count(*) as "total" from (${rows} limit ${limit}) as "matching"`
     .execute(db)
@@ -89,12 +104,16 @@ function onUser(drive: (column: Column) => RawBuilder<SqlBool>, dialect: Dialect
     residual: drive(scanned),
     ordered,
     estimate: (db, limit) => limitedCount(db, sql`select 1 from "user" where ${driving}`, limit),
+    sample: (limit) => sampleWhere(driving, limit),
   };
 }
 
+const sampleWhere = (where: RawBuilder<SqlBool>, limit: number) =>
+  sql`select * from "user" where ${where} limit ${limit}`;
+
 function scannedOnly(check: (column: Column) => RawBuilder<SqlBool>, dialect: DialectName): UserCondition {
   const residual = check(columns(dialect).scanned);
-  return { driving: residual, residual };
+  return { driving: residual, residual, sample: (limit) => sampleWhere(residual, limit) };
 }
 
 function searchCondition(match: UserSearchMatch): UserCondition | undefined {
@@ -103,7 +122,7 @@ function searchCondition(match: UserSearchMatch): UserCondition | undefined {
   if (!match.search || !text) return undefined;
   if (match.search.match === "contains") {
     const anywhere = anyColumnMatches(["user.id", "user.email", "user.name", "user.username"], text);
-    return { driving: anywhere, residual: anywhere };
+    return { driving: anywhere, residual: anywhere, sample: (limit) => sampleWhere(anywhere, limit) };
   }
   const low = lowerAsDatabase(dialect, text);
   const high = prefixEnd(low);
@@ -157,17 +176,22 @@ function roleCondition(match: UserSearchMatch): UserCondition | undefined {
 }
 
 /** Users holding a row of `table` (with `where`): the ids collected when driving, a probe per user otherwise. */
-function related(match: UserSearchMatch, table: string, where: RawBuilder<SqlBool>, holds: boolean): UserCondition {
+function related(table: string, where: RawBuilder<SqlBool>, holds: boolean): UserCondition {
   const rows = sql`select "userId" from ${sql.table(table)} where ${where}`;
   const probe = sql<SqlBool>`exists (select 1 from ${sql.table(table)} where ${where} and ${sql.ref(`${table}.userId`)} = "user"."id")`;
-  if (!holds) return { driving: sql<SqlBool>`not ${probe}`, residual: sql<SqlBool>`not ${probe}` };
-  if (match.dialect === "postgres") return { driving: probe, residual: probe };
+  if (!holds) {
+    const lacks = sql<SqlBool>`not ${probe}`;
+    return { driving: lacks, residual: lacks, sample: (limit) => sampleWhere(lacks, limit) };
+  }
+  const ids = sql`select distinct "userId" from ${sql.table(table)} where ${where}`;
   return {
     driving: sql<SqlBool>`"user"."id" in (${rows})`,
     residual: probe,
     collects: true,
-    estimate: (db, limit) =>
-      limitedCount(db, sql`select distinct "userId" from ${sql.table(table)} where ${where}`, limit),
+    estimate: (db, limit) => limitedCount(db, ids, limit),
+    // The first ids in the index's order, then their users: no table read, no set of them all.
+    sample: (limit) =>
+      sql`select "user".* from (${ids} limit ${limit}) as "ids" inner join "user" on "user"."id" = "ids"."userId"`,
   };
 }
 
@@ -178,13 +202,13 @@ export function userConditions(match: UserSearchMatch): UserCondition[] {
     flagCondition(match, "emailVerified", match.emailVerified, false),
     flagCondition(match, "twoFactorEnabled", match.twoFactor, true),
     roleCondition(match),
-    match.passkey === undefined ? undefined : related(match, "passkey", sql<SqlBool>`1 = 1`, match.passkey),
+    match.passkey === undefined ? undefined : related("passkey", sql<SqlBool>`1 = 1`, match.passkey),
     match.provider === undefined
       ? undefined
-      : related(match, "account", sql<SqlBool>`"account"."providerId" = ${match.provider}`, true),
+      : related("account", sql<SqlBool>`"account"."providerId" = ${match.provider}`, true),
     match.organizationId === undefined
       ? undefined
-      : related(match, "member", sql<SqlBool>`"member"."organizationId" = ${match.organizationId}`, true),
+      : related("member", sql<SqlBool>`"member"."organizationId" = ${match.organizationId}`, true),
   ];
   return conditions.filter((condition) => condition !== undefined);
 }

@@ -7,14 +7,15 @@ import {
   userConditions,
 } from "./user-search-conditions.ts";
 
-// How SQLite answers a user search. It keeps no statistics: left to itself it starts from any condition an
-// index can serve, however many users that condition holds (it would sort every "user" for a page of 50).
-// So each condition's users are counted first, up to a limit (a few index steps), and then:
-// - a condition holding few users drives: its rows are read through its index, checked and sorted;
-// - otherwise the sort's index is read in order and each row checked, which meets a page of matches soon
-//   when the conditions match often (a search "j", "every verified user");
-// - the total is the lone condition's count, else counted from the condition holding the fewest users.
-// Postgres keeps statistics and plans the natural query by itself.
+// How a user search is answered. Each condition's users are counted first, up to a limit (a few index steps),
+// and the total is the lone condition's count, or counted from the condition holding the fewest users (a
+// sample of them when they are many: "at least"). The page:
+// - SQLite keeps no statistics: left to itself it starts from any condition an index can serve, however many
+//   users that condition holds (it would sort every "user" for a page of 50). So a condition holding few
+//   users drives: its rows are read through its index, checked and sorted; otherwise the sort's index is
+//   read in order and each row checked, which meets a page of matches soon when the conditions match often
+//   (a search "j", "every verified user").
+// - Postgres keeps statistics and plans the page by itself.
 
 export interface SearchPlan {
   /** The page's conditions, and whether its order comes from an index walked in that order. */
@@ -22,12 +23,12 @@ export interface SearchPlan {
   walk: boolean;
   /**
    * The count: known already (the lone condition's, counted while planning), the conditions to count, or
-   * a driver read for at most `rows` rows and checked against the rest (more rows: a lower bound).
+   * a sample of one condition's users checked against the rest (`more`: it holds more, so a lower bound).
    */
   count:
     | number
     | RawBuilder<SqlBool>[]
-    | { driver: RawBuilder<SqlBool>; residual: RawBuilder<SqlBool>[]; rows: number };
+    | { sample: RawBuilder<unknown>; residual: RawBuilder<SqlBool>[]; more: boolean };
 }
 
 interface Sized {
@@ -38,7 +39,7 @@ interface Sized {
 /** The counts are exact up to this for the choice of the count's driver. */
 const REFINED_LIMIT = 50_000;
 /** A count driven by a condition holding more users reads this many of them and answers "at least". */
-const COUNTED_ROWS = 10_000;
+const COUNTED_ROWS = 5_000;
 
 function drivenBy(conditions: UserCondition[], driver: UserCondition | undefined): RawBuilder<SqlBool>[] {
   return conditions.map((condition) => (condition === driver ? condition.driving : condition.residual));
@@ -64,11 +65,8 @@ export async function planSearch(
   countCap: number,
 ): Promise<SearchPlan> {
   const conditions = userConditions(query);
-  if (query.dialect === "postgres") {
-    const natural = conditions.map((condition) => condition.driving);
-    return { list: natural, walk: true, count: natural };
-  }
   if (conditions.length === 0) return { list: [], walk: true, count: [] };
+  if (query.dialect === "postgres") return planForPostgres(db, conditions, countCap);
   const users = await userBound(db);
   // Driving reads all of a condition's rows, in no order; walking reads about page × users ÷ matches. Newest
   // first, a walk reads the table in the order it was written (users are inserted as they are created), about
@@ -110,10 +108,27 @@ export async function planSearch(
   return { list: walked, walk: true, count };
 }
 
+async function planForPostgres(db: Db, conditions: UserCondition[], countCap: number): Promise<SearchPlan> {
+  const natural = conditions.map((condition) => condition.driving);
+  const sized = await estimateAll(db, conditions, countCap + 1);
+  const [only] = sized;
+  if (sized.length === 1 && only && only.size !== Infinity) return { list: natural, walk: true, count: only.size };
+  const best = sized
+    .filter((entry) => entry.size !== Infinity)
+    .sort(
+      (a, b) => a.size - b.size || Number(a.condition.collects ?? false) - Number(b.condition.collects ?? false),
+    )[0];
+  if (!best) return { list: natural, walk: true, count: natural };
+  const residual = conditions.filter((condition) => condition !== best.condition).map((each) => each.residual);
+  // All of the fewest while they are few (then exact), else a sample of them.
+  const count = { sample: best.condition.sample(COUNTED_ROWS), residual, more: best.size > COUNTED_ROWS };
+  return { list: natural, walk: true, count };
+}
+
 /** Counted from the condition holding the fewest users: all of them while few, else a bounded sample. */
 function countFrom(conditions: UserCondition[], best: Sized | undefined): SearchPlan["count"] {
   if (!best) return drivenBy(conditions, undefined);
   if (best.size <= COUNTED_ROWS) return drivenBy(conditions, best.condition);
   const residual = conditions.filter((condition) => condition !== best.condition).map((each) => each.residual);
-  return { driver: best.condition.driving, residual, rows: COUNTED_ROWS };
+  return { sample: best.condition.sample(COUNTED_ROWS), residual, more: true };
 }

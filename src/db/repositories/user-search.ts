@@ -1,6 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from "kysely";
 import type { Db, UserRow } from "../schema.ts";
-import { sortExpression, type UserSearchMatch } from "./user-search-conditions.ts";
+import { byIndex, sortExpression, type UserSearchMatch } from "./user-search-conditions.ts";
 import { planSearch, type SearchPlan } from "./user-search-plan.ts";
 
 // The operators' user directory (web console, `authd users list`, terminal UI): a search, filters, a sort and
@@ -59,22 +59,21 @@ async function countRows(db: Db, conditions: RawBuilder<SqlBool>[], cap: number)
   return Number(result.rows[0]?.total ?? 0);
 }
 
-/** How many of the driver's first `rows` users pass the other conditions, and whether it holds more. */
+/** How many of a sample of one condition's users pass the other conditions, and whether it was full. */
 async function countSample(
   db: Db,
-  sample: { driver: RawBuilder<SqlBool>; residual: RawBuilder<SqlBool>[]; rows: number },
+  sample: { sample: RawBuilder<unknown>; residual: RawBuilder<SqlBool>[]; more: boolean },
 ): Promise<{ counted: number; atLeast: boolean }> {
   // The sample is named "user", so the other conditions read its columns as they read the table's.
-  const result = await sql<{ read: number | string; matched: number | string | null }>`select count(*) as "read",
+  const result = await sql<{ matched: number | string | null }>`select
     sum(case when ${all(sample.residual)} then 1 else 0 end) as "matched"
-    from (select * from "user" where ${sample.driver} limit ${sample.rows}) as "user"`.execute(db);
+    from (${sample.sample}) as "user"`.execute(db);
   const row = result.rows[0];
-  return { counted: Number(row?.matched ?? 0), atLeast: Number(row?.read ?? 0) >= sample.rows };
+  return { counted: Number(row?.matched ?? 0), atLeast: sample.more };
 }
 
-async function countPlanned(db: Db, count: SearchPlan["count"], cap: number) {
+async function countPlanned(db: Db, count: Exclude<SearchPlan["count"], RawBuilder<SqlBool>[]>) {
   if (typeof count === "number") return { counted: count, atLeast: false };
-  if (Array.isArray(count)) return { counted: await countRows(db, count, cap), atLeast: false };
   return countSample(db, count);
 }
 
@@ -87,9 +86,16 @@ export async function searchUserRows(
   query: UserSearchQuery,
   countCap: number,
 ): Promise<{ rows: UserRow[]; counted: number; atLeast: boolean }> {
-  const plan = await planSearch(db, query, countCap);
-  const rows = await listRows(db, query, plan);
-  return { rows, ...(await countPlanned(db, plan.count, countCap)) };
+  // Planning and counting from an index go by index; a count of conditions no index serves scans freely.
+  const { plan, counted } = await byIndex(db, query.dialect, async (reader) => {
+    const plan = await planSearch(reader, query, countCap);
+    return { plan, counted: Array.isArray(plan.count) ? undefined : await countPlanned(reader, plan.count) };
+  });
+  const count = counted ?? {
+    counted: await countRows(db, plan.count as RawBuilder<SqlBool>[], countCap),
+    atLeast: false,
+  };
+  return { rows: await listRows(db, query, plan), ...count };
 }
 
 /** Every distinct value of an indexed column, read by stepping along its index (one lookup per value). */

@@ -73,7 +73,11 @@ export function ConsoleUsersScreen({ state }: { state: ConsoleUsersState }) {
       <table className="authd-console-table">
         <thead>
           <tr>
-            {choosing ? <th scope="col">{t("console.users.column.choose")}</th> : null}
+            {choosing ? (
+              <th scope="col" className="authd-console-choose">
+                {t("console.users.column.choose")}
+              </th>
+            ) : null}
             <th scope="col">{t("console.users.column.user")}</th>
             <th scope="col">{t("console.users.column.role")}</th>
             <th scope="col">{t("console.users.column.status")}</th>

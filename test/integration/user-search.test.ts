@@ -247,21 +247,36 @@ describeEachDialect("user search over generated users", (dialect) => {
     else expect(page.total).toBeGreaterThan(0);
   });
 
-  it("walks every page of a search by cursor, each user once, in order", async () => {
+  it("walks every page of a search by cursor, each user once, in order, and back again", async () => {
     for (const request of [
       { passkey: true },
       { search: "ben", sort: "name" as const },
+      { search: "cat", sort: "email" as const, direction: "desc" as const },
       { banned: true, sort: "email" as const },
+      { emailVerified: false, sort: "name" as const },
     ]) {
-      const seen: string[] = [];
+      const want = expected(request).map((u) => u.id);
+      const pages: string[][] = [];
       let cursor: string | undefined;
-      for (let pages = 0; pages < 100; pages++) {
+      let previous: string | null = null;
+      for (let count = 0; count < 100; count++) {
         const page = await searchUsers(t.ctx, { ...request, limit: 97, cursor });
-        seen.push(...page.items.map((u) => u.id));
+        pages.push(page.items.map((u) => u.id));
+        previous = page.previous;
         if (!page.next) break;
         cursor = page.next;
       }
-      expect(seen, JSON.stringify(request)).toEqual(expected(request).map((u) => u.id));
+      expect(pages.flat(), JSON.stringify(request)).toEqual(want);
+      // Back from the last page by `previous`: the same pages, the first one saying there is none before it.
+      for (let index = pages.length - 2; index >= 0; index--) {
+        const page = await searchUsers(t.ctx, { ...request, limit: 97, cursor: previous ?? "" });
+        expect(
+          page.items.map((u) => u.id),
+          `${JSON.stringify(request)} page ${index}`,
+        ).toEqual(pages[index]);
+        previous = page.previous;
+      }
+      expect(previous, JSON.stringify(request)).toBeNull();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -42,6 +42,11 @@ export interface UserCondition {
   ordered?: boolean;
   /** Driving, it first collects its user ids (a subquery): only while they are few. */
   collects?: boolean;
+  /**
+   * Its users bunch together in the order of the email and the name (a prefix search): read in that order,
+   * a page meets them all at once and the one after reads on to the end of the table.
+   */
+  bunched?: boolean;
   /** The first `limit` users it holds (all their columns), read through its index: a count's sample. */
   sample: (limit: number) => RawBuilder<unknown>;
 }
@@ -128,11 +133,12 @@ function searchCondition(match: UserSearchMatch): UserCondition | undefined {
   const high = prefixEnd(low);
   const bytes = (value: RawBuilder<unknown>) => (dialect === "postgres" ? sql`${value} collate "C"` : value);
   const starts = (value: RawBuilder<unknown>) => sql`(${bytes(value)} >= ${low} and ${bytes(value)} < ${high})`;
-  return onUser(
+  const prefix = onUser(
     (column) =>
       sql<SqlBool>`(${column("id")} = ${text} or ${starts(column("email"))} or ${starts(column("username"))} or ${starts(sql`lower(${column("name")})`)})`,
     dialect,
   );
+  return { ...prefix, bunched: true };
 }
 
 function bannedCondition(match: UserSearchMatch): UserCondition | undefined {

@@ -66,7 +66,7 @@ export async function planSearch(
 ): Promise<SearchPlan> {
   const conditions = userConditions(query);
   if (conditions.length === 0) return { list: [], walk: true, count: [] };
-  if (query.dialect === "postgres") return planForPostgres(db, conditions, countCap);
+  if (query.dialect === "postgres") return planForPostgres(db, conditions, query.sort.key, countCap);
   const users = await userBound(db);
   // Driving reads all of a condition's rows, in no order; walking reads about page × users ÷ matches. Newest
   // first, a walk reads the table in the order it was written (users are inserted as they are created), about
@@ -84,13 +84,20 @@ export async function planSearch(
   const ordered = newestFirst ? conditions.find((condition) => condition.ordered) : undefined;
   const walked = drivenBy(conditions, ordered);
   const [only] = sized;
-  if (sized.length === 1 && only) {
-    const known = only.size === Infinity ? undefined : only.size;
-    if (only.size <= drivingLimit) return driven(only.condition, known);
-    return { list: walked, walk: true, count: known ?? walked };
-  }
   const smallest = [...sized].sort((a, b) => a.size - b.size)[0];
-  if (smallest && smallest.size <= drivingLimit) return driven(smallest.condition);
+  const known = sized.length === 1 && only && only.size !== Infinity ? only.size : undefined;
+  if (smallest && smallest.size <= drivingLimit) return driven(smallest.condition, known);
+  // By email or name, a prefix search's users bunch together: read them all and sort them, while not too many.
+  const bunched = newestFirst ? undefined : sized.find((entry) => entry.condition.bunched);
+  if (bunched) {
+    const [closer] = await estimateAll(db, [bunched.condition], REFINED_LIMIT + 1);
+    if (closer && closer.size <= REFINED_LIMIT) {
+      const plan = driven(bunched.condition, known);
+      const counted = sized.map((entry) => (entry.condition === closer.condition ? closer : entry));
+      return known === undefined ? { ...plan, count: countFrom(conditions, smallestOf(counted)) } : plan;
+    }
+  }
+  if (sized.length === 1) return { list: walked, walk: true, count: known ?? walked };
   // Several conditions, each holding many users: counted closer, they say whether their matches are rare
   // enough (taken as independent) that reading the fewest is quicker than walking in order.
   const refined = await estimateAll(
@@ -98,9 +105,7 @@ export async function planSearch(
     sized.filter((entry) => entry.size !== Infinity).map((entry) => entry.condition),
     REFINED_LIMIT + 1,
   );
-  const best = refined.sort(
-    (a, b) => a.size - b.size || Number(a.condition.collects ?? false) - Number(b.condition.collects ?? false),
-  )[0];
+  const best = smallestOf(refined);
   const expected = refined.reduce((product, entry) => (product * entry.size) / users, users);
   const walkedRows = (query.limit * users * walkRowCost) / Math.max(expected, 1);
   const count = countFrom(conditions, best);
@@ -108,21 +113,33 @@ export async function planSearch(
   return { list: walked, walk: true, count };
 }
 
-async function planForPostgres(db: Db, conditions: UserCondition[], countCap: number): Promise<SearchPlan> {
+async function planForPostgres(
+  db: Db,
+  conditions: UserCondition[],
+  sortKey: UserSortKey,
+  countCap: number,
+): Promise<SearchPlan> {
   const natural = conditions.map((condition) => condition.driving);
   const sized = await estimateAll(db, conditions, countCap + 1);
+  // By email or name, a prefix search's users bunch together; sorted, not read in that order (see bunched).
+  const walk = sortKey === "created" || !conditions.some((condition) => condition.bunched);
   const [only] = sized;
-  if (sized.length === 1 && only && only.size !== Infinity) return { list: natural, walk: true, count: only.size };
-  const best = sized
+  if (sized.length === 1 && only && only.size !== Infinity) return { list: natural, walk, count: only.size };
+  const best = smallestOf(sized);
+  if (!best) return { list: natural, walk, count: natural };
+  const residual = conditions.filter((condition) => condition !== best.condition).map((each) => each.residual);
+  // All of the fewest while they are few (then exact), else a sample of them.
+  const count = { sample: best.condition.sample(COUNTED_ROWS), residual, more: best.size > COUNTED_ROWS };
+  return { list: natural, walk, count };
+}
+
+/** The estimate holding the fewest users; of equal ones, one read through its index before one collecting ids. */
+function smallestOf(sized: Sized[]): Sized | undefined {
+  return sized
     .filter((entry) => entry.size !== Infinity)
     .sort(
       (a, b) => a.size - b.size || Number(a.condition.collects ?? false) - Number(b.condition.collects ?? false),
     )[0];
-  if (!best) return { list: natural, walk: true, count: natural };
-  const residual = conditions.filter((condition) => condition !== best.condition).map((each) => each.residual);
-  // All of the fewest while they are few (then exact), else a sample of them.
-  const count = { sample: best.condition.sample(COUNTED_ROWS), residual, more: best.size > COUNTED_ROWS };
-  return { list: natural, walk: true, count };
 }
 
 /** Counted from the condition holding the fewest users: all of them while few, else a bounded sample. */

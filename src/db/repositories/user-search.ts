@@ -38,13 +38,17 @@ async function listRows(db: Db, query: UserSearchQuery, plan: SearchPlan): Promi
   const backwards = query.from?.side === "before";
   const ascending = (query.sort.direction === "asc") !== backwards;
   const direction = ascending ? sql`asc` : sql`desc`;
+  // A driven page sorts the driver's rows: the key written so that no index serves it keeps the database
+  // from walking the sort's index instead, in the order as in the cursor's bound (which would read every row
+  // after the cursor). SQLite: `+key`; Postgres: the text with nothing appended (created is never sorted so).
+  const unindexed = !plan.walk;
+  const order = !unindexed ? key : query.dialect === "sqlite" ? sql`+${key}` : sql`(${key} || '')`;
+  const id = !unindexed ? sql`"user"."id"` : query.dialect === "sqlite" ? sql`+"user"."id"` : sql`("user"."id" || '')`;
   const where = [...plan.list];
   if (query.from) {
-    const { value, id } = query.from.position;
-    where.push(sql<SqlBool>`(${key}, "user"."id") ${ascending ? sql`>` : sql`<`} (${value}, ${id})`);
+    const position = query.from.position;
+    where.push(sql<SqlBool>`(${order}, ${id}) ${ascending ? sql`>` : sql`<`} (${position.value}, ${position.id})`);
   }
-  // A driven page sorts the driver's few rows: `+key` keeps SQLite from walking the sort's index instead.
-  const order = plan.walk || query.dialect === "postgres" ? key : sql`+${key}`;
   const result = await sql<UserRow>`select "user".* from "user" where ${all(where)}
     order by ${order} ${direction}, "user"."id" ${direction} limit ${query.limit} offset ${query.offset ?? 0}`.execute(
     db,

@@ -110,7 +110,7 @@ async function measure(ctx: AuthContext, scenario: Scenario): Promise<string> {
   return `| ${scenario.name} | ${total} | ${median.toFixed(1)} | ${slowest.toFixed(1)} |`;
 }
 
-const BEFORE_DIRECTORY = "20261127200000_create_imported_user_table";
+const BEFORE_DIRECTORY = "20261127213700_add_webhook_delivery_log";
 const seconds = (started: number) => ((performance.now() - started) / 1000).toFixed(1);
 
 /** The database as it was before the directory's indexes, filled with the users. */

@@ -9,6 +9,8 @@ import * as addApiKeyUsageVersion from "./20261127070000_add_api_key_usage_versi
 import * as addPasskeyLastUsed from "./20261127180000_add_passkey_last_used.ts";
 import * as createOidcProviderTables from "./20261127190000_create_oidc_provider_tables.ts";
 import * as createImportedUserTable from "./20261127200000_create_imported_user_table.ts";
+import * as addAuditEventIndexes from "./20261127213100_add_audit_event_indexes.ts";
+import * as addWebhookDeliveryLog from "./20261127213700_add_webhook_delivery_log.ts";
 import * as addUserDirectoryIndexes from "./20261127214500_add_user_directory_indexes.ts";
 
 // Listed statically so `bun build --compile` embeds every migration in the binary. Add new ones in order.
@@ -23,5 +25,7 @@ export const migrations: Record<string, Migration> = {
   "20261127180000_add_passkey_last_used": addPasskeyLastUsed,
   "20261127190000_create_oidc_provider_tables": createOidcProviderTables,
   "20261127200000_create_imported_user_table": createImportedUserTable,
+  "20261127213100_add_audit_event_indexes": addAuditEventIndexes,
+  "20261127213700_add_webhook_delivery_log": addWebhookDeliveryLog,
   "20261127214500_add_user_directory_indexes": addUserDirectoryIndexes,
 };

@@ -281,9 +281,13 @@ const entries = {
   // The OpenID Provider's clients (authd clients ...); the protocol's own refusals are OAuth error answers.
   OAUTH_CLIENT_NOT_FOUND: { message: "OAuth client not found", status: 404 },
   INVALID_OAUTH_CLIENT: { message: "Invalid OAuth client registration", status: 400 },
-  // Operators' actions on many users at once (the web console's users list).
-  NO_USERS_CHOSEN: { message: "No users chosen", status: 400 },
-  TOO_MANY_USERS_AT_ONCE: { message: "Too many users at once", status: 400 },
+  // The web console's operator actions on organizations (an operator names a role from the role table).
+  ORGANIZATION_ROLE_NOT_FOUND: { message: "Role not found", status: 400 },
+  WEBHOOK_ENDPOINT_NOT_FOUND: { message: "Webhook endpoint not found", status: 404 },
+  WEBHOOK_ENDPOINT_READ_ONLY: { message: "Webhook endpoint read only", status: 400 }, // kept in the config file
+  WEBHOOK_ENDPOINT_DISABLED: { message: "Webhook endpoint disabled", status: 400 },
+  WEBHOOK_DELIVERY_NOT_FOUND: { message: "Webhook delivery not found", status: 404 },
+  WEBHOOK_EVENT_NO_LONGER_KEPT: { message: "Webhook event no longer kept", status: 404 },
 } satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof entries;

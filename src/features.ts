@@ -2,6 +2,7 @@ import { registerApiKeyHooks } from "./services/api-keys/hooks.ts";
 import { registerEmailOtpHooks } from "./services/email-otp/hooks.ts";
 import { registerJwtHooks } from "./services/jwt/hooks.ts";
 import { mailRenderer } from "./services/mail/delivery.ts";
+import { registerOidcProviderHooks } from "./services/oidc-provider/hooks.ts";
 import { registerPasskeyHooks } from "./services/passkeys/hooks.ts";
 import { registerTwoFactorHooks } from "./services/two-factor/hooks.ts";
 
@@ -28,5 +29,6 @@ export function registerFeatures(): void {
   registerTwoFactorHooks();
   registerJwtHooks();
   registerEmailOtpHooks();
+  registerOidcProviderHooks();
   mailRenderer.register(() => import("../ui/mail/render.tsx").then((module) => module.renderMail));
 }

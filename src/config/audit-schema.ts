@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { parseDuration } from "../durations.ts";
 
 // The audit log's and webhooks' configuration (issue 21), a part of ConfigSchema.
 
@@ -50,5 +51,15 @@ export const WebhooksConfigSchema = z
       .min(1_000)
       .default(60_000)
       .describe("how long a daemon holds a claimed delivery (longer than timeoutMs)"),
+    logRetention: z
+      .string()
+      .refine((text) => parseDuration(text, "d") !== null, "a duration: 7d, 12h, 90m (a bare number is days)")
+      .default("7d")
+      .describe("how long the delivery log keeps each request sent (7d, 12h; a bare number is days)"),
   })
   .prefault({});
+
+/** webhooks.logRetention in milliseconds (the schema has checked it reads). */
+export function webhookLogRetentionMs(config: { webhooks: { logRetention: string } }): number {
+  return parseDuration(config.webhooks.logRetention, "d") ?? 7 * 24 * HOUR_MS;
+}

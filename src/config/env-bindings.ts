@@ -82,9 +82,11 @@ export const ENV_BINDINGS: EnvBinding[] = [
   binding("AUTH_WEBHOOKS", "webhooks.enabled", "on-off"),
   binding("AUTH_WEBHOOK_ALLOWED_PRIVATE", "webhooks.allowedPrivateDestinations", "list"),
   binding("AUTH_WEBHOOK_TIMEOUT_MS", "webhooks.timeoutMs", "int", 100),
+  binding("AUTH_WEBHOOK_LOG_RETENTION", "webhooks.logRetention"),
   binding("AUTH_LOG_LEVEL", "logLevel"),
   binding("AUTH_LOG_FORMAT", "logFormat"),
   binding("AUTH_STARTUP_TIMEOUT", "startupTimeoutSeconds", "int", 0, 3600),
+  binding("AUTH_API_KEY_USAGE_WRITES", "apiKey.usageWrites"),
 ];
 
 export const SOCIAL_ENV = /^AUTH_SOCIAL_([A-Z0-9_]+?)_(CLIENT_ID|CLIENT_SECRET|ISSUER|TRUSTED)$/;

@@ -163,6 +163,12 @@ export const pluginFields = {
         .describe(
           "keep API key rows read lately in the daemon's memory while provably current, as for sessions (every change of a key or user drops them, in every daemon); turn off behind a Postgres proxy that drops notifications",
         ),
+      usageWrites: z
+        .enum(["durable", "fast"])
+        .default("durable")
+        .describe(
+          "how a use of a key with limits is written on Postgres without Redis: durable waits for Postgres's disk flush; fast commits without it (still exact across daemons and safe from a daemon's crash, but a crash of Postgres itself may lose its last uses)",
+        ),
       startingCharactersLength: z.number().int().min(0).default(6),
       rateLimit: z
         .object({

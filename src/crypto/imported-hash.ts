@@ -255,8 +255,15 @@ export function dummyLike(hash: ImportedHash, random: (length: number) => Buffer
     const alphabet =
       hash.kind === "bcrypt" ? "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789" : PHPASS_ALPHABET;
     const keep = hash.kind === "bcrypt" ? 7 : 4;
-    const tail = [...random(hash.text.length - keep)].map((byte) => alphabet[byte % 64]).join("");
-    return hash.text.slice(0, keep) + tail;
+    const tail = [...random(hash.text.length - keep)].map((byte) => alphabet[byte % 64]);
+    // bcrypt's 22-character salt and 31-character key carry 4 and 2 bits more than their bytes: a character
+    // with those bits set is no bcrypt hash at all, and checking against it fails at once instead of taking
+    // the hash's cost. Clear them, so the dummy costs what the real hash does.
+    if (hash.kind === "bcrypt" && tail.length === 53) {
+      tail[21] = alphabet[alphabet.indexOf(tail[21]) & 0b110000];
+      tail[52] = alphabet[alphabet.indexOf(tail[52]) & 0b111100];
+    }
+    return hash.text.slice(0, keep) + tail.join("");
   }
   if (hash.kind === "md5" || hash.kind === "sha1") return `$${hash.kind}$${random(hash.key.length).toString("hex")}`;
   const parts = hash.text.split("$");

@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from "kysely";
 import type { ImportedUserTable } from "./import-schema.ts";
 import type * as OAuth from "./oauth-schema.ts";
+import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from "./webhook-schema.ts";
 
 // Table types. Dates are epoch milliseconds (bigint on Postgres, integer on SQLite); booleans come back
 // as 0/1 from SQLite and true/false from Postgres, so mappers read them with Boolean().
@@ -213,33 +214,6 @@ export interface AuditEventTable {
   fannedOut: Generated<DbBoolean>;
 }
 
-export interface WebhookEndpointTable {
-  id: string;
-  url: string;
-  /** JSON array of event types ("*" for all). */
-  events: string;
-  /** The signing secret (whsec_…): HMAC needs it as is, so it cannot be hashed. */
-  secret: string;
-  /** "cli" (authd webhooks add) or "config" (the config file). */
-  origin: string;
-  createdAt: number;
-}
-
-export interface WebhookDeliveryTable {
-  id: string;
-  endpointId: string;
-  eventId: string;
-  status: "pending" | "delivered" | "failed";
-  attempts: Generated<number>;
-  nextAttemptAt: number;
-  leaseUntil: number | null;
-  leaseOwner: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: number;
-  deliveredAt: number | null;
-}
-
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -265,6 +239,7 @@ export interface Database {
   oauthToken: OAuth.OAuthTokenTable;
   oauthConsent: OAuth.OAuthConsentTable;
   importedUser: ImportedUserTable;
+  webhookAttempt: WebhookAttemptTable;
 }
 
 export type UserRow = Selectable<UserTable>;
@@ -290,6 +265,9 @@ export type AuditEventRow = Selectable<AuditEventTable>;
 export type NewAuditEventRow = Insertable<AuditEventTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
+export type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable };
+export type NewWebhookEndpointRow = Insertable<WebhookEndpointTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
 export type NewApiKeyRow = Insertable<ApiKeyTable>;
 
 /** The database or a transaction on it: what every repository function takes first. */

@@ -1,12 +1,11 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import { redirectWith } from "../services/oidc-provider/authorization.ts";
-import { checkLogoutRequest, endSessionFamilies } from "../services/oidc-provider/logout.ts";
-import { revokeSession, signOutEvent } from "../services/sessions/sessions.ts";
+import { checkLogoutRequest, logOutAtClientRequest } from "../services/oidc-provider/logout.ts";
 import { clearSessionCookies } from "./cookies.ts";
 import { unanswerableRequest } from "./oidc-authorize.ts";
 import { pageURL } from "./pages/respond.ts";
-import { requestOrigin, requestSource } from "./security-log.ts";
+import { requestOrigin } from "./security-log.ts";
 import { readPresentedSessionTokens, resolveSession } from "./session.ts";
 
 // The end-session endpoint as a browser meets it. The browser's session ends only when the client proves
@@ -27,10 +26,13 @@ export async function answerEndSession(c: Context, ctx: AuthContext, params: Rec
   const session = await resolveSession(c, ctx, { disableRefresh: true });
   if (session?.source !== "cookie") return c.redirect(after, 302);
   if (check.hintedUserId !== session.user.id) return c.redirect(pageURL(ctx, "", null), 302);
-  const tokens = readPresentedSessionTokens(c, ctx);
+  const sessionTokens = readPresentedSessionTokens(c, ctx);
   clearSessionCookies(c, ctx);
-  for (const token of tokens) await revokeSession(ctx, token, signOutEvent(requestSource(c, ctx)));
-  const ended = { sessionId: session.session.id, userId: session.user.id };
-  await endSessionFamilies(ctx, ended, check.client?.id ?? null, requestOrigin(c, ctx));
+  await logOutAtClientRequest(ctx, {
+    sessionTokens,
+    session: { sessionId: session.session.id, userId: session.user.id },
+    clientId: check.client?.id ?? null,
+    origin: requestOrigin(c, ctx),
+  });
   return c.redirect(after, 302);
 }

@@ -11,7 +11,7 @@ import {
   setSessionDataCookie,
 } from "./cookies.ts";
 import { noteUser } from "./middleware/request-log.ts";
-import { requestOrigin } from "./security-log.ts";
+import { noteImpersonation, requestOrigin } from "./security-log.ts";
 
 // Who the caller is: the session cookie, `Authorization: Bearer <session token>` (when the bearer feature
 // is on), or an API key header standing in for a session of the key's owner (when that feature is on).
@@ -81,6 +81,12 @@ export async function resolveSession(
     return null;
   }
   noteUser(c, found.user.id);
+  const impersonatedBy = found.session.impersonatedBy;
+  if (impersonatedBy) {
+    const { user, session } = found;
+    const note = { adminId: impersonatedBy, userId: user.id, userName: user.name, userEmail: user.email };
+    noteImpersonation(c, { ...note, expiresAt: Number(session.expiresAt) });
+  }
   const dontRemember = hasDontRememberCookie(c, ctx);
   if (!options.disableRefresh && !dontRemember && isRefreshDue(ctx, found.session)) {
     const session = await refreshSession(ctx, found.session);

@@ -11,12 +11,19 @@ interface Batch<I, O> {
  * Work on one key in batches: while a batch of a key runs, later arrivals gather into the next one, which
  * starts when it ends; other keys do not wait. A batch never starts before any of its items arrived, so a
  * batched read is never older than a read of one's own would be.
+ *
+ * With `gather`, a key's first batch (none running) starts on the next turn of the event loop instead of at
+ * once, so every request the server handed over in this turn joins it. That is group commit for work that
+ * does not wait long on its own (a SQLite write answers before the next request is even parsed, so without
+ * it every batch held one item); it costs one turn of latency.
  */
 export class KeyedBatches<I, O, M = never> {
   readonly #waiting = new Map<string, Batch<I, O>>();
   readonly #running = new Set<string>();
   /** What a batch leaves for the next one of its key; forgotten once the key has no batch left. */
   readonly #memos = new Map<string, { value?: M }>();
+
+  constructor(private readonly options: { gather?: boolean } = {}) {}
 
   run(key: string, item: I, work: (items: I[], memo: { value?: M }) => Promise<O[]>): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -27,7 +34,11 @@ export class KeyedBatches<I, O, M = never> {
       }
       batch.items.push(item);
       batch.settle.push({ resolve, reject });
-      if (!this.#running.has(key)) this.#next(key, work);
+      if (this.#running.has(key)) return;
+      if (!this.options.gather) return this.#next(key, work);
+      // Held as running until the next turn starts it, so the arrivals of this turn only join.
+      this.#running.add(key);
+      setImmediate(() => this.#next(key, work));
     });
   }
 

@@ -9,15 +9,18 @@ import type { Database, Db } from "../db/schema.ts";
 // Inside `work`, use only the given context: on SQLite the database has one connection, and a query on
 // the outer handle would wait for the transaction that waits for it.
 
-const afterCommitHooks = new WeakMap<object, (() => void)[]>();
+/** Work to run after a commit; it is given the database the transaction was opened on (no longer the transaction). */
+type AfterCommitHook = (db: Kysely<Database>) => void;
+
+const afterCommitHooks = new WeakMap<object, AfterCommitHook[]>();
 
 /**
  * Run `hook` once the transaction `db` has committed (at once when `db` is no transaction). Hooks of a
  * transaction opened by `withTransaction` or `inTransaction` run after its commit; a rolled-back one drops them.
  */
-export function afterCommit(db: Db, hook: () => void): void {
+export function afterCommit(db: Db, hook: AfterCommitHook): void {
   if (!db.isTransaction) {
-    hook();
+    hook(db);
     return;
   }
   afterCommitHooks.get(db)?.push(hook);
@@ -28,13 +31,13 @@ export async function inTransaction<T>(
   db: Kysely<Database>,
   work: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<T> {
-  let hooks: (() => void)[] = [];
+  let hooks: AfterCommitHook[] = [];
   const result = await db.transaction().execute((trx) => {
     hooks = [];
     afterCommitHooks.set(trx, hooks);
     return work(trx);
   });
-  for (const hook of hooks) hook();
+  for (const hook of hooks) hook(db);
   return result;
 }
 

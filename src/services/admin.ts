@@ -231,7 +231,7 @@ export async function setUserPassword(
 /** Which sessions an administrator or operator ends: one (by handle or token, or by id), a user's, or everyone's. */
 export type SessionRevocation =
   | { handle: string }
-  | { sessionId: string }
+  | { sessionId: string; ownerId?: string }
   | { userId: string }
   | { all: true; onProgress?: (revoked: number) => void };
 
@@ -264,7 +264,7 @@ export async function revokeSessionsOf(
     const revoked =
       "handle" in target
         ? await revokeSessionByHandle(tx, target.handle)
-        : await revokeSessionById(tx, target.sessionId);
+        : await revokeSessionById(tx, target.sessionId, target.ownerId);
     const event = { type: "session_revoked", outcome: "success", scope: "session", count: revoked.length } as const;
     await recordSecurityEvent(tx, { ...event, sessionId: revoked[0]?.id, userId: revoked[0]?.userId ?? null, source });
     return revoked.length;

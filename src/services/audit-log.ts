@@ -4,14 +4,16 @@ import {
   type AuditFilter,
   countAuditEvents,
   deleteAuditEventsBefore,
+  findAuditEvent,
   listAuditEvents,
   listAuditEventsForward,
 } from "../db/repositories/audit-events.ts";
-import { listUserEmails } from "../db/repositories/users.ts";
+import { findUserByEmail, listUserEmails } from "../db/repositories/users.ts";
 import type { AuditEventRow } from "../db/schema.ts";
 import type { AuditEventWire } from "../wire/audit.ts";
 import { isoDate } from "../wire/common.ts";
 import type { Page, PageRequest } from "./directory.ts";
+import { normalizeEmail } from "./email-address.ts";
 
 // Reading the audit log (the admin route, `authd audit`, the terminal UI, a user's own security activity)
 // and pruning it after the retention period. Writing is recordSecurityEvent's (security-events.ts).
@@ -131,4 +133,42 @@ export async function followAuditLog(
 /** Delete events older than the retention period (AUTH_AUDIT_RETENTION days); returns how many went. */
 export function pruneAuditLog(ctx: AuthContext): Promise<number> {
   return deleteAuditEventsBefore(ctx.db, ctx.now() - ctx.config.audit.retentionDays * DAY_MS);
+}
+
+/** An operator's filters (the web console's form): the user by id or email, the rest as the log stores them. */
+export interface AuditLogQuery {
+  types?: string[];
+  /** The user the events are about: an id, or the email address of a user who exists now. */
+  user?: string;
+  actorId?: string;
+  outcome?: "success" | "failure";
+  /** Epoch ms, inclusive. */
+  since?: number;
+  /** Epoch ms, exclusive. */
+  until?: number;
+}
+
+/**
+ * The query as a filter, or null when `user` is an address no user has now: the log keeps ids, not addresses,
+ * so nothing can match (a deleted user's events are found by their id).
+ */
+export async function auditFilterOf(ctx: AuthContext, query: AuditLogQuery): Promise<AuditFilter | null> {
+  const { user, ...rest } = query;
+  if (user === undefined) return rest;
+  if (!user.includes("@")) return { ...rest, subjectId: user };
+  const found = await findUserByEmail(ctx.db, normalizeEmail(user));
+  return found ? { ...rest, subjectId: found.id } : null;
+}
+
+/** One event with its subject's current email (all its data), or null when there is none by that id. */
+export async function findAuditEventListing(ctx: AuthContext, eventId: string): Promise<AuditEventListing | null> {
+  const row = await findAuditEvent(ctx.db, eventId);
+  if (!row) return null;
+  const [listed] = await withSubjectEmails(ctx, [toAuditEventWire(row)]);
+  return listed;
+}
+
+/** How many events match the filter (an export's progress counts towards it). */
+export function countAuditLog(ctx: AuthContext, filter: AuditFilter): Promise<number> {
+  return countAuditEvents(ctx.db, filter);
 }

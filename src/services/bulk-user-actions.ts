@@ -24,8 +24,10 @@ export interface BulkOutcome {
 
 function chosen(userIds: readonly string[]): string[] {
   const unique = [...new Set(userIds.map((id) => id.trim()).filter((id) => id.length > 0))];
-  if (unique.length === 0) throw new AuthError("NO_USERS_CHOSEN");
-  if (unique.length > BULK_USER_LIMIT) throw new AuthError("TOO_MANY_USERS_AT_ONCE");
+  // The console's forms never send these (a confirmation lists at most a page); a crafted one is refused whole.
+  if (unique.length === 0) throw new AuthError("VALIDATION_ERROR", { message: "No users chosen" });
+  if (unique.length > BULK_USER_LIMIT)
+    throw new AuthError("VALIDATION_ERROR", { message: `At most ${BULK_USER_LIMIT} users at once` });
   return unique;
 }
 

@@ -87,15 +87,20 @@ export function listOrganizationPage(ctx: AuthContext, request: SearchPageReques
 /** ownerBanned: the owner's ban is in force, so verification and the key header refuse the key. */
 export type ListedApiKey = ApiKeyWire & { userEmail: string; ownerBanned: boolean };
 
-export interface ApiKeyPageRequest extends PageRequest {
+export interface ApiKeyPageRequest extends SearchPageRequest {
   /** Only this user's keys. */
   userId?: string;
+  /** Only keys switched on (true) or off (false). */
+  enabled?: boolean;
+  /** Only expired keys (true), or only keys without an expiry or with one still ahead (false). */
+  expired?: boolean;
 }
 
-/** API keys of every user (or one), never the keys themselves. */
+/** API keys of every user (or one), never the keys themselves; the search text matches name, prefix, start or owner email. */
 export function listApiKeyPage(ctx: AuthContext, request: ApiKeyPageRequest): Promise<Page<ListedApiKey>> {
   const now = ctx.now();
-  const rows = directory.listApiKeysWithOwner(ctx.db, request);
+  const query = { ...request, now };
+  const rows = directory.listApiKeysWithOwner(ctx.db, query);
   const items = rows.then((keys) =>
     keys.map((row) => ({
       ...toApiKeyWire(row),
@@ -103,7 +108,8 @@ export function listApiKeyPage(ctx: AuthContext, request: ApiKeyPageRequest): Pr
       ownerBanned: isBanned({ banned: row.ownerBanned, banExpires: row.ownerBanExpires }, now),
     })),
   );
-  return page(items, directory.countApiKeys(ctx.db, { userId: request.userId }));
+  const { limit: _limit, offset: _offset, ...filter } = query;
+  return page(items, directory.countApiKeys(ctx.db, filter));
 }
 
 /** The id of the user named by id or email (operators name users either way), or null. */

@@ -11,6 +11,8 @@
 // - credentialPassed (services/sign-in/gate.ts): a sign-in proved its credential; the second factor answers
 // - verificationMailCode (services/email-verification.ts): a verification mail is written; email codes add one
 // - mailRenderer (services/mail/delivery.ts): a mail is to be written; the composition hands over ui/mail
+// - sessionsEnded (services/sessions/revocation.ts): sessions were ended; the OpenID Provider ends their token
+//   families and sends back-channel logout tokens
 //
 // Every hook has at least one handler in a complete build. One with none means the composition was not run
 // (an entry point that skipped src/features.ts): the core then refuses at first use, loudly, instead of

@@ -87,6 +87,17 @@ interface Floor {
 
 const floors = perContext(() => ({ current: null as Floor | null }));
 
+/**
+ * What a wrong password against the slowest imported kind costs at sign-in: its check, then authd's own
+ * (checkPassword runs both, so that a cheap legacy hash does not answer faster than a native account).
+ */
+async function timeImportedCheck(ctx: AuthContext, text: string): Promise<number> {
+  const started = performance.now();
+  await verifyImportedHash(text, "authd-timing-equaliser");
+  await ctx.passwords.verifyAgainstDummy("authd-timing-equaliser");
+  return performance.now() - started;
+}
+
 /** The least time a password check takes in this process: checking the slowest imported kind (0 when none). */
 async function checkFloor(ctx: AuthContext): Promise<number> {
   const state = floors(ctx);
@@ -94,7 +105,7 @@ async function checkFloor(ctx: AuthContext): Promise<number> {
   if (!state.current || now - state.current.readAt > REFRESH_MS) {
     const text = await findSetting(ctx.db, SLOWEST_KEY);
     if (state.current?.text !== text || !state.current) {
-      state.current = { readAt: now, text, ms: text ? timeVerification(text) : Promise.resolve(0) };
+      state.current = { readAt: now, text, ms: text ? timeImportedCheck(ctx, text) : Promise.resolve(0) };
     } else state.current.readAt = now;
   }
   return state.current.ms;

@@ -1,6 +1,13 @@
 import type { AuthContext } from "../context.ts";
 import { removeUser } from "./admin.ts";
-import { type ApiKeyPermissions, type CreatedApiKey, createApiKey, deleteApiKey } from "./api-keys/api-keys.ts";
+import {
+  type ApiKeyPermissions,
+  type ApiKeyWire,
+  type CreatedApiKey,
+  createApiKey,
+  deleteApiKey,
+  updateApiKey,
+} from "./api-keys/api-keys.ts";
 import { findApiKeyOwnerId } from "./directory.ts";
 import { CLI_SOURCE, type EventSource } from "./security-events.ts";
 import { revokeUserSessions } from "./sessions/sessions.ts";
@@ -9,11 +16,15 @@ import { revokeUserSessions } from "./sessions/sessions.ts";
 // one service call: the two front ends act through these, so the steps exist once. Single-call actions
 // (ban, unban, set a role …) call their service directly.
 
-/** Delete a key by id, whoever owns it; false when there is no such key. */
-export async function revokeApiKeyById(ctx: AuthContext, keyId: string): Promise<boolean> {
+/** Delete a key by id, whoever owns it (`source`: who acts, the CLI unless told); false when there is no such key. */
+export async function revokeApiKeyById(
+  ctx: AuthContext,
+  keyId: string,
+  source: EventSource = CLI_SOURCE,
+): Promise<boolean> {
   const ownerId = await findApiKeyOwnerId(ctx, keyId);
   if (!ownerId) return false;
-  await deleteApiKey(ctx, ownerId, keyId, CLI_SOURCE);
+  await deleteApiKey(ctx, ownerId, keyId, source);
   return true;
 }
 
@@ -51,6 +62,7 @@ export function issueApiKeyAsOperator(
   ctx: AuthContext,
   userId: string,
   options: OperatorApiKeyOptions,
+  source: EventSource = CLI_SOURCE,
 ): Promise<CreatedApiKey> {
   const { rateLimit, refill } = options;
   const fields = {
@@ -67,5 +79,44 @@ export function issueApiKeyAsOperator(
     refillAmount: refill?.amount,
     refillInterval: refill?.intervalMs,
   };
-  return createApiKey(ctx, fields, { isServer: true }, CLI_SOURCE);
+  return createApiKey(ctx, fields, { isServer: true }, source);
+}
+
+/** What an operator changes on an existing key (the console's key form); unset: left as it is. */
+export interface OperatorApiKeyChanges {
+  name?: string;
+  enabled?: boolean;
+  /** Seconds from now; null: never expires. */
+  expiresInSeconds?: number | null;
+  /** The uses left, set outright (a top-up). */
+  remaining?: number;
+  permissions?: ApiKeyPermissions | null;
+  /** false: no per-key rate limit; a rate: that many verifications per window. */
+  rateLimit?: false | { max: number; windowMs: number };
+  /** Add `amount` to the remaining uses every `intervalMs`. */
+  refill?: { amount: number; intervalMs: number };
+}
+
+/** Change one of the user's keys as the server would (server-only fields allowed); KEY_NOT_FOUND for a key not theirs. */
+export function updateApiKeyAsOperator(
+  ctx: AuthContext,
+  userId: string,
+  keyId: string,
+  changes: OperatorApiKeyChanges,
+  source: EventSource,
+): Promise<ApiKeyWire> {
+  const { rateLimit, refill } = changes;
+  const input = {
+    name: changes.name,
+    enabled: changes.enabled,
+    expiresIn: changes.expiresInSeconds,
+    remaining: changes.remaining,
+    permissions: changes.permissions,
+    rateLimitEnabled: rateLimit === undefined ? undefined : rateLimit !== false,
+    rateLimitMax: rateLimit ? rateLimit.max : undefined,
+    rateLimitTimeWindow: rateLimit ? rateLimit.windowMs : undefined,
+    refillAmount: refill?.amount,
+    refillInterval: refill?.intervalMs,
+  };
+  return updateApiKey(ctx, userId, keyId, input, { isServer: true, source });
 }

@@ -50,22 +50,27 @@ export function requestPasswordReset(ctx: AuthContext, email: string, redirectTo
         ctx.logger.debug("password reset requested for an unknown email");
         return;
       }
-      const token = generateRandomString(RESET_TOKEN_LENGTH);
-      const now = ctx.now();
-      const lifetime = ctx.config.emailAndPassword.resetPasswordTokenExpiresIn;
-      await insertVerification(ctx.db, resetIdentifier(token), user.id, now + lifetime * 1000, now);
-      ctx.sendMail({
-        kind: "reset-password",
-        to: user.email,
-        values: {
-          name: user.name,
-          email: user.email,
-          link: resetLink(ctx, token, redirectTo),
-          linkExpiresIn: lifetime,
-        },
-      });
+      await mailResetLink(ctx, user, redirectTo);
     })(),
   );
+}
+
+/** A new reset token for `user`, mailed to their address as a link (the reset request's step, and an operator's). */
+export async function mailResetLink(
+  ctx: AuthContext,
+  user: Pick<UserRow, "id" | "name" | "email">,
+  redirectTo?: string,
+) {
+  assertResetEnabled(ctx);
+  const token = generateRandomString(RESET_TOKEN_LENGTH);
+  const now = ctx.now();
+  const lifetime = ctx.config.emailAndPassword.resetPasswordTokenExpiresIn;
+  await insertVerification(ctx.db, resetIdentifier(token), user.id, now + lifetime * 1000, now);
+  ctx.sendMail({
+    kind: "reset-password",
+    to: user.email,
+    values: { name: user.name, email: user.email, link: resetLink(ctx, token, redirectTo), linkExpiresIn: lifetime },
+  });
 }
 
 /** Whether a reset token is live (for the GET link, which only forwards it to the app). */

@@ -1,4 +1,5 @@
 import type { AuthContext } from "../context.ts";
+import { isImportedHash } from "../crypto/imported-hash.ts";
 import { generateId } from "../crypto/random.ts";
 import { isUniqueViolationOn } from "../db/errors.ts";
 import {
@@ -129,7 +130,12 @@ export async function checkPassword(
   const account = user ? await findCredentialAccount(ctx.db, user.id) : undefined;
   let proven = false;
   if (!account?.password) await ctx.passwords.verifyAgainstDummy(password);
-  else proven = await verifyAccountPassword(ctx, account, password, () => sourceOf(origin, "user", account.userId));
+  else {
+    proven = await verifyAccountPassword(ctx, account, password, () => sourceOf(origin, "user", account.userId));
+    // A wrong password against an imported hash also costs authd's own check, so a cheap legacy hash (bare
+    // SHA-1 answers in a millisecond) does not stand out; a right one pays it hashing the upgrade.
+    if (!proven && isImportedHash(account.password)) await ctx.passwords.verifyAgainstDummy(password);
+  }
   await lastAtLeastTheFloor(ctx, started);
   return proven;
 }

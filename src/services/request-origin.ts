@@ -1,4 +1,4 @@
-import type { ActorType, EventSource } from "./security-events.ts";
+import type { ActorType, EventSource, Impersonation } from "./security-events.ts";
 
 // Where a request came from, as the services need it: a plain value the HTTP layer builds (the client
 // address that rate limits and sessions use, the user agent), never a request object, so the same flows
@@ -11,6 +11,8 @@ export interface RequestOrigin {
   userAgent: string | null;
   /** Told the user an event names as its actor, so the front end's request log can name them too. */
   noteUser?: (userId: string) => void;
+  /** The request's session is an administrator's impersonation: its events name both (security-events.ts). */
+  impersonation?: Impersonation;
 }
 
 /** The security-log source of an event caused from `origin`: anonymous unless an actor is named. */
@@ -20,5 +22,6 @@ export function sourceOf(
   actorId: string | null = null,
 ): EventSource {
   if (actorType === "user" && actorId) origin.noteUser?.(actorId);
-  return { actorType, actorId, ip: origin.ip, userAgent: origin.userAgent };
+  const source: EventSource = { actorType, actorId, ip: origin.ip, userAgent: origin.userAgent };
+  return origin.impersonation ? { ...source, impersonation: origin.impersonation } : source;
 }

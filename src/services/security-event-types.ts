@@ -110,13 +110,35 @@ export type OidcDetail =
       grantId: string;
       token: "code" | "refresh_token";
     }
-  | Done<"oidc_logout", { clientId: string | null; families: number }>;
+  | Done<"oidc_logout", { clientId: string | null; families: number }>
+  | OidcClientDetail;
+
+/** An operator's changes to the OpenID Provider's clients (authd clients, the admin routes, the web console). */
+export type OidcClientDetail =
+  | Done<"oidc_client_created", { clientId: string }>
+  | Done<"oidc_client_updated", { clientId: string; fields: string[] }>
+  | Done<"oidc_client_secret_rotated", { clientId: string }>
+  | Done<"oidc_client_deleted", { clientId: string }>;
+
+/** What an administrator does from the web console that no other event says (issue 32). */
+export type ConsoleUserDetail = Done<"password_reset_requested">;
+
+/** How a webhook endpoint changed (the console, the admin API, `authd webhooks`). */
+export type WebhookEndpointChange = "created" | "updated" | "disabled" | "enabled" | "secret_rotated" | "removed";
+
+/** Webhook endpoints: the endpoint's id, what changed; never its URL's secrets or its signing secret. */
+export type WebhookDetail = Done<
+  "webhook_endpoint_changed",
+  { endpointId: string; change: WebhookEndpointChange; fields?: string[] }
+>;
 
 export type Detail =
+  | ConsoleUserDetail
   | FactorDetail
   | OidcDetail
   | OrganizationDetail
   | AccountDetail
+  | WebhookDetail
   | {
       type: "sign_in";
       outcome: "success";
@@ -148,13 +170,21 @@ export type Detail =
   | {
       type: "email_verified";
       outcome: "success";
-      method: "link" | "provider" | "magic-link" | "email-otp";
+      method: "link" | "provider" | "magic-link" | "email-otp" | "admin";
       provider?: string;
     }
   | { type: "user_banned"; outcome: "success"; banExpires: string | null }
   | { type: "user_unbanned"; outcome: "success" }
   | { type: "role_changed"; outcome: "success"; role: string }
-  | { type: "impersonation_started"; outcome: "success"; sessionId: string }
+  | {
+      type: "impersonation_started";
+      outcome: "success";
+      sessionId: string;
+      /** When the impersonation session ends by itself. */
+      expiresAt: string;
+      /** Why, as the administrator gave it (the console requires one). */
+      reason?: string;
+    }
   | { type: "impersonation_stopped"; outcome: "success"; sessionId: string }
   | { type: "api_key_created"; outcome: "success"; keyId: string }
   | { type: "api_key_deleted"; outcome: "success"; keyId: string }
@@ -239,6 +269,12 @@ const EVENT_TYPES: Record<SecurityEventType, true> = {
   oidc_tokens_revoked: true,
   oidc_token_replayed: true,
   oidc_logout: true,
+  password_reset_requested: true,
+  oidc_client_created: true,
+  oidc_client_updated: true,
+  oidc_client_secret_rotated: true,
+  oidc_client_deleted: true,
+  webhook_endpoint_changed: true,
   origin_refused: true,
 };
 

@@ -19,12 +19,22 @@ import type { Detail, LogOnlyType } from "./security-event-types.ts";
 /** Who acted: the signed-in user themself, an administrator, a server call, an operator at the command line or terminal UI, or nobody known. */
 export type ActorType = "user" | "admin" | "server" | "cli" | "anonymous";
 
+/** An administrator acting in a user's name through an impersonation session. */
+export interface Impersonation {
+  /** The administrator who started the impersonation (the session's impersonatedBy). */
+  adminId: string;
+  /** The user the session belongs to. */
+  userId: string;
+}
+
 /** Who acted and from where (the request's client address and user agent; none at the command line). */
 export interface EventSource {
   actorType: ActorType;
   actorId: string | null;
   ip: string | null;
   userAgent: string | null;
+  /** Caused from an impersonation session: the event names the administrator as its actor and both ids in its data. */
+  impersonation?: Impersonation;
 }
 
 /** The command line and the terminal UI: an operator on the host, no request. */
@@ -52,7 +62,8 @@ const loggable = (value: unknown): unknown => (typeof value === "string" ? logga
  * passkey and every later feature call this one function with a type from the catalogue.
  */
 export async function recordSecurityEvent(ctx: AuthContext, event: SecurityEvent): Promise<void> {
-  const { type, outcome, userId, source, organizationId, ...details } = event;
+  const { type, outcome, userId, organizationId, ...eventDetails } = event;
+  const { source, details } = withImpersonation(eventDetails);
   const fields: Record<string, unknown> = {
     outcome,
     userId,
@@ -83,6 +94,23 @@ export async function recordSecurityEvent(ctx: AuthContext, event: SecurityEvent
     outcome,
     data: JSON.stringify(data),
   });
+}
+
+/**
+ * What an impersonation session causes is the administrator's doing, whoever the flow names as the actor (the
+ * user whose session it is, or nobody known): the actor becomes the administrator, and the details carry both
+ * ids (impersonatedBy, impersonatedUserId), so the log, the audit row and the webhook say who acted as whom.
+ */
+function withImpersonation(event: Omit<SecurityEvent, "type" | "outcome" | "userId" | "organizationId">) {
+  const { source: given, ...details } = event;
+  const impersonation = given.impersonation;
+  if (!impersonation) return { source: given, details };
+  const acting = given.actorType === "user" || given.actorType === "anonymous";
+  const source = acting ? { ...given, actorType: "admin" as const, actorId: impersonation.adminId } : given;
+  return {
+    source,
+    details: { ...details, impersonatedBy: impersonation.adminId, impersonatedUserId: impersonation.userId },
+  };
 }
 
 /** This context's counts of the lines below, per kind and key. */

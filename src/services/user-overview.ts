@@ -9,10 +9,13 @@ import {
 } from "../db/repositories/directory.ts";
 import { listSessions } from "../db/repositories/sessions.ts";
 import { findUserByIdOrEmail } from "../db/repositories/users.ts";
+import type { UserRow } from "../db/schema.ts";
 import { type ApiKeyWire, listApiKeys } from "./api-keys/api-keys.ts";
 import { type SessionSummary, toSessionSummary } from "./directory.ts";
 import { toOrganizationWire } from "./organizations/wire.ts";
 import { listPasskeys } from "./passkeys/passkeys.ts";
+import { countBackupCodes } from "./two-factor/enrollment.ts";
+import { listTrustedDevices } from "./two-factor/trusted-devices.ts";
 import { isBanned, iso, toUserWire, type UserWire } from "./users.ts";
 
 // Everything an operator sees about one user or organization (CLI `users show` / `orgs show`, the
@@ -46,6 +49,15 @@ export interface PasskeySummary {
   createdAt: string | null;
 }
 
+/** The user's second factor as operators see it (null in an overview while two-factor is off). */
+export interface SecondFactorSummary {
+  enabled: boolean;
+  /** Backup codes left unused. */
+  backupCodes: number;
+  /** Browsers that skip the second factor until their trust runs out. */
+  trustedBrowsers: number;
+}
+
 export interface UserOverview {
   user: UserWire;
   /** Active sessions, without their tokens (a token is a bearer credential). */
@@ -55,17 +67,28 @@ export interface UserOverview {
   /** ownerBanned: the user's ban is in force, so every key is refused (USER_IS_BANNED). */
   apiKeys: (ApiKeyWire & { ownerBanned: boolean })[];
   passkeys: PasskeySummary[];
+  secondFactor: SecondFactorSummary | null;
+}
+
+async function describeSecondFactor(ctx: AuthContext, user: UserRow): Promise<SecondFactorSummary | null> {
+  if (!ctx.config.twoFactor.enabled) return null;
+  const [backupCodes, trusted] = await Promise.all([
+    countBackupCodes(ctx, user.id),
+    listTrustedDevices(ctx, user.id, null),
+  ]);
+  return { enabled: Boolean(user.twoFactorEnabled), backupCodes, trustedBrowsers: trusted.length };
 }
 
 export async function describeUser(ctx: AuthContext, idOrEmail: string): Promise<UserOverview | null> {
   const row = await findUserByIdOrEmail(ctx.db, idOrEmail);
   if (!row) return null;
-  const [sessions, accounts, organizations, apiKeys, passkeys] = await Promise.all([
+  const [sessions, accounts, organizations, apiKeys, passkeys, secondFactor] = await Promise.all([
     listSessions(ctx.db, { userId: row.id, activeAt: ctx.now(), limit: 1000 }),
     listAccountsByUserId(ctx.db, row.id),
     listUserMemberships(ctx.db, row.id),
     listApiKeys(ctx, row.id),
     listPasskeys(ctx, row.id),
+    describeSecondFactor(ctx, row),
   ]);
   const ownerBanned = isBanned(row, ctx.now());
   return {
@@ -88,6 +111,7 @@ export async function describeUser(ctx: AuthContext, idOrEmail: string): Promise
       aaguid,
       createdAt,
     })),
+    secondFactor,
   };
 }
 

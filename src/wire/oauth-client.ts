@@ -18,3 +18,10 @@ export const OAuthClientSchema = z.object({
 });
 
 export type OAuthClientWire = z.output<typeof OAuthClientSchema>;
+
+/** A client as registered or given a new secret: the secret, once (none for a public client). */
+export const OAuthClientWithSecretSchema = OAuthClientSchema.extend({
+  client_secret: z.string().optional().describe("shown once; authd keeps only its SHA-256 digest"),
+});
+
+export type OAuthClientWithSecretWire = z.output<typeof OAuthClientWithSecretSchema>;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sha256Base64Url } from "../../src/crypto/random.ts";
+import { eventsOfType } from "../helpers/audit.ts";
 import { createTestContext, describeEachDialect, type TestContext } from "../helpers/context.ts";
 import { runCli } from "./run.ts";
 
@@ -126,5 +127,51 @@ describeEachDialect("authd clients", (dialect) => {
     );
     expect(alg.code).toBe(2);
     expect(alg.stderr).toContain("--id-token-alg");
+  });
+
+  it("updates a client's name and URIs, keeps what it was not told, and records each change as the CLI's", async () => {
+    const added = await runCli(
+      ["clients", "add", "--name", "Old", "--redirect-uri", "https://old.example.com/cb", "--json"],
+      { env },
+    );
+    const id = added.json<ClientJSON>().client_id;
+    const updated = await runCli(
+      [
+        "clients",
+        "update",
+        id,
+        "--name",
+        "New",
+        "--redirect-uri",
+        "https://new.example.com/cb",
+        "--redirect-uri",
+        "https://new.example.com/cb2",
+        "--skip-consent",
+        "--json",
+      ],
+      { env },
+    );
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.json<ClientJSON & { client_name: string; skip_consent: boolean }>()).toMatchObject({
+      client_name: "New",
+      redirect_uris: ["https://new.example.com/cb", "https://new.example.com/cb2"],
+      post_logout_redirect_uris: [],
+      skip_consent: true,
+    });
+    const asked = await runCli(["clients", "update", id, "--no-skip-consent", "--json"], { env });
+    expect(asked.json<{ skip_consent: boolean; client_name: string }>()).toMatchObject({
+      skip_consent: false,
+      client_name: "New",
+    });
+    const refused = await runCli(["clients", "update", id, "--redirect-uri", "https://x.example/cb#f"], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("fragment");
+    const [event] = (await eventsOfType(t.ctx, "oidc_client_updated")).filter((e) => e.data.includes(id));
+    expect(event).toMatchObject({ actorType: "cli", actorId: null, subjectId: null });
+    expect(JSON.parse(event.data)).toEqual({
+      clientId: id,
+      fields: ["client_name", "redirect_uris", "skip_consent"],
+    });
+    expect((await eventsOfType(t.ctx, "oidc_client_created")).some((e) => e.data.includes(id))).toBe(true);
   });
 });

@@ -72,6 +72,11 @@ describe("the web console in a browser", () => {
     await page.waitForURL(/\/account\/two-factor/);
     await page.locator('input[name="code"]').fill(totp(key, Date.now()));
     await page.getByRole("button", { name: "Verify" }).click();
+    // The console's home is the overview; the users screen is one link of its navigation away.
+    await page.waitForURL(`${base}/console`);
+    await page.locator("html[data-hydrated]").waitFor();
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Overview");
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Users" }).click();
     await page.waitForURL(/\/console\/users/);
     await page.locator("html[data-hydrated]").waitFor();
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Users");

@@ -76,7 +76,7 @@ export class Agent {
     options: RequestOptions = {},
   ): Promise<AgentResponse<T>> {
     const url = new URL(
-      `http://localhost${/^\/(api|metrics|account|console)(\/|$)/.test(path) ? path : this.basePath + path}`,
+      `http://localhost${/^\/(api|metrics|account|console)(\/|$|\?)/.test(path) ? path : this.basePath + path}`,
     );
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...this.headers, ...options.headers };

@@ -85,10 +85,12 @@ describeEachDialect("bulk user actions", (dialect) => {
 
   it("refuses no users and more than 100 at once", async () => {
     const data = createAdminData(t.ctx, source);
-    await expect(data.revokeSessionsOfUsers([])).rejects.toMatchObject({ code: "NO_USERS_CHOSEN" });
-    await expect(data.unbanUsers([" ", ""])).rejects.toMatchObject({ code: "NO_USERS_CHOSEN" });
+    const none = { code: "VALIDATION_ERROR", message: "No users chosen" };
+    await expect(data.revokeSessionsOfUsers([])).rejects.toMatchObject(none);
+    await expect(data.unbanUsers([" ", ""])).rejects.toMatchObject(none);
     const many = Array.from({ length: 101 }, (_, i) => `user-${i}`);
-    await expect(data.banUsers(many, "too many")).rejects.toMatchObject({ code: "TOO_MANY_USERS_AT_ONCE" });
+    const tooMany = { code: "VALIDATION_ERROR", message: "At most 100 users at once" };
+    await expect(data.banUsers(many, "too many")).rejects.toMatchObject(tooMany);
   });
 
   it("signs the users chosen out everywhere, one event each with its count", async () => {

@@ -1,5 +1,6 @@
 import { beforeEach, expect, it } from "vitest";
 import { SECURITY_EVENT_TYPES, type SecurityEventType } from "../../src/services/security-event-types.ts";
+import { createAdminData } from "../../ui/data.ts";
 import { describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { bcryptHash } from "../helpers/foreign-hashes.ts";
 import { mailCount, mailedLink, pathOf, useMailContext } from "../helpers/mail-links.ts";
@@ -345,6 +346,42 @@ describeEachDialect("security events: the actor of every type", (dialect) => {
       const res = await u.agent.get(`/oauth2/end-session?${new URLSearchParams({ id_token_hint: tokens.id_token })}`);
       expect(res.status).toBe(302);
       return asUser(u.id);
+    },
+    password_reset_requested: async () => {
+      const a = await admin();
+      const source = { actorType: "admin", actorId: a.id, ip: "192.0.2.7", userAgent: "Console" } as const;
+      await createAdminData(t.ctx, source).sendPasswordReset((await user()).id);
+      return { actorType: "admin", actorId: a.id };
+    },
+    oidc_client_created: async () => {
+      const a = await admin();
+      const body = { client_name: "Actors", redirect_uris: ["https://rp.example.com/callback"] };
+      ok(await a.agent.post("/admin/oauth-clients", body));
+      return { actorType: "admin", actorId: a.id };
+    },
+    oidc_client_updated: async () => {
+      const { client } = await registerClient(t);
+      const a = await admin();
+      ok(await a.agent.post(`/admin/oauth-clients/${client.id}`, { client_name: "Renamed" }));
+      return { actorType: "admin", actorId: a.id };
+    },
+    oidc_client_secret_rotated: async () => {
+      const { client } = await registerClient(t);
+      const a = await admin();
+      ok(await a.agent.post(`/admin/oauth-clients/${client.id}/rotate-secret`, {}));
+      return { actorType: "admin", actorId: a.id };
+    },
+    oidc_client_deleted: async () => {
+      const { client } = await registerClient(t);
+      const a = await admin();
+      ok(await a.agent.post(`/admin/oauth-clients/${client.id}/delete`, {}));
+      return { actorType: "admin", actorId: a.id };
+    },
+    webhook_endpoint_changed: async () => {
+      const a = await admin();
+      // A public address as a literal: the destination rules pass without DNS, and nothing is sent on create.
+      ok(await a.agent.post("/admin/webhooks/create", { url: "https://192.0.32.10/hooks", events: ["*"] }));
+      return { actorType: "admin", actorId: a.id };
     },
     origin_refused: async () => {
       const res = await t

@@ -99,11 +99,14 @@ describeEachDialect("security log: administrators and operators", (dialect) => {
     const cookiesWhileImpersonating = [...admin.jar.values()];
     expect((await admin.post("/admin/stop-impersonating")).status).toBe(200);
     const sessionId = started.body.session.id;
+    const expiresAt = started.body.session.expiresAt;
     expect(log.events("impersonation_started")).toEqual([
-      line("impersonation_started", { outcome: "success", userId: target.id, ...asAdmin(), sessionId }),
+      line("impersonation_started", { outcome: "success", userId: target.id, ...asAdmin(), sessionId, expiresAt }),
     ]);
+    // Stopping is a request of the impersonation session: it names both ids.
+    const both = { impersonatedBy: adminId, impersonatedUserId: target.id };
     expect(log.events("impersonation_stopped")).toEqual([
-      line("impersonation_stopped", { outcome: "success", userId: target.id, ...asAdmin(), sessionId }),
+      line("impersonation_stopped", { outcome: "success", userId: target.id, ...asAdmin(), sessionId, ...both }),
     ]);
     log.expectNoSecrets(started.body.session.token, ...cookiesWhileImpersonating, ...admin.jar.values());
   });

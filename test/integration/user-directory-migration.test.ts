@@ -7,7 +7,7 @@ import { migratorFor, scratchDatabase } from "../helpers/migrations.ts";
 // The user directory's indexes (migration 20261127214500) go on and come off on both dialects, and a
 // database taken back before them has the index on createdAt alone again.
 
-const BEFORE = "20261127200000_create_imported_user_table";
+const BEFORE = "20261127213700_add_webhook_delivery_log";
 const ADDED = "20261127214500_add_user_directory_indexes";
 
 async function userIndexes(db: Kysely<unknown>, dialect: string): Promise<string[]> {

@@ -2,6 +2,8 @@ import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateRandomString, LOWER_ALPHANUMERIC } from "../../src/crypto/random.ts";
 import { findUserByEmail } from "../../src/db/repositories/users.ts";
+import { createApiKey } from "../../src/services/api-keys/api-keys.ts";
+import { CLI_SOURCE } from "../../src/services/security-events.ts";
 import { createSession } from "../../src/services/sessions/sessions.ts";
 import { createUser } from "../../src/services/users.ts";
 import { buildBinary } from "../helpers/binary.ts";
@@ -155,5 +157,41 @@ describe("authd admin from the compiled binary in tmux", () => {
     const text = await waitForScreen("authd exited with 0", "revoke");
     expect(text).toMatch(/revoked \d+ session\(s\)…/);
     expect(await t.ctx.db.selectFrom("session").selectAll().execute()).toHaveLength(0);
+  });
+  it("revokes an API key from the API keys screen with ctrl-x, as a real terminal sends it", async () => {
+    const owner = (await findUserByEmail(t.ctx.db, "innocent@example.com"))!;
+    const { key } = await createApiKey(t.ctx, { userId: owner.id, name: "tmux-key" }, { isServer: true }, CLI_SOURCE);
+    const env = `AUTH_DATABASE_URL=${quote(t.ctx.config.databaseURL)} AUTH_SECRET=${quote(TEST_SECRET)}`;
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "keys",
+      "-x",
+      "120",
+      "-y",
+      "32",
+      `env ${env} ${quote(binary)} admin; echo "authd exited with $?"; sleep 60`,
+    );
+    tmux("set-option", "-g", "escape-time", "0");
+    await waitForScreen("user(s)", "keys");
+    // One key at a time: keys that arrive in one read are not told apart.
+    for (const noun of ["organization(s)", "session(s)", "event(s)", "API key(s)"]) {
+      tmux("send-keys", "-t", "keys", "Tab");
+      await waitForScreen(noun, "keys");
+    }
+    tmux("send-keys", "-t", "keys", "-l", "tmux-key");
+    await waitForScreen("search: tmux-key", "keys");
+    await waitForScreen("page 1 of 1 · 1 API key(s)\n", "keys");
+    tmux("send-keys", "-t", "keys", "C-x");
+    await waitForScreen("Revoke API key tmux-key of innocent@example.com?", "keys");
+    tmux("send-keys", "-t", "keys", "y");
+    await waitForScreen("API key tmux-key revoked", "keys");
+    expect((await t.server().post("/api-key/verify", { key })).body.valid).toBe(false);
+    // esc clears the search, esc again quits.
+    tmux("send-keys", "-t", "keys", "Escape");
+    await waitForScreen("type to filter by name, prefix", "keys");
+    tmux("send-keys", "-t", "keys", "Escape");
+    await waitForScreen("authd exited with 0", "keys");
   });
 });

@@ -7,6 +7,7 @@ import { declaredHooks, defineHook } from "../../src/services/hooks.ts";
 import "../../src/services/passwords.ts";
 import "../../src/services/secret-rotation.ts";
 import "../../src/services/sessions/local-cache.ts";
+import "../../src/services/sessions/revocation.ts";
 import "../../src/services/sign-in/gate.ts";
 
 // The core calls the optional features only through hooks (ARCHITECTURE.md, "Features and hooks"). A hook
@@ -37,6 +38,7 @@ describe("feature hooks", () => {
       credentialPassed: 1,
       verificationMailCode: 1, // email codes (a code beside the link while they are on)
       mailRenderer: 1, // the composition's: ui/mail, loaded with the first mail
+      sessionsEnded: 1, // the OpenID Provider: token families and back-channel logout
     });
   });
 });

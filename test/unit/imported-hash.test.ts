@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HashFormatError, parseImportedHash } from "../../src/crypto/imported-hash.ts";
+import { dummyLike, HashFormatError, parseImportedHash } from "../../src/crypto/imported-hash.ts";
 import { fromFirebase, fromKeycloak, normalizeHash } from "../../src/crypto/imported-hash-forms.ts";
 import { verifyImportedHash } from "../../src/crypto/imported-hash-verify.ts";
 import {
@@ -108,5 +108,21 @@ describe("imported password hashes", () => {
     expect(() => normalizeHash("plain-text-password")).toThrow(/not a hash form/);
     expect(() => normalizeHash("$argon2id$v=19$m=1048576,t=3,p=1$c2FsdA$a2V5")).toThrow(/argon2 memory/);
     expect(() => normalizeHash(bcryptHash(PASSWORD), "argon2")).toThrow(/bcrypt hash, not argon2/);
+  });
+});
+
+describe("the dummy an unknown account is timed against", () => {
+  const ALPHABET = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+  it("is a well-formed bcrypt hash of the same cost (its salt's and key's spare bits clear), whatever the random bytes", () => {
+    const real = parseImportedHash(Bun.password.hashSync("pw", { algorithm: "bcrypt", cost: 4 }));
+    for (const fill of [0x00, 0xff, 0x3f, 0x0f]) {
+      const dummy = dummyLike(real, (n) => Buffer.alloc(n, fill));
+      expect(dummy.slice(0, 7)).toBe(real.text.slice(0, 7));
+      expect(dummy).toHaveLength(60);
+      // 22 salt characters carry 128 bits (4 spare), 31 key characters 184 (2 spare): those bits are zero.
+      expect(ALPHABET.indexOf(dummy[28]) % 16).toBe(0);
+      expect(ALPHABET.indexOf(dummy[59]) % 4).toBe(0);
+    }
   });
 });

@@ -68,4 +68,27 @@ describe("KeyedBatches", () => {
     await queue.run("k", 3, work);
     expect(seen).toEqual([undefined, 1, undefined]);
   });
+
+  it("with gather, starts a key's first batch on the next turn, so the items of this turn share it", async () => {
+    // Given a queue that gathers, and work that answers at once (as a SQLite write does)
+    const batches: string[][] = [];
+    const queue = new KeyedBatches<string, string>({ gather: true });
+    const work = async (items: string[]) => {
+      batches.push([...items]);
+      return items.map((item) => item.toUpperCase());
+    };
+    // When items arrive one by one within one turn, each after the previous one's microtasks ran
+    const results: Promise<string>[] = [];
+    for (const item of ["a", "b", "c"]) {
+      results.push(queue.run("k", item, work));
+      await Promise.resolve();
+    }
+    // Then nothing ran in this turn, and the three run as one batch on the next
+    expect(batches).toEqual([]);
+    expect(await Promise.all(results)).toEqual(["A", "B", "C"]);
+    expect(batches).toEqual([["a", "b", "c"]]);
+    // And an item of a later turn starts a batch of its own
+    expect(await queue.run("k", "d", work)).toBe("D");
+    expect(batches).toEqual([["a", "b", "c"], ["d"]]);
+  });
 });

@@ -1,5 +1,6 @@
 import { AccountPage } from "./account-app.tsx";
 import { isAccountPage, isConsolePage } from "./bundles.ts";
+import { ImpersonationBanner } from "./components/impersonation-banner.tsx";
 import { PageProvider } from "./components/page-context.tsx";
 import { ConsolePage } from "./console-app.tsx";
 import { FrontDoorPage } from "./front-door.tsx";
@@ -12,6 +13,7 @@ import type { PageState } from "./state.ts";
 export function PageApp({ state }: { state: PageState }) {
   return (
     <PageProvider state={state}>
+      <ImpersonationBanner />
       {isConsolePage(state) ? (
         <ConsolePage state={state} />
       ) : isAccountPage(state) ? (

@@ -14,9 +14,11 @@ import type {
   SecondFactorSection,
 } from "./account-state.ts";
 import type { ConsoleStates } from "./console-state.ts";
+import type { ImpersonationBanner } from "./impersonation-state.ts";
 
 export * from "./account-state.ts";
 export * from "./console-state.ts";
+export type { ImpersonationBanner } from "./impersonation-state.ts";
 
 // What the server hands a page, once: rendered into the HTML on the server, and read again by the browser
 // bundle to hydrate the same markup. Plain JSON only (no functions, no dates), since it crosses the wire.
@@ -51,6 +53,8 @@ interface Common {
   /** Where a finished flow goes when no redirect was given: AUTH_APP_URL, else the account page. */
   home: string;
   problem: FormProblem | null;
+  /** The browser's session is an administrator's impersonation: every page shows a banner (with how to stop). */
+  impersonating?: ImpersonationBanner | null;
 }
 
 export interface SignInMethods {

@@ -7,57 +7,22 @@ import {
   describeSubject,
   followAuditLog,
   listAuditLog,
-  parseTypeList,
   withSubjectEmails,
 } from "../../services/audit-log.ts";
 import { formatTable, writeLines } from "../format.ts";
-import {
-  createCommand,
-  PageFlags,
-  parseFlags,
-  printJSON,
-  resolveUserId,
-  UserError,
-  withContext,
-  withPageOptions,
-} from "../shared.ts";
+import { createCommand, PageFlags, parseFlags, printJSON, withContext, withPageOptions } from "../shared.ts";
+import { auditExportCommand } from "./audit-export.ts";
+import { AuditFilterFlags, auditFilter, withAuditFilterOptions } from "./audit-filter.ts";
 
 // authd audit: the audit log, newest first, filtered; with --follow, new events as they are recorded
-// (one JSON object per line with --json).
+// (one JSON object per line with --json); `authd audit export` writes the filtered log as CSV or JSON Lines.
 
 const AuditFlags = PageFlags.extend({
-  type: z.string().optional(),
-  user: z.string().optional(),
-  actor: z.string().optional(),
-  org: z.string().optional(),
-  outcome: z.enum(["success", "failure"]).optional(),
-  since: z.string().optional(),
-  until: z.string().optional(),
+  ...AuditFilterFlags.shape,
   follow: z.boolean().optional(),
   interval: z.coerce.number().int().min(10).default(1000),
 });
 type Flags = z.output<typeof AuditFlags>;
-
-/** "2026-11-23", an ISO time, or a duration back from now ("15m", "24h", "7d"). */
-export function parseWhen(text: string, now: number, flag: string): number {
-  const ago = /^(\d+)([smhd])$/.exec(text);
-  if (ago) return now - Number(ago[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[ago[2] as "s"];
-  const parsed = Date.parse(text);
-  if (Number.isNaN(parsed)) throw new UserError(`--${flag}: expected a date, an ISO time or a duration like 24h`, 2);
-  return parsed;
-}
-
-export async function auditFilter(ctx: AuthContext, flags: Flags): Promise<AuditFilter> {
-  return {
-    types: parseTypeList(flags.type),
-    subjectId: flags.user ? await resolveUserId(ctx, flags.user) : undefined,
-    actorId: flags.actor,
-    organizationId: flags.org,
-    outcome: flags.outcome,
-    since: flags.since ? parseWhen(flags.since, ctx.now(), "since") : undefined,
-    until: flags.until ? parseWhen(flags.until, ctx.now(), "until") : undefined,
-  };
-}
 
 function printEvents(events: AuditEventListing[]): void {
   writeLines(
@@ -98,16 +63,9 @@ async function follow(ctx: AuthContext, filter: AuditFilter, flags: Flags): Prom
   }
 }
 
-export const auditCommand = withPageOptions(
-  createCommand("audit", "show the audit log (security events), newest first"),
+export const auditCommand = withAuditFilterOptions(
+  withPageOptions(createCommand("audit", "show the audit log (security events), newest first")),
 )
-  .option("-t, --type <types>", "only these event types (comma-separated)")
-  .option("-u, --user <id-or-email>", "only events about this user")
-  .option("--actor <id>", "only events by this actor id")
-  .option("--org <id>", "only events of this organization")
-  .option("--outcome <outcome>", "success or failure")
-  .option("--since <when>", "from this date, ISO time or duration ago (24h, 7d)")
-  .option("--until <when>", "before this date, ISO time or duration ago")
   .option("-f, --follow", "keep printing new events as they are recorded (oldest first)")
   .option("--interval <ms>", "how often --follow looks for new events", "1000")
   .option("--json", "print only JSON (one object per line with --follow)")
@@ -120,4 +78,7 @@ export const auditCommand = withPageOptions(
       if (flags.json) return printJSON({ events: page.items, total: page.total });
       printEvents(await withSubjectEmails(ctx, page.items));
     });
-  });
+  })
+  // Options after `export` are the export's own (the same filters), not this command's.
+  .enablePositionalOptions()
+  .addCommand(auditExportCommand);

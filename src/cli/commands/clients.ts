@@ -9,6 +9,7 @@ import {
   requireOAuthClient,
   rotateClientSecret,
   toOAuthClientWire,
+  updateClient,
 } from "../../services/oidc-provider/clients.ts";
 import { formatFields, formatTable, writeLines } from "../format.ts";
 import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
@@ -25,6 +26,14 @@ const AddFlags = Flags.extend({
   public: z.boolean().optional(),
   skipConsent: z.boolean().optional(),
   backchannelLogoutUri: z.string().optional(),
+});
+
+const UpdateFlags = Flags.extend({
+  name: z.string().min(1, "a client needs a name").optional(),
+  redirectUri: z.array(z.string()).optional(),
+  postLogoutRedirectUri: z.array(z.string()).optional(),
+  skipConsent: z.boolean().optional(),
+  backchannelLogoutUri: z.union([z.string(), z.literal(false)]).optional(),
 });
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -61,7 +70,10 @@ const add = createCommand("add", "register a client; prints its client_id and, o
   .option("--id-token-alg <alg>", "ID token signature: RS256 (default), ES256 or EdDSA")
   .option("--public", "a public client (single-page or native app): no secret, PKCE required")
   .option("--skip-consent", "a first-party client: users are not asked to consent")
-  .option("--backchannel-logout-uri <url>", "where authd POSTs a signed logout token when the user signs out")
+  .option(
+    "--backchannel-logout-uri <url>",
+    "where authd POSTs a signed logout token whenever the user's session at authd ends",
+  )
   .option("--json", "print only JSON")
   .action(async (raw) => {
     const flags = parseFlags(AddFlags, { ...raw, redirectUri: raw.redirectUri ?? [] });
@@ -118,6 +130,36 @@ const show = createCommand("show", "show one client")
     });
   });
 
+const update = createCommand("update", "change a client's name, URIs or consent (a list given replaces the old one)")
+  .argument("<client_id>", "the client's id")
+  .option("--name <name>", "the name users see on the consent page")
+  .option("--redirect-uri <url>", "where codes are sent, exactly (repeat for more; replaces the list)", collect)
+  .option(
+    "--post-logout-redirect-uri <url>",
+    "where RP-initiated logout may return (repeat; replaces the list)",
+    collect,
+  )
+  .option("--skip-consent", "a first-party client: users are not asked to consent")
+  .option("--no-skip-consent", "users are asked to consent")
+  .option("--backchannel-logout-uri <url>", "where authd POSTs a signed logout token when the user signs out")
+  .option("--no-backchannel-logout-uri", "send no logout tokens")
+  .option("--json", "print only JSON")
+  .action(async (id: string, raw) => {
+    const flags = parseFlags(UpdateFlags, raw);
+    await withContext(flags, async (ctx) => {
+      const changes = {
+        name: flags.name,
+        redirectURIs: flags.redirectUri,
+        postLogoutRedirectURIs: flags.postLogoutRedirectUri,
+        skipConsent: flags.skipConsent,
+        backchannelLogoutURI: flags.backchannelLogoutUri === false ? null : flags.backchannelLogoutUri,
+      };
+      const client = await operatorFixable(updateClient(ctx, id, changes));
+      if (flags.json) return printJSON(toOAuthClientWire(client));
+      writeLines(...describe(client));
+    });
+  });
+
 const rotateSecret = createCommand(
   "rotate-secret",
   "give a confidential client a new secret (the old one stops working)",
@@ -146,9 +188,10 @@ const remove = createCommand("remove", "remove a client with its grants, tokens 
   });
 
 export const clientsCommand = new Command("clients")
-  .description("the OpenID Provider's clients: add, list, show, rotate-secret, remove (docs/oidc.md)")
+  .description("the OpenID Provider's clients: add, list, show, rotate-secret, remove, update (docs/oidc.md)")
   .addCommand(add)
   .addCommand(list)
   .addCommand(show)
   .addCommand(rotateSecret)
-  .addCommand(remove);
+  .addCommand(remove)
+  .addCommand(update);

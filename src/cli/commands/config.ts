@@ -1,30 +1,11 @@
 import { Command } from "commander";
 import * as z from "zod";
 import { ConfigError, resolveBaseURL } from "../../config/load.ts";
+import { maskConfig } from "../../config/masking.ts";
 import { type Config, ConfigSchema } from "../../config/schema.ts";
 import { unknownVariables } from "../../config/unknown-env.ts";
 import { writeLines } from "../format.ts";
 import { assertMailTemplates, createCommand, loadCommandConfig, parseFlags, printJSON } from "../shared.ts";
-
-const MASK = "********";
-const SECRET_KEYS = new Set(["secret", "previousSecrets", "serverToken", "clientSecret"]);
-const URL_KEYS = new Set(["databaseURL", "redisURL", "smtpURL"]);
-
-/** A URL with its password replaced, so it can be shown and logged. */
-export function maskURLPassword(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, `$1${MASK}@`);
-}
-
-/** The effective configuration with every secret masked; set secrets show as asterisks, unset as null. */
-export function maskConfig(value: unknown, key = ""): unknown {
-  if (SECRET_KEYS.has(key) && Array.isArray(value)) return value.map(() => MASK);
-  if (SECRET_KEYS.has(key)) return value === undefined || value === null || value === "" ? null : MASK;
-  if (URL_KEYS.has(key) && typeof value === "string") return maskURLPassword(value);
-  if (Array.isArray(value)) return value.map((item) => maskConfig(item));
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskConfig(v, k)]));
-  return value;
-}
 
 export function effectiveConfig(config: Config): Record<string, unknown> {
   return maskConfig({ ...config, baseURL: resolveBaseURL(config) }) as Record<string, unknown>;

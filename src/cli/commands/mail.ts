@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import * as z from "zod";
+import { maskURLPassword } from "../../config/masking.ts";
 import { LANGUAGES } from "../../config/pages-schema.ts";
 import type { Config } from "../../config/schema.ts";
 import { dependencyError } from "../../dependencies.ts";
@@ -11,7 +12,6 @@ import { type RenderedMail, renderMessage, renderOptions } from "../../services/
 import { sampleMessage } from "../../services/mail/samples.ts";
 import { MAIL_KINDS, type MailKind, mailHeaders } from "../../wire/mail.ts";
 import { assertMailTemplates, createCommand, loadCommandConfig, parseFlags, printJSON, UserError } from "../shared.ts";
-import { maskURLPassword } from "./config.ts";
 
 // `authd mail`: see a mail as a user would get it, with made-up values (preview), or send one through the
 // configured SMTP server to check the settings and the look in a real mail client (send-test). Neither opens

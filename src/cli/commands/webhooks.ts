@@ -1,8 +1,7 @@
 import { Command } from "commander";
 import * as z from "zod";
-import { isAuthError } from "../../errors.ts";
 import { parseTypeList } from "../../services/audit-log.ts";
-import { sendTestWebhook } from "../../services/webhooks/delivery.ts";
+import { sendTestWebhook } from "../../services/webhooks/delivery-log.ts";
 import {
   addWebhookEndpoint,
   findWebhookEndpoint,
@@ -11,8 +10,10 @@ import {
 } from "../../services/webhooks/webhooks.ts";
 import { formatTable, writeLines } from "../format.ts";
 import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
+import { deliveries, disable, enable, operatorError, resend, rotateSecret, update } from "./webhook-changes.ts";
 
-// authd webhooks: register, list (with delivery status), remove and test webhook endpoints.
+// authd webhooks: register, list (with delivery status), change, remove and test webhook endpoints, and read
+// and resend their deliveries (webhook-changes.ts).
 
 const Flags = z.object({ json: z.boolean().optional(), config: z.string().optional() });
 const AddFlags = Flags.extend({ events: z.string().min(1, "name at least one event type, or *") });
@@ -25,13 +26,7 @@ const add = createCommand("add", "register an endpoint; prints its signing secre
     const flags = parseFlags(AddFlags, raw);
     const events = parseTypeList(flags.events) ?? [];
     await withContext(flags, async (ctx) => {
-      const endpoint = await addWebhookEndpoint(ctx, { url, events }).catch((error: unknown) => {
-        // A type that does not exist is a flag value that cannot be read: bad usage, as for any flag.
-        if (isAuthError(error) && error.key === "WEBHOOK_EVENT_UNKNOWN")
-          throw new UserError(`--events: ${error.message}`, 2);
-        if (isAuthError(error)) throw new UserError(error.message);
-        throw error;
-      });
+      const endpoint = await addWebhookEndpoint(ctx, { url, events }).catch(operatorError);
       if (flags.json) return printJSON(endpoint);
       writeLines(
         `added webhook ${endpoint.id} → ${endpoint.url} (${endpoint.events.join(", ")})`,
@@ -54,6 +49,7 @@ const list = createCommand("list", "list endpoints with their delivery status")
           { header: "url", value: (e) => e.url },
           { header: "events", value: (e) => e.events.join(",") },
           { header: "from", value: (e) => e.origin },
+          { header: "state", value: (e) => (e.disabled ? "disabled" : "enabled") },
           { header: "pending", value: (e) => e.deliveries.pending },
           { header: "delivered", value: (e) => e.deliveries.delivered },
           { header: "failed", value: (e) => e.deliveries.failed },
@@ -72,7 +68,8 @@ const remove = createCommand("remove", "remove an endpoint and its pending deliv
   .action(async (id: string, raw) => {
     const flags = parseFlags(Flags, raw);
     await withContext(flags, async (ctx) => {
-      if (!(await removeWebhookEndpoint(ctx, id))) throw new UserError(`no webhook endpoint with id ${id}`);
+      if (!(await removeWebhookEndpoint(ctx, id).catch(operatorError)))
+        throw new UserError(`no webhook endpoint with id ${id}`);
       if (flags.json) printJSON({ removed: id });
       else writeLines(`removed webhook ${id}`);
     });
@@ -101,4 +98,10 @@ export const webhooksCommand = new Command("webhooks")
   .addCommand(add)
   .addCommand(list)
   .addCommand(remove)
-  .addCommand(test);
+  .addCommand(test)
+  .addCommand(update)
+  .addCommand(disable)
+  .addCommand(enable)
+  .addCommand(rotateSecret)
+  .addCommand(deliveries)
+  .addCommand(resend);

@@ -66,8 +66,9 @@ export async function updateApiKeyUsageIfUnchanged(
   keyId: string,
   expected: ApiKeyUsage,
   next: ApiKeyUsage,
+  unflushed = false,
 ): Promise<ApiKeyRow | undefined> {
-  const [row] = await compareAndSetUsage(
+  const [row] = await (unflushed ? compareAndSetUsageUnflushed : compareAndSetUsage)(
     db,
     next.requestCount,
     next.remaining,
@@ -106,6 +107,39 @@ const compareAndSetUsage = compiledOnce(
       .where("lastRequest", "is not distinct from", expectedLastRequest)
       .where("lastRefillAt", "is not distinct from", expectedLastRefillAt)
       .returningAll(),
+);
+
+/**
+ * The same compare-and-set on Postgres, committed without waiting for the WAL flush: `set_config(…, true)`
+ * turns `synchronous_commit` off for this statement's own transaction only (apiKey.usageWrites "fast"). The
+ * write is visible to every daemon at once, as before; only a crash of Postgres itself can lose it.
+ */
+const compareAndSetUsageUnflushed = compiledOnce(
+  (
+    db: Db,
+    requestCount: number,
+    remaining: number | null,
+    lastRequest: number | null,
+    lastRefillAt: number | null,
+    keyId: string,
+    expectedRequestCount: number,
+    expectedRemaining: number | null,
+    expectedLastRequest: number | null,
+    expectedLastRefillAt: number | null,
+  ) =>
+    db
+      .with("unflushed", (q) =>
+        q.selectNoFrom(sql<string>`set_config('synchronous_commit', 'off', true)`.as("setting")),
+      )
+      .updateTable("apikey")
+      .from("unflushed")
+      .set({ requestCount, remaining, lastRequest, lastRefillAt, usageVersion: sql`"usageVersion" + 1` })
+      .where("id", "=", keyId)
+      .where("requestCount", "=", expectedRequestCount)
+      .where("remaining", "is not distinct from", expectedRemaining)
+      .where("lastRequest", "is not distinct from", expectedLastRequest)
+      .where("lastRefillAt", "is not distinct from", expectedLastRefillAt)
+      .returningAll("apikey"),
 );
 
 /**

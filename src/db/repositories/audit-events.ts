@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { columnMatches } from "../like.ts";
 import type { AuditEventRow, Db, NewAuditEventRow } from "../schema.ts";
 
@@ -98,4 +99,74 @@ export async function deleteAuditEventsBefore(db: Db, before: number): Promise<n
     .execute();
   const result = await db.deleteFrom("auditEvent").where("createdAt", "<", before).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+export function findAuditEvent(db: Db, id: string): Promise<AuditEventRow | undefined> {
+  return db.selectFrom("auditEvent").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** Where a walk through the log stopped: the last event it read. */
+export interface AuditCursor {
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * The next `limit` events matching the filter after `cursor` in listing order (newest first, ties by id), or
+ * the first ones without a cursor. An export walks the whole log this way: each batch is one index range,
+ * where an offset would read every skipped row again.
+ */
+export function listAuditEventsAfter(
+  db: Db,
+  filter: AuditFilter,
+  cursor: AuditCursor | null,
+  limit: number,
+): Promise<AuditEventRow[]> {
+  let query = filtered(db, filter);
+  // The row comparison is an index range on both dialects (an OR of the two cases would scan from the top).
+  if (cursor)
+    query = query.where((eb) => eb(eb.refTuple("createdAt", "id"), "<", eb.tuple(cursor.createdAt, cursor.id)));
+  return query.selectAll().orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit).execute();
+}
+
+export interface AuditBucketCount {
+  /** The bucket's number: 0 is [since, since + bucketMs). */
+  bucket: number;
+  type: string;
+  outcome: string;
+  count: number;
+}
+
+/**
+ * Events of these types in [since, until), counted per bucket of `bucketMs`, type and outcome: one grouped
+ * query over the (type, createdAt, outcome) index. The bucket is computed in a subquery and grouped by name,
+ * since Postgres would not match the same expression bound twice with separate parameters.
+ */
+export async function countAuditEventsPerBucket(
+  db: Db,
+  query: { types: string[]; since: number; until: number; bucketMs: number },
+): Promise<AuditBucketCount[]> {
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("auditEvent")
+        .select([
+          "type",
+          "outcome",
+          sql<number>`(${sql.ref("createdAt")} - ${query.since}) / ${query.bucketMs}`.as("bucket"),
+        ])
+        .where("type", "in", query.types)
+        .where("createdAt", ">=", query.since)
+        .where("createdAt", "<", query.until)
+        .as("event"),
+    )
+    .select((eb) => ["bucket", "type", "outcome", eb.fn.countAll<number | string>().as("count")])
+    .groupBy(["bucket", "type", "outcome"])
+    .execute();
+  return rows.map((row) => ({
+    bucket: Number(row.bucket),
+    type: row.type,
+    outcome: row.outcome,
+    count: Number(row.count),
+  }));
 }

@@ -120,18 +120,42 @@ export type ApiKeyWithEmailRow = ApiKeyRow & {
   ownerBanExpires: UserRow["banExpires"];
 };
 
+/** Which API keys an operator lists: one user's or everyone's, matching a text, enabled or not, expired or not. */
+export interface ApiKeyQuery {
+  userId?: string;
+  /** Found literally, ignoring case, in the key's name, prefix or start, or in its owner's email. */
+  search?: string;
+  enabled?: boolean;
+  /** Expired at `now` (true), or without an expiry or one still ahead (false). */
+  expired?: boolean;
+  now?: number;
+}
+
+function whereApiKeysMatch(db: Db, query: ApiKeyQuery) {
+  let select = db.selectFrom("apikey").innerJoin("user", "user.id", "apikey.userId");
+  if (query.userId) select = select.where("apikey.userId", "=", query.userId);
+  if (query.search)
+    select = select.where(
+      anyColumnMatches(["apikey.name", "apikey.prefix", "apikey.start", "user.email"], query.search),
+    );
+  if (query.enabled !== undefined) select = select.where("apikey.enabled", "=", query.enabled);
+  if (query.expired !== undefined) {
+    const now = query.now ?? Date.now();
+    select = query.expired
+      ? select.where("apikey.expiresAt", "<=", now)
+      : select.where((eb) => eb.or([eb("apikey.expiresAt", "is", null), eb("apikey.expiresAt", ">", now)]));
+  }
+  return select;
+}
+
 /** A page of API keys of every user (or one), newest first, with the owner's email and ban. */
 export function listApiKeysWithOwner(
   db: Db,
-  query: { userId?: string; limit?: number; offset?: number } = {},
+  query: ApiKeyQuery & { limit?: number; offset?: number } = {},
 ): Promise<ApiKeyWithEmailRow[]> {
-  let select = db
-    .selectFrom("apikey")
-    .innerJoin("user", "user.id", "apikey.userId")
+  return whereApiKeysMatch(db, query)
     .selectAll("apikey")
-    .select(["user.email as userEmail", "user.banned as ownerBanned", "user.banExpires as ownerBanExpires"]);
-  if (query.userId) select = select.where("apikey.userId", "=", query.userId);
-  return select
+    .select(["user.email as userEmail", "user.banned as ownerBanned", "user.banExpires as ownerBanExpires"])
     .orderBy("apikey.createdAt", "desc")
     .orderBy("apikey.id", "asc")
     .limit(query.limit ?? 50)
@@ -139,10 +163,10 @@ export function listApiKeysWithOwner(
     .execute();
 }
 
-export async function countApiKeys(db: Db, query: { userId?: string } = {}): Promise<number> {
-  let select = db.selectFrom("apikey");
-  if (query.userId) select = select.where("userId", "=", query.userId);
-  const row = await select.select((eb) => eb.fn.countAll<number | string>().as("count")).executeTakeFirstOrThrow();
+export async function countApiKeys(db: Db, query: ApiKeyQuery = {}): Promise<number> {
+  const row = await whereApiKeysMatch(db, query)
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 

@@ -72,3 +72,14 @@ export function cancelInvitation(db: Db, id: string): Promise<InvitationRow | un
     .returningAll()
     .executeTakeFirst();
 }
+
+/** Cancels an invitation still pending, expired or not; undefined when it was settled meanwhile. */
+export function cancelPendingInvitation(db: Db, id: string): Promise<InvitationRow | undefined> {
+  return db
+    .updateTable("invitation")
+    .set({ status: "canceled" })
+    .where("id", "=", id)
+    .where("status", "=", "pending")
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -30,6 +30,25 @@ export async function updateOAuthClientSecret(db: Db, id: string, secretHash: st
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** What an operator may change of a registered client (never its id, type or secret here). */
+export type OAuthClientChanges = Partial<
+  Pick<OAuthClientTable, "name" | "redirectURIs" | "postLogoutRedirectURIs" | "backchannelLogoutURI">
+> & { skipConsent?: boolean };
+
+export async function updateOAuthClient(
+  db: Db,
+  id: string,
+  changes: OAuthClientChanges,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("oauthClient")
+    .set({ ...changes, updatedAt: now })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** Remove a client; its codes, grants, tokens and consents go with it (foreign keys cascade). */
 export async function deleteOAuthClient(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom("oauthClient").where("id", "=", id).executeTakeFirst();

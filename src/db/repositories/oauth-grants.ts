@@ -47,15 +47,27 @@ export function findOAuthGrant(db: Db, id: string): Promise<OAuthGrantRow | unde
 /** End token families: each of their tokens stops working. Returns the families this call revoked. */
 export async function revokeOAuthGrants(
   db: Db,
-  where: { id?: string; sessionId?: string; userId?: string; clientId?: string },
+  where: { id?: string; sessionIds?: string[]; userId?: string; clientId?: string },
   now: number,
 ): Promise<OAuthGrantRow[]> {
+  if (where.sessionIds?.length === 0) return [];
   let query = db.updateTable("oauthGrant").set({ revokedAt: now }).where("revokedAt", "is", null);
   if (where.id !== undefined) query = query.where("id", "=", where.id);
-  if (where.sessionId !== undefined) query = query.where("sessionId", "=", where.sessionId);
+  if (where.sessionIds !== undefined) query = query.where("sessionId", "in", where.sessionIds);
   if (where.userId !== undefined) query = query.where("userId", "=", where.userId);
   if (where.clientId !== undefined) query = query.where("clientId", "=", where.clientId);
   return query.returningAll().execute();
+}
+
+/** How many token families begun by a session are still live (not revoked). */
+export async function countLiveOAuthGrantsOfSession(db: Db, sessionId: string): Promise<number> {
+  const row = await db
+    .selectFrom("oauthGrant")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("sessionId", "=", sessionId)
+    .where("revokedAt", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 export function insertOAuthToken(

@@ -94,7 +94,7 @@ export function listSessionsByUserId(db: Db, userId: string): Promise<SessionRow
   return db.selectFrom("session").selectAll().where("userId", "=", userId).orderBy("createdAt", "asc").execute();
 }
 
-export type DeletedSession = Pick<SessionRow, "id" | "tokenHash" | "userId">;
+export type DeletedSession = Pick<SessionRow, "id" | "tokenHash" | "userId" | "impersonatedBy">;
 
 /**
  * Deletes the sessions whose token hash is one of `tokenHashes`, only the user's when `userId` is given
@@ -108,15 +108,14 @@ export async function deleteSessionsByTokenHash(
   if (tokenHashes.length === 0) return [];
   let query = db.deleteFrom("session").where("tokenHash", "in", tokenHashes);
   if (userId !== undefined) query = query.where("userId", "=", userId);
-  return query.returning(["id", "tokenHash", "userId"]).execute();
+  return query.returning(["id", "tokenHash", "userId", "impersonatedBy"]).execute();
 }
 
-/** Deletes the user's sessions, optionally keeping one; returns the token hashes deleted. */
-export async function deleteSessionsByUserId(db: Db, userId: string, keepSessionId?: string): Promise<string[]> {
+/** Deletes the user's sessions, optionally keeping one; returns the sessions deleted. */
+export function deleteSessionsByUserId(db: Db, userId: string, keepSessionId?: string): Promise<DeletedSession[]> {
   let query = db.deleteFrom("session").where("userId", "=", userId);
   if (keepSessionId) query = query.where("id", "!=", keepSessionId);
-  const rows = await query.returning("tokenHash").execute();
-  return rows.map((r) => r.tokenHash);
+  return query.returning(["id", "tokenHash", "userId", "impersonatedBy"]).execute();
 }
 
 /** Clear an organization (and with it the team) from the sessions that have it active: every user's, or one user's. */
@@ -186,20 +185,19 @@ export function findSessionById(db: Db, id: string): Promise<SessionRow | undefi
 }
 
 /**
- * Deletes up to `batchSize` sessions of any user; returns their token hashes. Bulk revocation loops over this
+ * Deletes up to `batchSize` sessions of any user; returns the sessions deleted. Bulk revocation loops over this
  * so a large table is never locked by one long statement while the server runs.
  */
-export async function deleteSessionBatch(db: Db, batchSize: number): Promise<string[]> {
+export async function deleteSessionBatch(db: Db, batchSize: number): Promise<DeletedSession[]> {
   const ids = await db.selectFrom("session").select("id").limit(batchSize).execute();
   if (ids.length === 0) return [];
-  const rows = await db
+  return db
     .deleteFrom("session")
     .where(
       "id",
       "in",
       ids.map((r) => r.id),
     )
-    .returning("tokenHash")
+    .returning(["id", "tokenHash", "userId", "impersonatedBy"])
     .execute();
-  return rows.map((r) => r.tokenHash);
 }

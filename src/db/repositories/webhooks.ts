@@ -1,14 +1,22 @@
-import type { AuditEventRow, Db, WebhookDeliveryRow, WebhookEndpointRow } from "../schema.ts";
+import type { Updateable } from "kysely";
+import type {
+  AuditEventRow,
+  Db,
+  NewWebhookEndpointRow,
+  WebhookDeliveryRow,
+  WebhookEndpointRow,
+  WebhookEndpointTable,
+} from "../schema.ts";
 
 // Webhook endpoints and their deliveries (the outbox). A delivery is claimed with one conditional
 // UPDATE: only the daemon whose UPDATE matched the row sends that attempt.
 
-export function insertEndpoint(db: Db, row: WebhookEndpointRow): Promise<unknown> {
+export function insertEndpoint(db: Db, row: NewWebhookEndpointRow): Promise<unknown> {
   return db.insertInto("webhookEndpoint").values(row).execute();
 }
 
 /** Several daemons may start at once with the same config file: the first insert wins. */
-export async function insertEndpointIfAbsent(db: Db, row: WebhookEndpointRow): Promise<void> {
+export async function insertEndpointIfAbsent(db: Db, row: NewWebhookEndpointRow): Promise<void> {
   await db
     .insertInto("webhookEndpoint")
     .values(row)
@@ -29,12 +37,48 @@ export async function deleteEndpoint(db: Db, id: string): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function updateEndpoint(
-  db: Db,
-  id: string,
-  changes: Pick<WebhookEndpointRow, "url" | "events" | "secret">,
-) {
-  await db.updateTable("webhookEndpoint").set(changes).where("id", "=", id).execute();
+export type WebhookEndpointChanges = Pick<
+  Updateable<WebhookEndpointTable>,
+  "url" | "events" | "secret" | "disabled" | "previousSecret" | "previousSecretExpiresAt"
+>;
+
+/** Whether the endpoint was there to change. */
+export async function updateEndpoint(db: Db, id: string, changes: WebhookEndpointChanges): Promise<boolean> {
+  const result = await db.updateTable("webhookEndpoint").set(changes).where("id", "=", id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * An endpoint's waiting deliveries marked failed (it was disabled): none is sent later; each can be resent
+ * from the log once the endpoint is enabled. One held by a lease is in flight and finishes as it goes.
+ */
+export async function failPendingDeliveries(db: Db, endpointId: string, now: number, error: string): Promise<number> {
+  const result = await db
+    .updateTable("webhookDelivery")
+    .set({ status: "failed", lastError: error })
+    .where("endpointId", "=", endpointId)
+    .where("status", "=", "pending")
+    .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", now)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export function findDelivery(db: Db, id: string): Promise<WebhookDeliveryRow | undefined> {
+  return db.selectFrom("webhookDelivery").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/**
+ * A delivery a resend got through to: delivered, so the worker stops retrying it. Not while a daemon holds
+ * its lease (that attempt records its own result).
+ */
+export async function markDeliveredByResend(db: Db, id: string, now: number, status: number | null): Promise<void> {
+  await db
+    .updateTable("webhookDelivery")
+    .set({ status: "delivered", deliveredAt: now, lastStatus: status, lastError: null })
+    .where("id", "=", id)
+    .where("status", "!=", "delivered")
+    .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", now)]))
+    .execute();
 }
 
 /** One pending delivery per (event, endpoint); a second insert of the same pair does nothing. */
@@ -64,6 +108,8 @@ export async function listDueDeliveryIds(
     .where("nextAttemptAt", "<=", now)
     .where((eb) => eb.or([eb("leaseUntil", "is", null), eb("leaseUntil", "<=", now)]))
     .$if(exceptEndpointIds.length > 0, (query) => query.where("endpointId", "not in", exceptEndpointIds))
+    // A disabled endpoint gets nothing, even what was waiting when it was disabled and escaped the marking.
+    .where("endpointId", "not in", (eb) => eb.selectFrom("webhookEndpoint").select("id").where("disabled", "=", true))
     .orderBy("nextAttemptAt", "asc")
     .limit(limit)
     .execute();
@@ -133,4 +179,16 @@ export function listLastAttempts(db: Db, endpointId: string, limit: number): Pro
 
 export function findDeliveryEvent(db: Db, eventId: string): Promise<AuditEventRow | undefined> {
   return db.selectFrom("auditEvent").selectAll().where("id", "=", eventId).executeTakeFirst();
+}
+
+/** Pending deliveries due before `before` to enabled endpoints: work a running worker should have done. */
+export async function countOverdueDeliveries(db: Db, before: number): Promise<number> {
+  const row = await db
+    .selectFrom("webhookDelivery")
+    .select((eb) => eb.fn.countAll<number | string>().as("count"))
+    .where("status", "=", "pending")
+    .where("nextAttemptAt", "<", before)
+    .where("endpointId", "not in", (eb) => eb.selectFrom("webhookEndpoint").select("id").where("disabled", "=", true))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }

@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { pickLocale } from "../../../ui/shared/messages/index.ts";
-import type { FormProblem, PageState } from "../../../ui/web/state.ts";
+import { CONSOLE_PATH, type FormProblem, type ImpersonationBanner, type PageState } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
+import { impersonationOf } from "../security-log.ts";
 import { formToken } from "./csrf.ts";
 import { trustedReturnAddress } from "./return-address.ts";
 
@@ -12,7 +13,10 @@ import { trustedReturnAddress } from "./return-address.ts";
 export const homeOf = (ctx: AuthContext): string =>
   ctx.config.appURL ? ctx.appURL : `${ctx.baseURL}${ctx.config.pages.basePath}`;
 
-export type CommonState = Pick<PageState, "locale" | "branding" | "paths" | "csrf" | "redirect" | "home" | "problem">;
+export type CommonState = Pick<
+  PageState,
+  "locale" | "branding" | "paths" | "csrf" | "redirect" | "home" | "problem" | "impersonating"
+>;
 
 export function commonState(
   c: Context,
@@ -29,7 +33,16 @@ export function commonState(
     redirect,
     home: homeOf(ctx),
     problem: options.problem ?? null,
+    impersonating: impersonationBanner(c, ctx),
   };
+}
+
+/** The banner of an impersonation session (src/http/session.ts notes it when it resolves the session). */
+function impersonationBanner(c: Context, ctx: AuthContext): ImpersonationBanner | null {
+  const note = impersonationOf(c);
+  if (!note) return null;
+  const stopAction = ctx.config.console.enabled ? `${CONSOLE_PATH}/stop-impersonating` : null;
+  return { name: note.userName, email: note.userEmail, endsAt: new Date(note.expiresAt).toISOString(), stopAction };
 }
 
 /** The password's length rule, shown on the forms that set one before they are sent. */

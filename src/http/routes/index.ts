@@ -2,8 +2,10 @@ import type { AuthContext } from "../../context.ts";
 import type { RateLimits, Route } from "../route.ts";
 import { accountRoutes } from "./accounts.ts";
 import { adminRoutes } from "./admin/index.ts";
+import { adminOAuthClientRoutes } from "./admin/oauth-clients.ts";
 import { adminPasskeyRoutes } from "./admin/passkeys.ts";
 import { adminResetTwoFactor } from "./admin/two-factor.ts";
+import { adminWebhookRoutes } from "./admin/webhooks.ts";
 import { apiKeyRoutes } from "./api-key.ts";
 import { auditRoutes } from "./audit.ts";
 import { changeEmailRoute } from "./change-email.ts";
@@ -49,11 +51,13 @@ export function enabledRoutes(ctx: AuthContext): Route[] {
   if (ctx.config.twoFactor.enabled) routes.push(...twoFactorRoutes);
   if (ctx.config.twoFactor.enabled && ctx.config.admin.enabled) routes.push(adminResetTwoFactor);
   routes.push(...auditRoutes);
+  if (ctx.config.admin.enabled) routes.push(...adminWebhookRoutes);
   if (ctx.config.oidcProvider.enabled) {
     // ID tokens are verified against /jwks, whether or not the session JWTs are on.
     if (!ctx.config.jwt.enabled) routes.push(jwksRoute);
     routes.push(...oidcProviderRoutes);
   }
+  if (ctx.config.oidcProvider.enabled && ctx.config.admin.enabled) routes.push(...adminOAuthClientRoutes);
   return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
 }
 

@@ -26,10 +26,13 @@ const DAY_MS = 86_400_000;
 /** Each attempt loses only to a writer that succeeded, so this bounds the work, not correctness. */
 const MAX_ATTEMPTS = 64;
 
-/** Concurrent uses of one limited key in this process share a read and a compare-and-set. */
-const usesInBatch = perContext(() => new KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>());
-/** Concurrent uses of one limited key in this process share one Redis script. */
-const usesInRedis = perContext(() => new KeyedBatches<ApiKeyRow, RedisUseOutcome>());
+/**
+ * Concurrent uses of one limited key in this process share a read and a compare-and-set; the uses that
+ * arrive in one turn of the event loop gather into one batch (group commit: KeyedBatches' `gather`).
+ */
+const usesInBatch = perContext(() => new KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>({ gather: true }));
+/** Concurrent uses of one limited key in this process share one Redis script, gathered the same way. */
+const usesInRedis = perContext(() => new KeyedBatches<ApiKeyRow, RedisUseOutcome>({ gather: true }));
 
 export type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification };
 
@@ -181,6 +184,14 @@ async function countWithRedis(ctx: AuthContext, row: ApiKeyRow): Promise<ApiKeyV
   return refuse(ctx, row, { reason: "USAGE_EXCEEDED", deleteKey: outcome.deleteKey });
 }
 
+/**
+ * Whether the compare-and-set may commit without waiting for Postgres's WAL flush (apiKey.usageWrites
+ * "fast"). SQLite already commits without a flush (WAL, `synchronous = normal`: safe from a daemon's crash).
+ */
+function unflushedUsageWrites(ctx: AuthContext): boolean {
+  return ctx.config.apiKey.usageWrites === "fast" && ctx.database.dialect === "postgres";
+}
+
 /** The row whose counters are the furthest along (usageVersion only grows), the later one on a tie. */
 function newest<R extends ApiKeyRow>(rows: R[]): R {
   return rows.reduce((best, row) => (Number(row.usageVersion) >= Number(best.usageVersion) ? row : best));
@@ -233,7 +244,13 @@ async function countInBatch(
       used = true;
     }
     if (used && row && counters) {
-      const updated = await apiKeys.updateApiKeyUsageIfUnchanged(ctx.db, row.id, usageOf(row), usageOf(counters));
+      const updated = await apiKeys.updateApiKeyUsageIfUnchanged(
+        ctx.db,
+        row.id,
+        usageOf(row),
+        usageOf(counters),
+        unflushedUsageWrites(ctx),
+      );
       if (!updated) continue;
       last.value = updated;
       noteKeyCounters(ctx, storedKey, updated);

@@ -5,7 +5,7 @@ import {
   insertAccountWithoutTokens,
   insertCredentialAccount,
 } from "../../db/repositories/accounts.ts";
-import { findImportedUserId, insertImportedUser } from "../../db/repositories/imported-users.ts";
+import { insertImportedUser } from "../../db/repositories/imported-users.ts";
 import {
   findMember,
   findOrganizationById,
@@ -13,10 +13,11 @@ import {
   insertMember,
   insertOrganization,
 } from "../../db/repositories/organizations.ts";
-import { findUserByEmail, findUserById, findUserByUsername } from "../../db/repositories/users.ts";
+import { findUserById } from "../../db/repositories/users.ts";
 import type { Db, UserRow } from "../../db/schema.ts";
 import { storeTwoFactor } from "../two-factor/store.ts";
 import { insertImportedUserRow } from "../users.ts";
+import { type ConflictPolicy, decide, lookUp, type Outcome } from "./classify.ts";
 import type { V1User } from "./format.ts";
 import type { PreparedRecord } from "./prepare.ts";
 
@@ -26,14 +27,7 @@ import type { PreparedRecord } from "./prepare.ts";
 // second factor or profile: it adds the source id, linked accounts and memberships, and only when both
 // sides have proven the address (else whoever controls the import file could take over the account).
 
-export type ConflictPolicy = "skip" | "merge" | "fail";
-
-export type Outcome =
-  | { kind: "imported"; userId: string }
-  | { kind: "unchanged"; userId: string }
-  | { kind: "merged"; userId: string }
-  | { kind: "conflict"; problem: string }
-  | { kind: "refused"; problem: string };
+export type { ConflictPolicy, Outcome } from "./classify.ts";
 
 /** What would happen to `record` (nothing is written). */
 export async function classifyRecord(
@@ -42,23 +36,12 @@ export async function classifyRecord(
   record: PreparedRecord,
   policy: ConflictPolicy,
 ): Promise<Outcome> {
-  const known = await findImportedUserId(db, source, record.user.id);
-  if (known) return { kind: "unchanged", userId: known };
-  const existing = await findUserByEmail(db, record.email);
-  if (existing) {
-    if (policy !== "merge") return { kind: "conflict", problem: "email belongs to an existing user" };
-    if (!existing.emailVerified || !record.user.emailVerified)
-      return { kind: "refused", problem: "email belongs to an existing user; merge needs both sides verified" };
-    return { kind: "merged", userId: existing.id };
-  }
-  if (record.user.username && (await findUserByUsername(db, record.user.username.toLowerCase())))
-    return { kind: "refused", problem: "username belongs to an existing user" };
-  return { kind: "imported", userId: "" };
+  return decide(await lookUp(db, source, [record]), record, policy);
 }
 
 const time = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 
-function userRow(id: string, record: PreparedRecord): UserRow {
+export function userRow(id: string, record: PreparedRecord): UserRow {
   const { user } = record;
   return {
     id,

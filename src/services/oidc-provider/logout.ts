@@ -1,21 +1,20 @@
 import type { AuthContext } from "../../context.ts";
 import { verifyOwnSignature } from "../../crypto/jwt.ts";
-import { generateId } from "../../crypto/random.ts";
-import type { OAuthGrantRow } from "../../db/oauth-schema.ts";
-import { listOAuthClientsById } from "../../db/repositories/oauth-clients.ts";
-import { revokeOAuthGrants } from "../../db/repositories/oauth-grants.ts";
+import { countLiveOAuthGrantsOfSession } from "../../db/repositories/oauth-grants.ts";
+import { withTransaction } from "../../platform/transaction.ts";
 import { publishedKeys } from "../jwt/keys.ts";
 import { type RequestOrigin, sourceOf } from "../request-origin.ts";
 import { recordSecurityEvent } from "../security-events.ts";
-import { signLogoutToken } from "./claims.ts";
-import { findClient, type OAuthClient, toOAuthClient } from "./clients.ts";
+import { revokeSession, signOutEvent } from "../sessions/sessions.ts";
+import { findClient, type OAuthClient } from "./clients.ts";
 import { issuerOf } from "./metadata.ts";
 
 // RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0) and back-channel logout (Back-Channel
 // Logout 1.0). A client names itself by an ID token authd signed (id_token_hint, expired or not) or its
 // client_id; the browser is sent back only to a post_logout_redirect_uri that client registered, exactly,
 // so the endpoint is no open redirector. Ending a session ends every token family it began, and each
-// client with a back-channel URI is told with a signed logout token.
+// client with a back-channel URI is told with a signed logout token (backchannel.ts, for every end of a
+// session, not only this one).
 
 export interface LogoutRequest {
   idTokenHint: string | null;
@@ -47,59 +46,32 @@ export async function checkLogoutRequest(ctx: AuthContext, request: LogoutReques
   return { ok: true, client, hintedUserId: hinted?.userId ?? null, redirectURI };
 }
 
-/** How long a back-channel logout POST may take before authd gives up on it. */
-const BACKCHANNEL_TIMEOUT_MS = 5_000;
-
-async function notify(ctx: AuthContext, client: OAuthClient, grant: OAuthGrantRow): Promise<void> {
-  if (!client.backchannelLogoutURI) return;
-  const token = await signLogoutToken(ctx, {
-    clientId: client.id,
-    alg: client.idTokenAlg,
-    userId: grant.userId,
-    sessionId: grant.sessionId,
-    jti: generateId(),
-  });
-  try {
-    const answer = await fetch(client.backchannelLogoutURI, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", "cache-control": "no-store" },
-      body: new URLSearchParams({ logout_token: token }).toString(),
-      redirect: "manual",
-      signal: AbortSignal.timeout(BACKCHANNEL_TIMEOUT_MS),
-    });
-    if (!answer.ok) ctx.logger.warn("oidc.backchannel_logout_refused", { clientId: client.id, status: answer.status });
-  } catch (error) {
-    ctx.logger.warn("oidc.backchannel_logout_failed", { clientId: client.id, error: String(error) });
-  }
-}
-
 /**
- * The session ended: revoke the token families it began and tell their clients over the back channel
- * (in the background: a slow client never holds up the browser). Answers the families revoked.
+ * The browser's sessions end at its client's request (the end-session endpoint, the user's own ID token as
+ * the hint): each is revoked like a sign-out, which ends their token families and tells back-channel clients
+ * (backchannel.ts, through the sessionsEnded hook); the request itself is recorded as `oidc_logout`.
  */
-export async function endSessionFamilies(
+export async function logOutAtClientRequest(
   ctx: AuthContext,
-  session: { sessionId: string; userId: string },
-  clientId: string | null,
-  origin: RequestOrigin,
-): Promise<OAuthGrantRow[]> {
-  const grants = await revokeOAuthGrants(ctx.db, { sessionId: session.sessionId }, ctx.now());
-  await recordSecurityEvent(ctx, {
-    type: "oidc_logout",
-    outcome: "success",
-    clientId,
-    families: grants.length,
-    userId: session.userId,
-    source: sourceOf(origin, "user", session.userId),
+  request: {
+    sessionTokens: string[];
+    session: { sessionId: string; userId: string };
+    clientId: string | null;
+    origin: RequestOrigin;
+  },
+): Promise<void> {
+  const { session, origin } = request;
+  await withTransaction(ctx, async (tx) => {
+    const families = await countLiveOAuthGrantsOfSession(tx.db, session.sessionId);
+    const source = sourceOf(origin, "user", session.userId);
+    for (const token of request.sessionTokens) await revokeSession(tx, token, signOutEvent(source));
+    await recordSecurityEvent(tx, {
+      type: "oidc_logout",
+      outcome: "success",
+      clientId: request.clientId,
+      families,
+      userId: session.userId,
+      source,
+    });
   });
-  const clients = (await listOAuthClientsById(ctx.db, [...new Set(grants.map((g) => g.clientId))])).map(toOAuthClient);
-  const told = new Set<string>();
-  for (const grant of grants) {
-    const client = clients.find((candidate) => candidate.id === grant.clientId);
-    // One logout token per client and session, however many families it held.
-    if (!client || told.has(client.id)) continue;
-    told.add(client.id);
-    void notify(ctx, client, grant);
-  }
-  return grants;
 }

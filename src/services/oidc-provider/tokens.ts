@@ -23,8 +23,8 @@ import { OAuthError } from "./oauth-error.ts";
 // tokens are random strings kept as SHA-256 digests. A code is single-use under concurrency (a conditional
 // UPDATE has one winner); a second use revokes the family its first use began (RFC 9700 §4.5). A refresh
 // token is rotated on every use; presenting a rotated one revokes its family (§4.14.2). A family lives
-// while its user may sign in and its session lasts: a ban, a sign-out or a revoked session ends it at
-// the next refresh.
+// while its user may sign in and its session lasts: a ban, a sign-out or a revoked session revokes it at
+// once (backchannel.ts), and a refresh checks again (an expired session, one ended while the provider was off).
 
 export interface TokenAnswer {
   access_token: string;

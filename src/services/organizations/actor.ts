@@ -25,12 +25,13 @@ export function actorFrom(user: UserRow, session: LiveSession | null, source: Ev
 
 /**
  * Record an organization event inside the transaction `trx` of the change (a server call when there is no
- * actor); `subjectId` is the user the event is about (the new member, the invitee, …).
+ * actor; an operator, who is no member, gives only their source); `subjectId` is the user the event is about
+ * (the new member, the invitee, …).
  */
 export async function recordOrganizationEvent(
   ctx: AuthContext,
   trx: Db,
-  actor: Actor | null,
+  actor: Pick<Actor, "source"> | null,
   organizationId: string,
   detail: OrganizationDetail,
   subjectId: string | null,

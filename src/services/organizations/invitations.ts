@@ -4,7 +4,7 @@ import { isUniqueViolationOn } from "../../db/errors.ts";
 import * as invitations from "../../db/repositories/invitations.ts";
 import * as orgs from "../../db/repositories/organizations.ts";
 import { countTeamMembers, findTeamById, findTeamMember, insertTeamMember } from "../../db/repositories/teams.ts";
-import type { InvitationRow, OrganizationRow, Trx, UserRow } from "../../db/schema.ts";
+import type { InvitationRow, Trx, UserRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { withTransaction } from "../../platform/transaction.ts";
 import { splitRoles } from "../access-control.ts";
@@ -16,6 +16,7 @@ import {
   requireMembership,
   targetOrganizationId,
 } from "./actor.ts";
+import { issueInvitation, teamIdsOf } from "./issue-invitation.ts";
 import { withOrganizationLock } from "./members.ts";
 import { invitationParties, mustVerifyForInvitations } from "./open-invitations.ts";
 import { creatorRole, hasOrganizationPermission, holdsCreatorRole, joinRoles } from "./permissions.ts";
@@ -29,55 +30,6 @@ export interface InviteInput {
   teamId?: string | string[];
 }
 
-function teamIdsOf(value: string | string[] | null | undefined): string[] {
-  if (!value) return [];
-  return (Array.isArray(value) ? value : value.split(",")).filter((id) => id !== "");
-}
-
-/** The operator's invitationAcceptURL; else authd's invitation page with the pages on; else the app's path Better Auth names. */
-export function invitationLink(ctx: AuthContext, id: string): string {
-  const template = ctx.config.organization.invitationAcceptURL;
-  if (template) return template.replaceAll("{id}", encodeURIComponent(id));
-  const { pages } = ctx.config;
-  const path = pages.enabled ? `${pages.basePath}/invitation` : "/accept-invitation";
-  return `${ctx.baseURL}${path}/${encodeURIComponent(id)}`;
-}
-
-function sendInvitationMail(
-  ctx: AuthContext,
-  invitation: InvitationRow,
-  organization: OrganizationRow,
-  inviter: UserRow,
-): void {
-  ctx.sendMail({
-    kind: "invitation",
-    to: invitation.email,
-    values: {
-      email: invitation.email,
-      inviterName: inviter.name,
-      inviterEmail: inviter.email,
-      organizationName: organization.name,
-      role: invitation.role,
-      link: invitationLink(ctx, invitation.id),
-      expiresAt: Number(invitation.expiresAt),
-    },
-  });
-}
-
-async function assertTeamsCanTakeInvitee(
-  ctx: AuthContext,
-  db: Trx,
-  organizationId: string,
-  teamIds: string[],
-): Promise<void> {
-  const maximum = ctx.config.organization.teams.maximumMembersPerTeam;
-  for (const teamId of teamIds) {
-    if (!(await findTeamById(db, teamId, organizationId))) throw new AuthError("TEAM_NOT_FOUND");
-    if (maximum !== undefined && (await countTeamMembers(db, teamId)) >= maximum)
-      throw new AuthError("TEAM_MEMBER_LIMIT_REACHED");
-  }
-}
-
 /** Creates a pending invitation and mails its accept link to the invitee. */
 export async function inviteMember(ctx: AuthContext, actor: Actor, input: InviteInput) {
   const organizationId = targetOrganizationId(actor, input.organizationId);
@@ -88,41 +40,15 @@ export async function inviteMember(ctx: AuthContext, actor: Actor, input: Invite
   const role = joinRoles(input.role);
   if (!holdsCreatorRole(ctx, member.role) && splitRoles(role).includes(creatorRole(ctx)))
     throw new AuthError("NOT_ALLOWED_TO_INVITE_WITH_ROLE");
-  const email = normalizeEmail(input.email);
-  const teamIds = ctx.config.organization.teams.enabled ? teamIdsOf(input.teamId) : [];
-  const now = ctx.now();
-  // Under the organization's lock, so concurrent invites cannot both pass the duplicate and limit checks.
-  const { invitation, organization } = await withOrganizationLock(ctx, organizationId, async (trx) => {
-    const organization = await orgs.findOrganizationById(trx, organizationId);
-    if (!organization) throw new AuthError("ORGANIZATION_NOT_FOUND");
-    if (await orgs.findMemberByEmail(trx, organizationId, email)) throw new AuthError("ALREADY_A_MEMBER");
-    const pendingForEmail = await invitations.listPendingInvitations(trx, organizationId, now, email);
-    if (pendingForEmail.length > 0 && !input.resend) throw new AuthError("ALREADY_INVITED");
-    if (pendingForEmail.length > 0 && ctx.config.organization.cancelPendingInvitationsOnReInvite) {
-      for (const old of pendingForEmail) await invitations.cancelInvitation(trx, old.id);
-    }
-    if (
-      (await invitations.listPendingInvitations(trx, organizationId, now)).length >=
-      ctx.config.organization.invitationLimit
-    )
-      throw new AuthError("INVITATION_LIMIT_REACHED");
-    await assertTeamsCanTakeInvitee(ctx, trx, organizationId, teamIds);
-    const invitation = await invitations.insertInvitation(trx, {
-      id: generateId(),
-      organizationId,
-      email,
-      role,
-      status: "pending",
-      teamId: teamIds.length > 0 ? teamIds.join(",") : null,
-      inviterId: actor.user.id,
-      expiresAt: now + ctx.config.organization.invitationExpiresIn * 1000,
-      createdAt: now,
-    });
-    const sent = { type: "invitation_sent", outcome: "success", invitationId: invitation.id, role } as const;
-    await recordOrganizationEvent(ctx, trx, actor, organizationId, sent, null);
-    return { invitation, organization };
+  const invitation = await issueInvitation(ctx, {
+    organizationId,
+    inviter: actor.user,
+    actor,
+    email: normalizeEmail(input.email),
+    role,
+    teamIds: ctx.config.organization.teams.enabled ? teamIdsOf(input.teamId) : [],
+    resend: input.resend ?? false,
   });
-  sendInvitationMail(ctx, invitation, organization, actor.user);
   return toInvitationWire(ctx, invitation);
 }
 
@@ -203,9 +129,9 @@ export async function acceptInvitation(ctx: AuthContext, actor: Actor, invitatio
 }
 
 /** Settle a pending invitation (rejected or canceled) and record the event in the same transaction. */
-function settleRecorded(
+export function settleRecorded(
   ctx: AuthContext,
-  actor: Actor,
+  actor: Pick<Actor, "source">,
   invitationId: string,
   status: "rejected" | "canceled",
   subjectId: string | null,

@@ -16,10 +16,13 @@ import { splitRoles } from "../access-control.ts";
 import { clearActiveOrganization } from "../sessions/sessions.ts";
 import { type Actor, recordOrganizationEvent, requireMembership, targetOrganizationId } from "./actor.ts";
 import {
+  actsAsCreator,
+  authorityAllows,
   creatorRole,
   hasOrganizationPermission,
   holdsCreatorRole,
   joinRoles,
+  type OrganizationAuthority,
   type PermissionRequest,
 } from "./permissions.ts";
 import { toMemberWire, toMemberWithUserWire } from "./wire.ts";
@@ -113,27 +116,46 @@ export async function updateMemberRole(
 ) {
   const organizationId = targetOrganizationId(actor, input.organizationId);
   if (!organizationId) throw new AuthError("NO_ACTIVE_ORGANIZATION");
-  const newRole = joinRoles(input.role);
   const updated = await withOrganizationLock(ctx, organizationId, async (trx) => {
     const self = await orgs.findMember(trx, organizationId, actor.user.id);
     if (!self) throw new AuthError("MEMBER_NOT_FOUND");
-    const target = self.id === input.memberId ? self : await orgs.findMemberById(trx, input.memberId);
-    if (!target || target.organizationId !== organizationId) throw new AuthError("MEMBER_NOT_FOUND");
-    const updaterIsCreator = holdsCreatorRole(ctx, self.role);
-    const targetIsCreator = holdsCreatorRole(ctx, target.role);
-    const settingCreator = splitRoles(newRole).includes(creatorRole(ctx));
-    if ((targetIsCreator || settingCreator) && !updaterIsCreator) throw new AuthError("NOT_ALLOWED_TO_UPDATE_MEMBER");
-    if (!updaterIsCreator && !hasOrganizationPermission(ctx, self.role, { member: ["update"] }))
-      throw new AuthError("NOT_ALLOWED_TO_UPDATE_MEMBER");
-    if (targetIsCreator && !settingCreator && (await countOwners(ctx, trx, organizationId)) <= 1)
-      throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
-    const row = await orgs.updateMemberRole(trx, target.id, newRole);
-    if (!row) throw new AuthError("MEMBER_NOT_FOUND");
-    const changed = { type: "member_role_changed", outcome: "success", memberId: row.id, role: newRole } as const;
-    await recordOrganizationEvent(ctx, trx, actor, organizationId, changed, row.userId);
-    return row;
+    const authority = { kind: "member", role: self.role } as const;
+    return setMemberRoleLocked(ctx, trx, { organizationId, authority, actor }, input.memberId, joinRoles(input.role));
   });
   return toMemberWire(ctx, updated);
+}
+
+/** Who changes an organization's roster, and as what, inside the organization's lock. */
+export interface RosterChange {
+  organizationId: string;
+  authority: OrganizationAuthority;
+  actor: Pick<Actor, "source">;
+}
+
+/** The role change itself, under the organization's lock (withOrganizationLock): the rules, the row, the event. */
+export async function setMemberRoleLocked(
+  ctx: AuthContext,
+  trx: Trx,
+  change: RosterChange,
+  memberId: string,
+  newRole: string,
+): Promise<MemberRow> {
+  const { organizationId, authority } = change;
+  const target = await orgs.findMemberById(trx, memberId);
+  if (!target || target.organizationId !== organizationId) throw new AuthError("MEMBER_NOT_FOUND");
+  const updaterIsCreator = actsAsCreator(ctx, authority);
+  const targetIsCreator = holdsCreatorRole(ctx, target.role);
+  const settingCreator = splitRoles(newRole).includes(creatorRole(ctx));
+  if ((targetIsCreator || settingCreator) && !updaterIsCreator) throw new AuthError("NOT_ALLOWED_TO_UPDATE_MEMBER");
+  if (!updaterIsCreator && !authorityAllows(ctx, authority, { member: ["update"] }))
+    throw new AuthError("NOT_ALLOWED_TO_UPDATE_MEMBER");
+  if (targetIsCreator && !settingCreator && (await countOwners(ctx, trx, organizationId)) <= 1)
+    throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
+  const row = await orgs.updateMemberRole(trx, target.id, newRole);
+  if (!row) throw new AuthError("MEMBER_NOT_FOUND");
+  const changed = { type: "member_role_changed", outcome: "success", memberId: row.id, role: newRole } as const;
+  await recordOrganizationEvent(ctx, trx, change.actor, organizationId, changed, row.userId);
+  return row;
 }
 
 /** Server call: adds a user to an organization directly, within the membership limit. */
@@ -205,20 +227,31 @@ export async function removeMember(
     const target = byEmail
       ? await orgs.findMemberByEmail(trx, organizationId, input.memberIdOrEmail)
       : await orgs.findMemberById(trx, input.memberIdOrEmail);
-    if (!target || target.organizationId !== organizationId) throw new AuthError("MEMBER_NOT_FOUND");
-    if (holdsCreatorRole(ctx, target.role)) {
-      if (!holdsCreatorRole(ctx, self.role) || (await countOwners(ctx, trx, organizationId)) <= 1)
-        throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
-    }
-    if (!hasOrganizationPermission(ctx, self.role, { member: ["delete"] }))
-      throw new AuthError("NOT_ALLOWED_TO_DELETE_MEMBER");
-    await dropMembership(ctx, trx, target);
-    const event = { type: "member_removed", outcome: "success", memberId: target.id } as const;
-    await recordOrganizationEvent(ctx, trx, actor, organizationId, event, target.userId);
-    return target;
+    const authority = { kind: "member", role: self.role } as const;
+    return removeMemberLocked(ctx, trx, { organizationId, authority, actor }, target);
   });
   if (removed.userId === actor.user.id) forgetActiveOrganization(actor, organizationId);
   return { member: await memberWithUser(ctx, removed) };
+}
+
+/** The removal itself, under the organization's lock: the rules, the rows (teams, active sessions), the event. */
+export async function removeMemberLocked(
+  ctx: AuthContext,
+  trx: Trx,
+  change: RosterChange,
+  target: MemberRow | undefined,
+): Promise<MemberRow> {
+  const { organizationId, authority } = change;
+  if (!target || target.organizationId !== organizationId) throw new AuthError("MEMBER_NOT_FOUND");
+  if (holdsCreatorRole(ctx, target.role)) {
+    if (!actsAsCreator(ctx, authority) || (await countOwners(ctx, trx, organizationId)) <= 1)
+      throw new AuthError("CANNOT_LEAVE_AS_ONLY_OWNER");
+  }
+  if (!authorityAllows(ctx, authority, { member: ["delete"] })) throw new AuthError("NOT_ALLOWED_TO_DELETE_MEMBER");
+  await dropMembership(ctx, trx, target);
+  const event = { type: "member_removed", outcome: "success", memberId: target.id } as const;
+  await recordOrganizationEvent(ctx, trx, change.actor, organizationId, event, target.userId);
+  return target;
 }
 
 /** The caller leaves an organization; the only owner cannot. */

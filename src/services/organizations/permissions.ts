@@ -24,3 +24,22 @@ export function holdsCreatorRole(ctx: AuthContext, role: string): boolean {
 export function hasOrganizationPermission(ctx: AuthContext, role: string, request: PermissionRequest): boolean {
   return roleAllows(ctx.organizationRoles, role, request).allowed;
 }
+
+/**
+ * Who acts on an organization: a member, whose role decides, or an operator holding the admin permission
+ * organization:update (the front end checks it), who may do what the creator role may. The organization's
+ * own rules (it keeps at least one holder of the creator role) bind both.
+ */
+export type OrganizationAuthority = { kind: "member"; role: string } | { kind: "operator" };
+
+export function actsAsCreator(ctx: AuthContext, authority: OrganizationAuthority): boolean {
+  return authority.kind === "operator" || holdsCreatorRole(ctx, authority.role);
+}
+
+export function authorityAllows(
+  ctx: AuthContext,
+  authority: OrganizationAuthority,
+  request: PermissionRequest,
+): boolean {
+  return authority.kind === "operator" || hasOrganizationPermission(ctx, authority.role, request);
+}

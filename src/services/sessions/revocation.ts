@@ -4,6 +4,7 @@ import * as sessions from "../../db/repositories/sessions.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
 import { withTransaction } from "../../platform/transaction.ts";
+import { defineHook } from "../hooks.ts";
 import { type EventSource, recordSecurityEvent, type SecurityEvent } from "../security-events.ts";
 import { forgetCachedSessions } from "./redis-cache.ts";
 import { hashSessionToken } from "./token.ts";
@@ -12,20 +13,44 @@ import { hashSessionToken } from "./token.ts";
 // the sweep of expired ones. Each revocation tombstones the cached copies by token hash
 // (forgetCachedSessions) after the delete, so a revoked session is refused on every daemon at once, not
 // when its cache entry would have run out. Creation, reads and refreshes are in sessions.ts, which
-// re-exports these.
+// re-exports these. Every revocation tells the features through the sessionsEnded hook, in its transaction.
 
-/** Delete sessions by token hash and tombstone their cached copies (an expired one found by findSession too). */
+/**
+ * Sessions someone ended: a sign-out, a revocation by their user or an operator, a ban, a deletion, a
+ * password change or reset that ends the others. Each feature that gave something out on a session's
+ * strength ends it too, in the revocation's transaction (the OpenID Provider's token families, and a
+ * back-channel logout to its clients once committed). An expired session is no such end: nobody ended it.
+ */
+export const sessionsEnded =
+  defineHook<(ctx: AuthContext, ended: readonly DeletedSession[]) => Promise<void>>("sessionsEnded");
+
+async function tellSessionsEnded(ctx: AuthContext, ended: readonly DeletedSession[]): Promise<void> {
+  if (ended.length === 0) return;
+  for (const handler of sessionsEnded.handlers()) await handler(ctx, ended);
+}
+
+/** Delete sessions by token hash and tombstone their cached copies. */
 export async function revokeStoredSessions(
   ctx: AuthContext,
   tokenHashes: string[],
   ownerId?: string,
 ): Promise<DeletedSession[]> {
-  const deleted = await sessions.deleteSessionsByTokenHash(ctx.db, tokenHashes, ownerId);
+  const deleted = await withTransaction(ctx, async (tx) => {
+    const gone = await sessions.deleteSessionsByTokenHash(tx.db, tokenHashes, ownerId);
+    await tellSessionsEnded(tx, gone);
+    return gone;
+  });
   // Without an owner to check, every hash asked for gets a tombstone, found or not (a cached copy goes
   // either way). With one, only what was the owner's: a tombstone for another user's session would end it
   // on every daemon, which is the very thing the owner check refuses.
   await forgetCachedSessions(ctx, ownerId === undefined ? tokenHashes : deleted.map((row) => row.tokenHash), "revoked");
   return deleted;
+}
+
+/** An expired session a read came across: deleted and tombstoned, with nothing to tell (it was not ended). */
+export async function dropExpiredSession(ctx: AuthContext, tokenHash: string): Promise<void> {
+  await sessions.deleteSessionsByTokenHash(ctx.db, [tokenHash]);
+  await forgetCachedSessions(ctx, [tokenHash], "revoked");
 }
 
 /** Revoke the session of a token the caller holds (sign-out). */
@@ -60,14 +85,16 @@ export function ownRevocationEvent(
   };
 }
 
-/** The sign-out of a session's own holder, from where the request came. */
+/**
+ * The sign-out of a session's own holder, from where the request came; an impersonation session's sign-out
+ * names the administrator too (the route ends the session without resolving it first).
+ */
 export function signOutEvent(source: EventSource): (revoked: DeletedSession) => SecurityEvent {
-  return (revoked) => ({
-    type: "sign_out",
-    outcome: "success",
-    userId: revoked.userId,
-    source: { ...source, actorType: "user", actorId: revoked.userId },
-  });
+  return (revoked) => {
+    const signedOut: EventSource = { ...source, actorType: "user", actorId: revoked.userId };
+    if (revoked.impersonatedBy) signedOut.impersonation = { adminId: revoked.impersonatedBy, userId: revoked.userId };
+    return { type: "sign_out", outcome: "success", userId: revoked.userId, source: signedOut };
+  };
 }
 
 /**
@@ -105,10 +132,17 @@ export async function revokeOwnSession(
   throw new AuthError(owner === undefined ? "SESSION_NOT_FOUND" : "UNAUTHORIZED");
 }
 
-/** Revoke a session by its id (the terminal UI); answers the session that went, if any. */
-export async function revokeSessionById(ctx: AuthContext, sessionId: string): Promise<DeletedSession[]> {
+/**
+ * Revoke a session by its id (the terminal UI, the console); answers the session that went, if any. With
+ * `ownerId`, only that user's session can go (the console acts on one user's page).
+ */
+export async function revokeSessionById(
+  ctx: AuthContext,
+  sessionId: string,
+  ownerId?: string,
+): Promise<DeletedSession[]> {
   const row = await sessions.findSessionById(ctx.db, sessionId);
-  return row ? revokeStoredSessions(ctx, [row.tokenHash]) : [];
+  return row ? revokeStoredSessions(ctx, [row.tokenHash], ownerId) : [];
 }
 
 /**
@@ -121,13 +155,18 @@ export async function revokeUserSessions(
   keep?: SessionRow,
   event?: (count: number) => SecurityEvent,
 ): Promise<number> {
-  const tokenHashes = await withTransaction(ctx, async (tx) => {
-    const hashes = await sessions.deleteSessionsByUserId(tx.db, userId, keep?.id);
-    if (hashes.length > 0 && event) await recordSecurityEvent(tx, event(hashes.length));
-    return hashes;
+  const deleted = await withTransaction(ctx, async (tx) => {
+    const gone = await sessions.deleteSessionsByUserId(tx.db, userId, keep?.id);
+    if (gone.length > 0 && event) await recordSecurityEvent(tx, event(gone.length));
+    await tellSessionsEnded(tx, gone);
+    return gone;
   });
-  await forgetCachedSessions(ctx, tokenHashes, "revoked");
-  return tokenHashes.length;
+  await forgetCachedSessions(
+    ctx,
+    deleted.map((row) => row.tokenHash),
+    "revoked",
+  );
+  return deleted.length;
 }
 
 /** Revoke every session of every user in batches, reporting the running total after each batch. */
@@ -138,10 +177,18 @@ export async function revokeAllSessions(
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const tokenHashes = await sessions.deleteSessionBatch(ctx.db, batchSize);
-    if (tokenHashes.length === 0) return total;
-    await forgetCachedSessions(ctx, tokenHashes, "revoked");
-    total += tokenHashes.length;
+    const deleted = await withTransaction(ctx, async (tx) => {
+      const gone = await sessions.deleteSessionBatch(tx.db, batchSize);
+      await tellSessionsEnded(tx, gone);
+      return gone;
+    });
+    if (deleted.length === 0) return total;
+    await forgetCachedSessions(
+      ctx,
+      deleted.map((row) => row.tokenHash),
+      "revoked",
+    );
+    total += deleted.length;
     onProgress?.(total);
   }
 }

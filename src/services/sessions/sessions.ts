@@ -10,7 +10,7 @@ import { withoutControlCharacters } from "../control-characters.ts";
 import { recordSecurityEvent, type SecurityEvent } from "../security-events.ts";
 import { localReadStamp, readLocalSession, storeLocalSession } from "./local-cache.ts";
 import { disownCachedSessions, fillSessionCache, forgetCachedSessions, readCachedSession } from "./redis-cache.ts";
-import { revokeSession, revokeStoredSessions } from "./revocation.ts";
+import { dropExpiredSession, revokeSession } from "./revocation.ts";
 import { hashSessionToken, type LiveSession } from "./token.ts";
 
 // Sessions: every read and write of a session goes through here, so a secondary storage (Redis) can be
@@ -143,7 +143,7 @@ export async function findSession(ctx: AuthContext, token: string): Promise<Sess
     if (stamp) storeLocalSession(ctx, tokenHash, found, stamp);
   }
   if (Number(found.session.expiresAt) <= ctx.now()) {
-    await revokeStoredSessions(ctx, [tokenHash]);
+    await dropExpiredSession(ctx, tokenHash);
     return null;
   }
   return { session: { ...found.session, token }, user: found.user };

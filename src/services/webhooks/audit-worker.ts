@@ -2,9 +2,11 @@ import type { AuthContext } from "../../context.ts";
 import { generateId } from "../../crypto/random.ts";
 import { countDeliveriesByEndpoint } from "../../db/repositories/webhooks.ts";
 import { labels } from "../../platform/metrics.ts";
+import { perContext } from "../../platform/per-context.ts";
 import { repeatEvery } from "../../platform/repeating-task.ts";
 import { pruneAuditLog } from "../audit-log.ts";
 import { fanOutEvents, type StartedDelivery, startDueDeliveries } from "./delivery.ts";
+import { pruneDeliveryLog } from "./delivery-log.ts";
 import { createDeliveryHealthLog } from "./health.ts";
 import { syncConfiguredEndpoints } from "./webhooks.ts";
 
@@ -18,6 +20,22 @@ import { syncConfiguredEndpoints } from "./webhooks.ts";
 export interface AuditWorker {
   stop(): Promise<void>;
 }
+
+/** What this process's worker did last (the console's settings screen tells its health from it). */
+export interface AuditWorkerState {
+  running: boolean;
+  /** When its last pass ended (ms), or null before the first. */
+  lastPassAt: number | null;
+  /** Why its last pass failed; null once a pass succeeds. */
+  lastError: string | null;
+}
+
+/** This context's worker state; never started: not running. */
+export const auditWorkerState = perContext<AuditWorkerState>(() => ({
+  running: false,
+  lastPassAt: null,
+  lastError: null,
+}));
 
 /** Delivery counts per endpoint and status, as /metrics gauges. */
 function deliveryGauges(ctx: AuthContext): () => Promise<string[]> {
@@ -64,17 +82,28 @@ export function startAuditWorker(ctx: AuthContext): AuditWorker {
       lastPrune = ctx.now();
       const pruned = await pruneAuditLog(ctx);
       if (pruned > 0) ctx.logger.info("pruned audit events", { count: pruned });
+      const entries = await pruneDeliveryLog(ctx);
+      if (entries > 0) ctx.logger.info("pruned webhook delivery log", { count: entries });
     }
     if (!ctx.config.webhooks.enabled) return;
     while ((await fanOutEvents(ctx)) > 0 && !task.stopped) {}
     for (const started of await startDueDeliveries(ctx, owner, new Set(inFlight.keys()), observe)) track(started);
   };
 
-  const task = repeatEvery(ctx.config.webhooks.pollIntervalMs, pass, (error: unknown) =>
-    ctx.logger.error("audit worker pass failed", { error }),
-  );
+  const state = auditWorkerState(ctx);
+  state.running = true;
+  const observedPass = async () => {
+    await pass();
+    state.lastPassAt = ctx.now();
+    state.lastError = null;
+  };
+  const task = repeatEvery(ctx.config.webhooks.pollIntervalMs, observedPass, (error: unknown) => {
+    state.lastError = error instanceof Error ? error.message : String(error);
+    ctx.logger.error("audit worker pass failed", { error });
+  });
   return {
     async stop() {
+      state.running = false;
       await task.stop();
       await Promise.all(sending);
     },

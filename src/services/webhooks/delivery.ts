@@ -1,12 +1,10 @@
-import { Webhook } from "standardwebhooks";
 import type { AuthContext } from "../../context.ts";
 import { generateId } from "../../crypto/random.ts";
 import { listEventsToFanOut, markFannedOut } from "../../db/repositories/audit-events.ts";
 import * as webhooks from "../../db/repositories/webhooks.ts";
-import type { AuditEventRow, WebhookDeliveryRow, WebhookEndpointRow } from "../../db/schema.ts";
+import type { WebhookDeliveryRow, WebhookEndpointRow } from "../../db/schema.ts";
 import { withTransaction } from "../../platform/transaction.ts";
-import { toAuditEventWire } from "../audit-log.ts";
-import { refuseDestination } from "./destination.ts";
+import { type AttemptResult, sendAndLog, webhookPayload } from "./send.ts";
 import { endpointWants } from "./webhooks.ts";
 
 // Webhook delivery from the outbox. Each pass (1) turns events not yet fanned out into one pending
@@ -20,14 +18,14 @@ import { endpointWants } from "./webhooks.ts";
 
 const FAN_OUT_BATCH = 200;
 const DELIVERY_BATCH = 20;
-const MAX_ERROR_TEXT = 200;
 
 /** Make the deliveries of events not yet fanned out; returns how many events were handled. */
 export async function fanOutEvents(ctx: AuthContext): Promise<number> {
   return withTransaction(ctx, async (tx) => {
     const events = await listEventsToFanOut(tx.db, FAN_OUT_BATCH, tx.database.dialect === "postgres");
     if (events.length === 0) return 0;
-    const endpoints = await webhooks.listEndpoints(tx.db);
+    // A disabled endpoint gets no deliveries: the events recorded while it is paused are never queued for it.
+    const endpoints = (await webhooks.listEndpoints(tx.db)).filter((endpoint) => !endpoint.disabled);
     const now = ctx.now();
     const rows = events.flatMap((event) =>
       endpoints
@@ -53,53 +51,6 @@ export async function fanOutEvents(ctx: AuthContext): Promise<number> {
   });
 }
 
-/** The body of a delivery: Standard Webhooks' {type, timestamp, data}, data being the audit event. */
-export function webhookPayload(event: AuditEventRow): string {
-  const wire = toAuditEventWire(event);
-  return JSON.stringify({ type: wire.type, timestamp: wire.createdAt, data: wire });
-}
-
-export interface AttemptResult {
-  ok: boolean;
-  status: number | null;
-  error: string | null;
-}
-
-/** One signed POST; never follows a redirect, gives up after webhooks.timeoutMs. */
-export async function sendWebhook(
-  ctx: AuthContext,
-  endpoint: Pick<WebhookEndpointRow, "url" | "secret">,
-  messageId: string,
-  payload: string,
-): Promise<AttemptResult> {
-  const refusal = await refuseDestination(ctx, endpoint.url);
-  if (refusal) return { ok: false, status: null, error: `refused: ${refusal}` };
-  const timestamp = new Date(ctx.now());
-  const signature = new Webhook(endpoint.secret).sign(messageId, timestamp, payload);
-  try {
-    const response = await fetch(endpoint.url, {
-      method: "POST",
-      body: payload,
-      redirect: "manual",
-      signal: AbortSignal.timeout(ctx.config.webhooks.timeoutMs),
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "authd-webhooks",
-        "webhook-id": messageId,
-        "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
-        "webhook-signature": signature,
-      },
-    });
-    await response.body?.cancel().catch(() => {});
-    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status, error: null };
-    const error = response.status >= 300 && response.status < 400 ? "redirect not followed" : `HTTP ${response.status}`;
-    return { ok: false, status: response.status, error };
-  } catch (error) {
-    const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return { ok: false, status: null, error: text.slice(0, MAX_ERROR_TEXT) };
-  }
-}
-
 /** The wait before the next attempt: retryBaseMs doubled per attempt made, capped at retryMaxMs. */
 export function backoffMs(ctx: AuthContext, attempts: number): number {
   const { retryBaseMs, retryMaxMs } = ctx.config.webhooks;
@@ -120,7 +71,15 @@ async function attemptDelivery(
     webhooks.findDeliveryEvent(ctx.db, delivery.eventId),
   ]);
   if (!endpoint || !event) return;
-  const result = await sendWebhook(ctx, endpoint, event.id, webhookPayload(event));
+  if (endpoint.disabled) {
+    // Disabled between the claim and now: the lease goes and the delivery waits until the endpoint is enabled.
+    const { nextAttemptAt, lastStatus, lastError } = delivery;
+    const unchanged = { status: "pending", nextAttemptAt, lastStatus, lastError, deliveredAt: null } as const;
+    await webhooks.finishAttempt(ctx.db, delivery.id, owner, unchanged);
+    return;
+  }
+  const message = { id: event.id, payload: webhookPayload(event), eventId: event.id, eventType: event.type };
+  const { result } = await sendAndLog(ctx, endpoint, message, { trigger: "delivery", deliveryId: delivery.id });
   observe?.(endpoint, result);
   const now = ctx.now();
   const windowClosed = now - Number(delivery.createdAt) >= ctx.config.webhooks.retryWindowMs;
@@ -164,14 +123,4 @@ export async function startDueDeliveries(
     started.push({ endpointId: row.endpointId, done });
   }
   return started;
-}
-
-/** `authd webhooks test`: a signed webhook.test message sent now, outside the outbox; null without the endpoint. */
-export async function sendTestWebhook(ctx: AuthContext, endpointId: string): Promise<AttemptResult | null> {
-  const endpoint = await webhooks.findEndpoint(ctx.db, endpointId);
-  if (!endpoint) return null;
-  const messageId = `msg_test_${generateId()}`;
-  const timestamp = new Date(ctx.now()).toISOString();
-  const payload = JSON.stringify({ type: "webhook.test", timestamp, data: { endpointId } });
-  return sendWebhook(ctx, endpoint, messageId, payload);
 }

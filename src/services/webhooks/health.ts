@@ -1,5 +1,6 @@
 import type { AuthContext } from "../../context.ts";
-import type { AttemptObserver, AttemptResult } from "./delivery.ts";
+import type { AttemptObserver } from "./delivery.ts";
+import type { AttemptResult } from "./send.ts";
 
 // What the operator reads in the log about failing webhook endpoints: one warning when an endpoint starts
 // failing, then at most one a minute while it keeps failing (a receiver down for a day must not flood the

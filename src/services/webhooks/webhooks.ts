@@ -2,24 +2,21 @@ import { randomBytes } from "node:crypto";
 import type { Config } from "../../config/schema.ts";
 import type { AuthContext } from "../../context.ts";
 import { generateId } from "../../crypto/random.ts";
+import { findLastAttempt } from "../../db/repositories/webhook-attempts.ts";
 import * as webhooks from "../../db/repositories/webhooks.ts";
 import type { WebhookEndpointRow } from "../../db/schema.ts";
 import { AuthError } from "../../errors.ts";
-import { AUDITED_EVENT_TYPES } from "../security-event-types.ts";
+import { withTransaction } from "../../platform/transaction.ts";
+import { iso, isoDate } from "../../wire/common.ts";
+import type { WebhookEndpointWire } from "../../wire/webhook.ts";
+import { AUDITED_EVENT_TYPES, type WebhookEndpointChange } from "../security-event-types.ts";
+import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "../security-events.ts";
 import { refuseDestination } from "./destination.ts";
 
-// Webhook endpoints (authd webhooks add/list/remove, and the config file) and their delivery status.
-// Delivery itself is webhooks/delivery.ts.
+// Webhook endpoints (authd webhooks add/list/remove, the admin API, the console, and the config file) and
+// their delivery status. Changing one is manage.ts; delivery itself is webhooks/delivery.ts.
 
-export interface WebhookEndpointWire {
-  id: string;
-  url: string;
-  events: string[];
-  origin: "cli" | "config";
-  createdAt: string;
-  deliveries: { pending: number; delivered: number; failed: number };
-  lastAttempt: { at: string; status: number | null; error: string | null } | null;
-}
+export type { WebhookEndpointWire };
 
 export function parseEvents(row: Pick<WebhookEndpointRow, "events">): string[] {
   try {
@@ -55,20 +52,48 @@ export function configuredEndpointProblems(config: Config): string[] {
 }
 
 /** A new signing secret: 32 random bytes, in the Standard Webhooks form. */
-function generateWebhookSecret(): string {
+export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+/** Refuse an empty or unknown list of event types, or a destination the daemon may not call. */
+export async function assertEndpointInput(ctx: AuthContext, input: { url?: string; events?: string[] }): Promise<void> {
+  if (input.events !== undefined) {
+    if (input.events.length === 0) throw new AuthError("WEBHOOK_EVENTS_REQUIRED");
+    const unknown = unknownEventTypes(input.events);
+    if (unknown.length > 0) throw new AuthError("WEBHOOK_EVENT_UNKNOWN", { message: describeUnknownTypes(unknown) });
+  }
+  if (input.url !== undefined) {
+    const refusal = await refuseDestination(ctx, input.url);
+    if (refusal) throw new AuthError("WEBHOOK_DESTINATION_REFUSED", { message: `webhook URL refused: ${refusal}` });
+  }
+}
+
+/** The event of an endpoint change, from whoever made it (the console's admin, the API's caller, the CLI). */
+export function recordEndpointChange(
+  ctx: AuthContext,
+  endpointId: string,
+  change: WebhookEndpointChange,
+  source: EventSource,
+  fields?: string[],
+): Promise<void> {
+  const details = fields ? { endpointId, change, fields } : { endpointId, change };
+  return recordSecurityEvent(ctx, {
+    type: "webhook_endpoint_changed",
+    outcome: "success",
+    ...details,
+    userId: null,
+    source,
+  });
 }
 
 /** Register an endpoint; answers it with its secret (shown once: receivers verify signatures with it). */
 export async function addWebhookEndpoint(
   ctx: AuthContext,
   input: { url: string; events: string[] },
+  source: EventSource = CLI_SOURCE,
 ): Promise<{ id: string; url: string; events: string[]; secret: string }> {
-  if (input.events.length === 0) throw new AuthError("WEBHOOK_EVENTS_REQUIRED");
-  const unknown = unknownEventTypes(input.events);
-  if (unknown.length > 0) throw new AuthError("WEBHOOK_EVENT_UNKNOWN", { message: describeUnknownTypes(unknown) });
-  const refusal = await refuseDestination(ctx, input.url);
-  if (refusal) throw new AuthError("WEBHOOK_DESTINATION_REFUSED", { message: `webhook URL refused: ${refusal}` });
+  await assertEndpointInput(ctx, input);
   const row = {
     id: `wh_${generateId()}`,
     url: input.url,
@@ -77,16 +102,75 @@ export async function addWebhookEndpoint(
     origin: "cli",
     createdAt: ctx.now(),
   };
-  await webhooks.insertEndpoint(ctx.db, row);
+  await withTransaction(ctx, async (tx) => {
+    await webhooks.insertEndpoint(tx.db, row);
+    await recordEndpointChange(tx, row.id, "created", source);
+  });
   return { id: row.id, url: row.url, events: parseEvents(row), secret: row.secret };
 }
 
-export async function removeWebhookEndpoint(ctx: AuthContext, id: string): Promise<boolean> {
-  return webhooks.deleteEndpoint(ctx.db, id);
+/** The endpoint, or WEBHOOK_ENDPOINT_NOT_FOUND. */
+export async function findEndpointOrThrow(ctx: AuthContext, id: string): Promise<WebhookEndpointRow> {
+  const row = await webhooks.findEndpoint(ctx.db, id);
+  if (!row) throw new AuthError("WEBHOOK_ENDPOINT_NOT_FOUND");
+  return row;
+}
+
+/** An endpoint kept in the config file is changed there: the daemon would put the file's version back. */
+export function assertChangeable(row: Pick<WebhookEndpointRow, "origin">): void {
+  if (row.origin === "config") throw new AuthError("WEBHOOK_ENDPOINT_READ_ONLY");
+}
+
+/** Remove an endpoint made here (with its deliveries and log); false when there is none with this id. */
+export async function removeWebhookEndpoint(
+  ctx: AuthContext,
+  id: string,
+  source: EventSource = CLI_SOURCE,
+): Promise<boolean> {
+  const row = await webhooks.findEndpoint(ctx.db, id);
+  if (!row) return false;
+  assertChangeable(row);
+  return withTransaction(ctx, async (tx) => {
+    const removed = await webhooks.deleteEndpoint(tx.db, id);
+    if (removed) await recordEndpointChange(tx, id, "removed", source);
+    return removed;
+  });
 }
 
 export async function findWebhookEndpoint(ctx: AuthContext, id: string): Promise<WebhookEndpointRow | undefined> {
   return webhooks.findEndpoint(ctx.db, id);
+}
+
+async function toEndpointWire(
+  ctx: AuthContext,
+  row: WebhookEndpointRow,
+  counts: webhooks.EndpointDeliveryCounts[],
+): Promise<WebhookEndpointWire> {
+  const deliveries = { pending: 0, delivered: 0, failed: 0 };
+  for (const count of counts)
+    if (count.endpointId === row.id && count.status in deliveries)
+      deliveries[count.status as keyof typeof deliveries] = count.count;
+  const lastAttempt = await describeLastAttempt(ctx, row.id);
+  const graceUntil = row.previousSecret ? Number(row.previousSecretExpiresAt) : null;
+  return {
+    id: row.id,
+    url: row.url,
+    events: parseEvents(row),
+    origin: row.origin === "config" ? "config" : "cli",
+    createdAt: isoDate(Number(row.createdAt)),
+    deliveries,
+    lastAttempt,
+    disabled: Boolean(row.disabled),
+    previousSecretExpiresAt: graceUntil !== null && graceUntil > ctx.now() ? iso(graceUntil) : null,
+  };
+}
+
+/** The newest entry of the delivery log; before the log existed (or once pruned), the outbox's newest attempt. */
+async function describeLastAttempt(ctx: AuthContext, endpointId: string): Promise<WebhookEndpointWire["lastAttempt"]> {
+  const logged = await findLastAttempt(ctx.db, endpointId);
+  if (logged) return { at: isoDate(Number(logged.attemptedAt)), status: logged.responseStatus, error: logged.error };
+  const [last] = await webhooks.listLastAttempts(ctx.db, endpointId, 1);
+  return last ? { at: isoDate(Number(last.createdAt)), status: last.lastStatus, error: last.lastError } : null;
 }
 
 /** Every endpoint with its delivery counts and last attempt (never its secret). */
@@ -96,25 +180,15 @@ export async function listWebhookEndpoints(ctx: AuthContext): Promise<WebhookEnd
     webhooks.countDeliveriesByEndpoint(ctx.db),
   ]);
   const result: WebhookEndpointWire[] = [];
-  for (const row of rows) {
-    const deliveries = { pending: 0, delivered: 0, failed: 0 };
-    for (const count of counts)
-      if (count.endpointId === row.id && count.status in deliveries)
-        deliveries[count.status as keyof typeof deliveries] = count.count;
-    const [last] = await webhooks.listLastAttempts(ctx.db, row.id, 1);
-    result.push({
-      id: row.id,
-      url: row.url,
-      events: parseEvents(row),
-      origin: row.origin === "config" ? "config" : "cli",
-      createdAt: new Date(Number(row.createdAt)).toISOString(),
-      deliveries,
-      lastAttempt: last
-        ? { at: new Date(Number(last.createdAt)).toISOString(), status: last.lastStatus, error: last.lastError }
-        : null,
-    });
-  }
+  for (const row of rows) result.push(await toEndpointWire(ctx, row, counts));
   return result;
+}
+
+/** One endpoint as listWebhookEndpoints shows it; null when there is none with this id. */
+export async function describeWebhookEndpoint(ctx: AuthContext, id: string): Promise<WebhookEndpointWire | null> {
+  const row = await webhooks.findEndpoint(ctx.db, id);
+  if (!row) return null;
+  return toEndpointWire(ctx, row, await webhooks.countDeliveriesByEndpoint(ctx.db));
 }
 
 /**

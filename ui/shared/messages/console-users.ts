@@ -58,6 +58,7 @@ export const consoleUsersEn = {
   "console.users.confirm.revoke-sessions.button": "Sign {count} users out",
   "console.users.confirm.missing": "{count} of the users chosen no longer exist and are left out.",
   "console.users.confirm.none": "None of the users chosen exist. Go back and choose again.",
+  "console.users.confirm.nothing": "No user was chosen. Go back and tick the users first.",
   "console.users.reason": "Reason",
   "console.users.reasonHint": "Kept with the ban and in the audit log; leave it empty for the default reason.",
   "console.users.banLength": "Ban for",
@@ -132,6 +133,8 @@ export const consoleUsersDe: Record<keyof typeof consoleUsersEn, string> = {
   "console.users.confirm.revoke-sessions.button": "{count} Benutzer abmelden",
   "console.users.confirm.missing": "{count} der ausgewählten Benutzer gibt es nicht mehr; sie werden ausgelassen.",
   "console.users.confirm.none": "Keinen der ausgewählten Benutzer gibt es noch. Gehen Sie zurück und wählen Sie neu.",
+  "console.users.confirm.nothing":
+    "Es wurde kein Benutzer ausgewählt. Gehen Sie zurück und kreuzen Sie zuerst Benutzer an.",
   "console.users.reason": "Grund",
   "console.users.reasonHint": "Wird mit der Sperre und im Audit-Protokoll gespeichert; leer für den Standardgrund.",
   "console.users.banLength": "Sperren für",

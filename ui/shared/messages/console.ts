@@ -1,5 +1,14 @@
+import { consoleApiKeysDe, consoleApiKeysEn } from "./console-api-keys.ts";
+import { consoleAuditDe, consoleAuditEn } from "./console-audit.ts";
+import { consoleClientsDe, consoleClientsEn } from "./console-clients.ts";
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
+import { consoleOrganizationsDe, consoleOrganizationsEn } from "./console-organizations.ts";
+import { consoleOverviewDe, consoleOverviewEn } from "./console-overview.ts";
+import { consoleSettingsDe, consoleSettingsEn } from "./console-settings.ts";
+import { consoleUserDe, consoleUserEn } from "./console-user.ts";
+import { consoleUserHoldingsDe, consoleUserHoldingsEn } from "./console-user-holdings.ts";
 import { consoleUsersDe, consoleUsersEn } from "./console-users.ts";
+import { consoleWebhooksDe, consoleWebhooksEn } from "./console-webhooks.ts";
 import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 
 // The web console's messages: part of the one catalogue (same languages, same `{name}` values, same
@@ -10,6 +19,15 @@ import { CATALOGUES, type Locale, type MessageKey } from "./index.ts";
 export const consoleEn = {
   ...consoleCoreEn,
   ...consoleUsersEn,
+  ...consoleOverviewEn,
+  ...consoleAuditEn,
+  ...consoleUserEn,
+  ...consoleUserHoldingsEn,
+  ...consoleOrganizationsEn,
+  ...consoleApiKeysEn,
+  ...consoleClientsEn,
+  ...consoleWebhooksEn,
+  ...consoleSettingsEn,
 } as const;
 
 export type ConsoleMessageKey = keyof typeof consoleEn;
@@ -17,6 +35,15 @@ export type ConsoleMessageKey = keyof typeof consoleEn;
 export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleCoreDe,
   ...consoleUsersDe,
+  ...consoleOverviewDe,
+  ...consoleAuditDe,
+  ...consoleUserDe,
+  ...consoleUserHoldingsDe,
+  ...consoleOrganizationsDe,
+  ...consoleApiKeysDe,
+  ...consoleClientsDe,
+  ...consoleWebhooksDe,
+  ...consoleSettingsDe,
 };
 
 const CONSOLE_CATALOGUES: Record<Locale, Record<ConsoleMessageKey, string>> = { en: consoleEn, de: consoleDe };

@@ -65,4 +65,12 @@ export const deActivity: Record<keyof typeof enActivity, string> = {
   "activity.oidc_token_replayed":
     "Ein altes Anmelde-Token einer Anwendung wurde erneut benutzt, deshalb wurde ihr Zugang zu Ihrem Konto beendet.",
   "activity.oidc_logout": "Sie haben sich von einer Anwendung abgemeldet, die sich mit Ihrem Konto anmeldet.",
+  "activity.password_reset_requested":
+    "Ein Administrator hat Ihnen einen Link zum Setzen eines neuen Passworts gesendet.",
+  "activity.oidc_client_created": "Eine Anwendung, die sich über diesen Dienst anmeldet, wurde registriert.",
+  "activity.oidc_client_updated": "Eine Anwendung, die sich über diesen Dienst anmeldet, wurde geändert.",
+  "activity.oidc_client_secret_rotated":
+    "Eine Anwendung, die sich über diesen Dienst anmeldet, hat ein neues Geheimnis erhalten.",
+  "activity.oidc_client_deleted": "Eine Anwendung, die sich über diesen Dienst anmeldet, wurde entfernt.",
+  "activity.webhook_endpoint_changed": "Ein Webhook-Endpunkt wurde geändert.",
 };

@@ -3,6 +3,7 @@ import { deAccountAccess } from "./de-account-access.ts";
 import { deAccountSelf } from "./de-account-self.ts";
 import { deActivity } from "./de-activity.ts";
 import type { MessageKey } from "./en.ts";
+import { impersonationDe } from "./impersonation.ts";
 import { mailDe } from "./mail-de.ts";
 
 // German: every key of the English catalogue (en.ts), translated.
@@ -252,8 +253,7 @@ export const de: Record<MessageKey, string> = {
     "Die Anwendung, die Sie zum Abmelden hierher geschickt hat, nannte eine Rücksprungadresse oder Anwendung, die {appName} nicht kennt. Sie sind weiterhin angemeldet.",
   "error.invalid_oauth_request":
     "Die Anwendung, von der Sie kommen, hat etwas verlangt, das {appName} nicht beantworten kann (eine unbekannte Anwendung oder Rücksprungadresse). Gehen Sie zurück und versuchen Sie es erneut, oder wenden Sie sich an ihren Betreiber.",
-  "error.YOU_CANNOT_BAN_YOURSELF":
-    "Sie können sich nicht selbst sperren: nehmen Sie Ihr eigenes Konto aus der Auswahl.",
-  "error.NO_USERS_CHOSEN": "Wählen Sie zuerst mindestens einen Benutzer.",
-  "error.TOO_MANY_USERS_AT_ONCE": "Das sind zu viele Benutzer auf einmal: wählen Sie höchstens 100.",
+  // The banner while an administrator impersonates a user (issue 32): impersonation.ts.
+  ...impersonationDe,
+  "error.YOU_CANNOT_BAN_YOURSELF": "Sie können Ihr eigenes Konto nicht sperren.",
 };

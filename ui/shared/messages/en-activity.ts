@@ -64,4 +64,11 @@ export const enActivity = {
   "activity.oidc_token_replayed":
     "An application's old sign-in token was used again, so its access to your account was ended.",
   "activity.oidc_logout": "You signed out of an application that signs in with your account.",
+  "activity.password_reset_requested": "An administrator sent you a link to set a new password.",
+  "activity.oidc_client_created": "An operator registered an application that signs in with this service.",
+  "activity.oidc_client_updated": "An operator changed an application that signs in with this service.",
+  "activity.oidc_client_secret_rotated":
+    "An operator gave an application that signs in with this service a new secret.",
+  "activity.oidc_client_deleted": "An operator removed an application that signs in with this service.",
+  "activity.webhook_endpoint_changed": "A webhook endpoint was changed.",
 } as const;

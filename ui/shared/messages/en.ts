@@ -1,6 +1,7 @@
 import { enAccountAccess } from "./en-account-access.ts";
 import { enAccountSelf } from "./en-account-self.ts";
 import { enActivity } from "./en-activity.ts";
+import { impersonationEn } from "./impersonation.ts";
 import { mailEn } from "./mail-en.ts";
 
 // The English messages of authd's pages: the source catalogue. Every other language has exactly these keys
@@ -234,9 +235,9 @@ export const en = {
     "The application that sent you here to sign out named a return address or an application {appName} does not know. You are still signed in.",
   "error.invalid_oauth_request":
     "The application that sent you here asked for something {appName} cannot answer (an unknown application or return address). Go back to it and try again, or contact its operator.",
-  "error.YOU_CANNOT_BAN_YOURSELF": "You cannot ban yourself: take your own account off the users chosen.",
-  "error.NO_USERS_CHOSEN": "Choose at least one user first.",
-  "error.TOO_MANY_USERS_AT_ONCE": "That is too many users at once: choose at most 100.",
+  // The banner while an administrator impersonates a user (issue 32): impersonation.ts.
+  ...impersonationEn,
+  "error.YOU_CANNOT_BAN_YOURSELF": "You cannot ban your own account.",
 } as const;
 
 export type MessageKey = keyof typeof en;

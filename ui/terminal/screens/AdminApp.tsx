@@ -5,7 +5,10 @@ import { ErrorBoundary } from "../components/ErrorBoundary.tsx";
 import { Header, TABS, type Tab } from "../components/Header.tsx";
 import { KeyboardProvider } from "../hooks/use-keys.tsx";
 import { type ListPosition, START } from "../hooks/use-paged-list.ts";
+import { ApiKeysScreen } from "./ApiKeysScreen.tsx";
 import { AuditScreen } from "./AuditScreen.tsx";
+import { ClientDetailScreen } from "./ClientDetailScreen.tsx";
+import { ClientsScreen } from "./ClientsScreen.tsx";
 import type { Navigation } from "./navigation.ts";
 import { OrganizationDetailScreen } from "./OrganizationDetailScreen.tsx";
 import { OrganizationsScreen } from "./OrganizationsScreen.tsx";
@@ -13,9 +16,14 @@ import { SessionsScreen } from "./SessionsScreen.tsx";
 import { UserDetailScreen } from "./UserDetailScreen.tsx";
 import { UsersScreen } from "./UsersScreen.tsx";
 
-type Detail = { kind: "user"; id: string } | { kind: "organization"; id: string };
+type Detail = { kind: "user"; id: string } | { kind: "organization"; id: string } | { kind: "client"; id: string };
 
-/** The terminal admin: four lists (tab cycles them) and the detail opened from one (esc returns). */
+/** The screens this daemon offers: the OpenID clients only while the OpenID Provider is on. */
+export function offeredTabs(data: AdminData): Tab[] {
+  return TABS.filter((tab) => tab !== "clients" || data.oidcProviderEnabled());
+}
+
+/** The terminal admin: the lists (tab cycles them) and the detail opened from one (esc returns). */
 export function AdminApp({ data }: { data: AdminData }) {
   return (
     <KeyboardProvider>
@@ -29,11 +37,14 @@ function AdminScreens({ data }: { data: AdminData }) {
   const [tab, setTab] = useState<Tab>("users");
   const [detail, setDetail] = useState<Detail>();
   const [notice, setNotice] = useState<string>();
+  const tabs = useMemo(() => offeredTabs(data), [data]);
   const [positions, setPositions] = useState<Record<Tab, ListPosition>>({
     users: START,
     organizations: START,
     sessions: START,
     audit: START,
+    "api-keys": START,
+    clients: START,
   });
 
   const nav: Navigation = useMemo(
@@ -50,11 +61,15 @@ function AdminScreens({ data }: { data: AdminData }) {
       nextTab: (step) => {
         setNotice(undefined);
         setDetail(undefined);
-        setTab((current) => TABS[(TABS.indexOf(current) + step + TABS.length) % TABS.length]);
+        setTab((current) => tabs[(tabs.indexOf(current) + step + tabs.length) % tabs.length]);
       },
       quit: () => exit(),
+      openClient: (id) => {
+        setNotice(undefined);
+        setDetail({ kind: "client", id });
+      },
     }),
-    [exit],
+    [exit, tabs],
   );
 
   const listProps = (name: Tab) => ({
@@ -70,14 +85,17 @@ function AdminScreens({ data }: { data: AdminData }) {
   if (detail?.kind === "user") screen = <UserDetailScreen data={data} userId={detail.id} nav={nav} />;
   else if (detail?.kind === "organization")
     screen = <OrganizationDetailScreen data={data} organizationId={detail.id} nav={nav} />;
+  else if (detail?.kind === "client") screen = <ClientDetailScreen data={data} clientId={detail.id} nav={nav} />;
   else if (tab === "users") screen = <UsersScreen {...listProps("users")} />;
   else if (tab === "organizations") screen = <OrganizationsScreen {...listProps("organizations")} />;
   else if (tab === "sessions") screen = <SessionsScreen {...listProps("sessions")} />;
-  else screen = <AuditScreen {...listProps("audit")} />;
+  else if (tab === "audit") screen = <AuditScreen {...listProps("audit")} />;
+  else if (tab === "api-keys") screen = <ApiKeysScreen {...listProps("api-keys")} />;
+  else screen = <ClientsScreen {...listProps("clients")} />;
 
   return (
     <Box flexDirection="column">
-      <Header tab={tab} detail={detail ? detail.kind : undefined} />
+      <Header tab={tab} tabs={tabs} detail={detail ? detail.kind : undefined} />
       <ErrorBoundary resetKey={`${tab}:${detail?.id ?? ""}`}>{screen}</ErrorBoundary>
     </Box>
   );

@@ -8,7 +8,7 @@ import { Confirm, Prompt } from "../components/Prompt.tsx";
 // same choices as `authd issue-api-key`. Each step is one prompt; a value that cannot be read keeps the step
 // open with what is expected.
 
-interface Step<T> {
+export interface Step<T> {
   label: string;
   placeholder: string;
   initial?: string;
@@ -16,7 +16,8 @@ interface Step<T> {
   read(text: string, answers: T): { value?: Partial<T> } | { error: string };
 }
 
-function Steps<T>({
+/** A dialog of one prompt per step; esc cancels, a value that cannot be read keeps its step open. */
+export function Steps<T>({
   steps,
   onDone,
   onCancel,

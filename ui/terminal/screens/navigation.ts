@@ -6,4 +6,6 @@ export interface Navigation {
   back(notice?: string): void;
   nextTab(step: 1 | -1): void;
   quit(): void;
+  /** One OpenID client (the clients screen, while the OpenID Provider is on). */
+  openClient(clientId: string): void;
 }

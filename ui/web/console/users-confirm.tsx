@@ -50,7 +50,9 @@ export function ConsoleUsersConfirmScreen({ state }: { state: ConsoleUsersConfir
       <p>{t(`console.users.confirm.${action}.text` as AnyMessageKey)}</p>
       {missing > 0 ? <p className="authd-hint">{t("console.users.confirm.missing", { count: missing })}</p> : null}
       {users.length === 0 ? (
-        <p className="authd-problem-text">{t("console.users.confirm.none")}</p>
+        <p className="authd-problem-text">
+          {t(missing > 0 ? "console.users.confirm.none" : "console.users.confirm.nothing")}
+        </p>
       ) : (
         <form method="post" action={consoleHref(`/users-bulk/${action}`)} className="authd-form">
           <HiddenFields />

@@ -126,7 +126,7 @@ describe("the console's users screen in a browser", () => {
 
     await page.waitForURL(/\/console\/users-bulk\/ban\?/);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Ban these users?");
-    const chosen = await page.locator(".authd-console-chosen").textContent();
+    const chosen = await page.locator(".authd-console-users-chosen").textContent();
     expect(chosen).toContain(one.email);
     expect(chosen).toContain(two.email);
     expect(chosen).not.toContain(bystander.email);

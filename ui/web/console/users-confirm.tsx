@@ -57,7 +57,7 @@ export function ConsoleUsersConfirmScreen({ state }: { state: ConsoleUsersConfir
         <form method="post" action={consoleHref(`/users-bulk/${action}`)} className="authd-form">
           <HiddenFields />
           <input type="hidden" name="back" value={back} />
-          <ul className="authd-console-chosen">
+          <ul className="authd-console-users-chosen">
             {users.map((user, index) => (
               <li key={user.id}>
                 <input type="hidden" name={`user-${index}`} value={user.id} />

@@ -25,7 +25,7 @@ function Select({
   const { t } = useConsole();
   const id = useId();
   return (
-    <div className="authd-field authd-console-filter">
+    <div className="authd-field authd-console-users-filter">
       <label htmlFor={id} className="authd-label">
         {t(label)}
       </label>
@@ -62,13 +62,13 @@ export function UsersSearch({ state }: { state: ConsoleUsersState }) {
     .some((value) => value !== "");
   return (
     <SearchForm path="/users" value={query.search} what="console.users.what" hint="console.users.searchHint">
-      <label className="authd-check authd-console-match">
+      <label className="authd-check authd-console-users-match">
         <input type="checkbox" name="match" value="contains" defaultChecked={query.match === "contains"} />
         {t("console.users.match.contains")}
       </label>
-      <details className="authd-console-filters" open={filtered}>
+      <details className="authd-console-users-filters" open={filtered}>
         <summary>{t("console.users.filters")}</summary>
-        <div className="authd-console-filter-grid">
+        <div className="authd-console-users-filter-grid">
           <Select name="banned" label="console.users.filter.banned" value={query.banned} options={tristate("banned")} />
           <Select
             name="verified"
@@ -102,7 +102,7 @@ export function UsersSearch({ state }: { state: ConsoleUsersState }) {
             value={query.role}
             options={stored(choices.roles, query.role, (role) => role)}
           />
-          <div className="authd-field authd-console-filter">
+          <div className="authd-field authd-console-users-filter">
             <label htmlFor={orgId} className="authd-label">
               {t("console.users.filter.org")}
             </label>

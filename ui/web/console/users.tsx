@@ -74,7 +74,7 @@ export function ConsoleUsersScreen({ state }: { state: ConsoleUsersState }) {
         <thead>
           <tr>
             {choosing ? (
-              <th scope="col" className="authd-console-choose">
+              <th scope="col" className="authd-console-users-choose">
                 {t("console.users.column.choose")}
               </th>
             ) : null}
@@ -88,7 +88,7 @@ export function ConsoleUsersScreen({ state }: { state: ConsoleUsersState }) {
           {state.users.map((user) => (
             <tr key={user.id}>
               {choosing ? (
-                <td className="authd-console-choose">
+                <td className="authd-console-users-choose">
                   <input
                     type="checkbox"
                     name="user"
@@ -116,7 +116,7 @@ export function ConsoleUsersScreen({ state }: { state: ConsoleUsersState }) {
         </tbody>
       </table>
       {choosing ? (
-        <fieldset className="authd-console-bulk">
+        <fieldset className="authd-console-users-bulk">
           <legend>{t("console.users.bulk")}</legend>
           {actions.map((action) => (
             <button

@@ -11,6 +11,7 @@ import * as createOidcProviderTables from "./20261127190000_create_oidc_provider
 import * as createImportedUserTable from "./20261127200000_create_imported_user_table.ts";
 import * as addAuditEventIndexes from "./20261127213100_add_audit_event_indexes.ts";
 import * as addWebhookDeliveryLog from "./20261127213700_add_webhook_delivery_log.ts";
+import * as addUserDirectoryIndexes from "./20261127214500_add_user_directory_indexes.ts";
 
 // Listed statically so `bun build --compile` embeds every migration in the binary. Add new ones in order.
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "20261127200000_create_imported_user_table": createImportedUserTable,
   "20261127213100_add_audit_event_indexes": addAuditEventIndexes,
   "20261127213700_add_webhook_delivery_log": addWebhookDeliveryLog,
+  "20261127214500_add_user_directory_indexes": addUserDirectoryIndexes,
 };

@@ -20,7 +20,6 @@ import {
   listApiKeyPage,
   listOrganizationPage,
   listSessionPage,
-  listUserPage,
   type Page,
   type PageRequest,
   type SearchPageRequest,
@@ -58,6 +57,7 @@ import {
   oauthClientData,
   organizationActions,
 } from "./data-console.ts";
+import { type UsersAdminData, userDirectory } from "./data-users.ts";
 import { type SettingsAdminData, type WebhookAdminData, webhooksAndSettings } from "./data-webhooks.ts";
 
 // What the terminal UI reads and does, over the same context and the same service functions as the
@@ -69,9 +69,13 @@ export type IssueKeyOptions = Pick<
   "name" | "rateLimit" | "remaining" | "refill" | "expiresInSeconds" | "permissions"
 >;
 
-export interface AdminData extends OrganizationAdminData, OAuthClientAdminData, WebhookAdminData, SettingsAdminData {
+export interface AdminData
+  extends OrganizationAdminData,
+    OAuthClientAdminData,
+    WebhookAdminData,
+    SettingsAdminData,
+    UsersAdminData {
   now(): number;
-  listUsers(request: SearchPageRequest): Promise<Page<UserWire>>;
   describeUser(userId: string): Promise<UserOverview | null>;
   /** expiresInSeconds: the ban ends by itself then; unset, it lasts until unbanned. */
   banUser(userId: string, reason: string, expiresInSeconds?: number): Promise<void>;
@@ -143,7 +147,6 @@ export type AuditLogPage = Page<AuditEventListing> & { unknownUser: boolean };
 export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOURCE): AdminData {
   return {
     now: () => ctx.now(),
-    listUsers: (request) => listUserPage(ctx, request),
     describeUser: (userId) => describeUser(ctx, userId),
     async banUser(userId, reason, expiresInSeconds) {
       await banUser(ctx, userId, { reason, expiresIn: expiresInSeconds }, source);
@@ -215,6 +218,7 @@ export function createAdminData(ctx: AuthContext, source: EventSource = CLI_SOUR
     listApiKeys: (request) => listApiKeyPage(ctx, request),
     ...oauthClientData(ctx, source),
     ...webhooksAndSettings(ctx, source),
+    ...userDirectory(ctx, source),
   };
 }
 
@@ -227,6 +231,14 @@ export { describeEventData } from "../src/services/audit-log.ts";
 export { AUDITED_EVENT_TYPES } from "../src/services/security-event-types.ts";
 export type { DependencyHealth, SettingEntry } from "../src/wire/settings.ts";
 export type { WebhookAttemptWire, WebhookEndpointWire, WebhookEndpointWithSecretWire } from "../src/wire/webhook.ts";
+export {
+  BULK_USER_LIMIT,
+  type BulkOutcome,
+  USER_COUNT_CAP,
+  USER_SORT_KEYS,
+  type UserSearchPage,
+  type UserSearchRequest,
+} from "./data-users.ts";
 export type {
   ActivityBucket,
   ApiKeyPageRequest,

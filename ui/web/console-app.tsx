@@ -10,6 +10,7 @@ import { ConsoleOverviewScreen } from "./console/overview.tsx";
 import { ConsoleSettingsScreen } from "./console/settings.tsx";
 import { ConsoleUserScreen } from "./console/user.tsx";
 import { ConsoleUsersScreen } from "./console/users.tsx";
+import { ConsoleUsersConfirmScreen } from "./console/users-confirm.tsx";
 import { ConsoleWebhookScreen } from "./console/webhook.tsx";
 import { ConsoleWebhooksScreen } from "./console/webhooks.tsx";
 
@@ -44,5 +45,7 @@ export function ConsolePage({ state }: { state: ConsolePageState }) {
       return <ConsoleWebhookScreen state={state} />;
     case "console-settings":
       return <ConsoleSettingsScreen state={state} />;
+    case "console-users-confirm":
+      return <ConsoleUsersConfirmScreen state={state} />;
   }
 }

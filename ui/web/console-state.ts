@@ -10,7 +10,7 @@ import type { ConsoleOrganizationState, ConsoleOrganizationsState } from "./cons
 import type { ConsoleOverviewState } from "./console/overview-state.ts";
 import type { ConsoleSettingsState } from "./console/settings-state.ts";
 import type { ConsoleUserState } from "./console/user-state.ts";
-import type { ConsoleUsersState } from "./console/users-state.ts";
+import type { ConsoleUsersConfirmState, ConsoleUsersState } from "./console/users-state.ts";
 import type { ConsoleWebhookState, ConsoleWebhooksState } from "./console/webhooks-state.ts";
 
 export type * from "./console/api-keys-state.ts";
@@ -21,7 +21,7 @@ export type * from "./console/organizations-state.ts";
 export * from "./console/overview-state.ts";
 export type * from "./console/settings-state.ts";
 export type * from "./console/user-state.ts";
-export type { ConsoleUserRow, ConsoleUsersState } from "./console/users-state.ts";
+export * from "./console/users-state.ts";
 export type * from "./console/webhooks-state.ts";
 
 /** Every screen's state; each joins PageState's common part in state.ts. */
@@ -38,6 +38,7 @@ export type ConsoleStates =
   | ConsoleClientState
   | ConsoleWebhooksState
   | ConsoleWebhookState
-  | ConsoleSettingsState;
+  | ConsoleSettingsState
+  | ConsoleUsersConfirmState;
 
 export type ConsolePageName = ConsoleStates["page"];

@@ -2,10 +2,9 @@ import { Command } from "commander";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import { OWNER_BANNED_MARKER } from "../../services/api-keys/api-keys.ts";
-import { listUserPage } from "../../services/directory.ts";
 import { describeUser, type UserOverview } from "../../services/user-overview.ts";
-import { formatFields, formatTable, writeLines } from "../format.ts";
-import { createCommand, PageFlags, parseFlags, printJSON, UserError, withContext, withPageOptions } from "../shared.ts";
+import { formatFields, writeLines } from "../format.ts";
+import { createCommand, parseFlags, printJSON, UserError, withContext } from "../shared.ts";
 import {
   banCommand,
   deleteCommand,
@@ -15,33 +14,7 @@ import {
   unbanCommand,
 } from "./user-actions.ts";
 import { passkeysCommand, removePasskeyCommand } from "./user-passkeys.ts";
-
-const ListFlags = PageFlags.extend({
-  search: z.string().optional(),
-});
-
-const usersList = withPageOptions(createCommand("list", "list users, newest first"))
-  .option("-s, --search <text>", "match email, name or username")
-  .option("--json", "print only JSON (an array of user objects)")
-  .action(async (raw) => {
-    const flags = parseFlags(ListFlags, raw);
-    await withContext(flags, async (ctx) => {
-      const { items: users, total } = await listUserPage(ctx, flags);
-      if (flags.json) return printJSON(users);
-      writeLines(
-        formatTable(users, [
-          { header: "id", value: (u) => u.id },
-          { header: "email", value: (u) => u.email },
-          { header: "name", value: (u) => u.name },
-          { header: "verified", value: (u) => u.emailVerified },
-          { header: "role", value: (u) => u.role },
-          { header: "banned", value: (u) => u.banned },
-          { header: "created", value: (u) => u.createdAt },
-        ]),
-        `${users.length} of ${total} user(s)`,
-      );
-    });
-  });
+import { usersListCommand } from "./users-list.ts";
 
 const ShowFlags = z.object({ json: z.boolean().optional(), config: z.string().optional() });
 
@@ -86,7 +59,7 @@ const usersShow = createCommand(
 
 export const usersCommand = new Command("users")
   .description("list, inspect and manage users")
-  .addCommand(usersList)
+  .addCommand(usersListCommand)
   .addCommand(usersShow)
   .addCommand(banCommand)
   .addCommand(unbanCommand)

@@ -9,6 +9,7 @@ import { OVERVIEW_HANDLERS } from "./overview-page.ts";
 import { SETTINGS_HANDLERS } from "./settings-page.ts";
 import { USER_ACTION_HANDLERS } from "./user-actions.ts";
 import { userScreen } from "./user-page.ts";
+import { BULK_HANDLERS } from "./users-bulk.ts";
 import { USERS_HANDLERS } from "./users-page.ts";
 import { WEBHOOK_ACTION_HANDLERS, WEBHOOK_SCREEN_HANDLERS } from "./webhook-actions.ts";
 
@@ -30,4 +31,5 @@ export const CONSOLE_HANDLERS = {
   ...WEBHOOK_SCREEN_HANDLERS,
   ...WEBHOOK_ACTION_HANDLERS,
   ...SETTINGS_HANDLERS,
+  ...BULK_HANDLERS,
 };

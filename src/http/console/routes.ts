@@ -246,6 +246,28 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   },
   // Settings: read-only.
   { path: "/settings", get: "showSettings", permission: { settings: ["read"] }, screen: "settings" },
+  // The users list's bulk actions: GET confirms (nothing changes), POST acts on the users chosen.
+  {
+    path: "/users-bulk/ban",
+    get: "confirmBanUsers",
+    post: "banUsers",
+    permission: { user: ["ban"] },
+    limitAs: "/admin/ban-user",
+  },
+  {
+    path: "/users-bulk/unban",
+    get: "confirmUnbanUsers",
+    post: "unbanUsers",
+    permission: { user: ["ban"] },
+    limitAs: "/admin/unban-user",
+  },
+  {
+    path: "/users-bulk/revoke-sessions",
+    get: "confirmRevokeUsersSessions",
+    post: "revokeUsersSessions",
+    permission: { session: ["revoke"] },
+    limitAs: "/admin/revoke-user-sessions",
+  },
 ];
 
 /** The screens with a route mounted in this deployment. */

@@ -1,8 +1,11 @@
-import type { ConsoleUserRow } from "../../../ui/web/state.ts";
+import type { UserSearchRequest, UserWire } from "../../../ui/data.ts";
+import { type ConsoleUserRow, type ConsoleUsersQuery, readUsersQuery, type Tristate } from "../../../ui/web/state.ts";
+import { isAuthError } from "../../errors.ts";
 import { consoleScreen } from "./frame.ts";
 
-// The users screen (/console/users): the operator listing's search (email, name, username, id), a page at
-// a time.
+// The users screen (/console/users): the operators' user search (src/services/user-search.ts) with its
+// filters, order and cursors, a page of 50 at a time, each row a link to the user and a box to choose it
+// for a bulk action (users-bulk.ts).
 
 const PAGE_SIZE = 50;
 
@@ -12,11 +15,8 @@ export function queryNumber(value: string | undefined, fallback: number, max = N
   return Number.isSafeInteger(number) && number >= 0 ? Math.min(number, max) : fallback;
 }
 
-export const usersScreen = consoleScreen("users", { user: ["list"] }, async (c, _ctx, access) => {
-  const search = (c.req.query("search") ?? "").trim().slice(0, 256);
-  const offset = queryNumber(c.req.query("offset"), 0);
-  const page = await access.data.listUsers({ search: search || undefined, limit: PAGE_SIZE, offset });
-  const users: ConsoleUserRow[] = page.items.map((user) => ({
+export function toConsoleUserRow(user: UserWire): ConsoleUserRow {
+  return {
     id: user.id,
     name: user.name,
     email: user.email,
@@ -25,8 +25,52 @@ export const usersScreen = consoleScreen("users", { user: ["list"] }, async (c, 
     emailVerified: user.emailVerified,
     banned: user.banned === true,
     createdAt: user.createdAt,
-  }));
-  return { page: "console-users", users, total: page.total, query: { search, offset, limit: PAGE_SIZE } };
+  };
+}
+
+const flag = (value: Tristate): boolean | undefined => (value === "" ? undefined : value === "yes");
+
+/** The service's request for the list's query. */
+export function searchRequest(query: ConsoleUsersQuery, limit: number): UserSearchRequest {
+  return {
+    search: query.search || undefined,
+    match: query.match === "contains" ? "contains" : "prefix",
+    banned: flag(query.banned),
+    emailVerified: flag(query.verified),
+    twoFactor: flag(query.twoFactor),
+    passkey: flag(query.passkey),
+    provider: query.provider || undefined,
+    organization: query.org || undefined,
+    role: query.role || undefined,
+    sort: query.sort,
+    direction: query.order || undefined,
+    cursor: query.cursor || undefined,
+    offset: query.cursor ? undefined : query.offset,
+    limit,
+  };
+}
+
+export const usersScreen = consoleScreen("users", { user: ["list"] }, async (c, _ctx, access) => {
+  const query = readUsersQuery((name) => c.req.query(name));
+  const choices = await access.data.userFilterChoices();
+  const common = { page: "console-users" as const, query, choices, limit: PAGE_SIZE };
+  try {
+    const found = await access.data.searchUsers(searchRequest(query, PAGE_SIZE));
+    return {
+      ...common,
+      users: found.items.map(toConsoleUserRow),
+      total: found.total,
+      totalCapped: found.totalCapped,
+      next: found.next,
+      previous: found.previous,
+      orgUnknown: false,
+    };
+  } catch (error) {
+    // An organization filter naming none: an empty list saying so.
+    if (!isAuthError(error) || error.key !== "ORGANIZATION_NOT_FOUND") throw error;
+    const empty = { users: [], total: 0, totalCapped: false, next: null, previous: null };
+    return { ...common, ...empty, orgUnknown: true };
+  }
 });
 
 export const USERS_HANDLERS = {

@@ -255,4 +255,5 @@ export const de: Record<MessageKey, string> = {
     "Die Anwendung, von der Sie kommen, hat etwas verlangt, das {appName} nicht beantworten kann (eine unbekannte Anwendung oder Rücksprungadresse). Gehen Sie zurück und versuchen Sie es erneut, oder wenden Sie sich an ihren Betreiber.",
   // The banner while an administrator impersonates a user (issue 32): impersonation.ts.
   ...impersonationDe,
+  "error.YOU_CANNOT_BAN_YOURSELF": "Sie können Ihr eigenes Konto nicht sperren.",
 };

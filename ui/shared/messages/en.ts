@@ -237,6 +237,7 @@ export const en = {
     "The application that sent you here asked for something {appName} cannot answer (an unknown application or return address). Go back to it and try again, or contact its operator.",
   // The banner while an administrator impersonates a user (issue 32): impersonation.ts.
   ...impersonationEn,
+  "error.YOU_CANNOT_BAN_YOURSELF": "You cannot ban your own account.",
 } as const;
 
 export type MessageKey = keyof typeof en;

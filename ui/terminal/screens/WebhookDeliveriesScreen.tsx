@@ -19,7 +19,7 @@ const LOG_CHROME_ROWS = 10;
 
 const toSecond = (iso: string): string => iso.replace("T", " ").slice(0, 19);
 
-function EndpointLines({ endpoint, failedOnly }: { endpoint: WebhookEndpointWire; failedOnly: boolean }) {
+function EndpointLines({ endpoint }: { endpoint: WebhookEndpointWire }) {
   const { pending, delivered, failed } = endpoint.deliveries;
   return (
     <>
@@ -31,7 +31,7 @@ function EndpointLines({ endpoint, failedOnly }: { endpoint: WebhookEndpointWire
       </Text>
       <Text dimColor>
         {`events ${endpoint.events.join(",")} · ${pending} pending · ${delivered} delivered · ${failed} failed · `}
-        {`last attempt ${toMinute(endpoint.lastAttempt?.at) ?? "never"} · showing ${failedOnly ? "failed requests only" : "every request"}`}
+        {`last attempt ${toMinute(endpoint.lastAttempt?.at) ?? "never"}`}
       </Text>
     </>
   );
@@ -113,7 +113,7 @@ export function WebhookDeliveriesScreen({
   const endpoint = found.data;
 
   const resendQuestion = (attempt: WebhookAttemptWire): Question => ({
-    text: `Send the ${attempt.eventType} request of ${toSecond(attempt.attemptedAt)} (${answerOf(attempt)}) to ${endpointId} again now?`,
+    text: `Resend the ${attempt.eventType} request of ${toSecond(attempt.attemptedAt)} (${answerOf(attempt)}) now?`,
     run: async () => outcomeOf("resent", await data.resendWebhookDelivery(attempt.id, endpointId)),
   });
 
@@ -138,7 +138,7 @@ export function WebhookDeliveriesScreen({
 
   return (
     <Box flexDirection="column">
-      <EndpointLines endpoint={endpoint} failedOnly={failedOnly} />
+      <EndpointLines endpoint={endpoint} />
       <DeliveryTable
         rows={list.items}
         selected={list.selected}
@@ -149,7 +149,7 @@ export function WebhookDeliveriesScreen({
         page={position.page}
         pages={list.pages}
         total={list.total}
-        noun="request"
+        noun={failedOnly ? "failed request" : "request"}
         loading={list.result.loading}
       />
       {question ? (

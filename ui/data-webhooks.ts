@@ -46,6 +46,8 @@ export interface WebhookAdminData {
   ): Promise<Page<WebhookAttemptWire>>;
   /** Send a logged delivery again now (of `endpointId` only, when named); answers the new entry. */
   resendWebhookDelivery(deliveryId: string, endpointId?: string): Promise<WebhookAttemptWire>;
+  /** Whether webhooks are on here (webhooks.enabled): the terminal UI offers its webhooks screen only then. */
+  webhooksEnabled(): boolean;
 }
 
 export interface SettingsAdminData {
@@ -70,6 +72,7 @@ export function webhookData(ctx: AuthContext, source: EventSource): WebhookAdmin
     listWebhookDeliveries: (endpointId, { failedOnly, limit, offset }) =>
       listWebhookAttempts(ctx, endpointId, { failedOnly }, { limit, offset }),
     resendWebhookDelivery: (deliveryId, endpointId) => resendWebhookAttempt(ctx, deliveryId, endpointId),
+    webhooksEnabled: () => ctx.config.webhooks.enabled,
   };
 }
 

@@ -55,7 +55,7 @@ describeEachDialect("authd admin: API keys screen", (dialect) => {
   it("lists every user's keys with owner, state, expiry, uses left and last use", async () => {
     const ui = await openKeys();
     const frame = await waitForFrame(ui, settled("3 API key(s)"));
-    expect(frame.split("\n")[0]).toMatch(/ audit +api keys$/);
+    expect(frame.split("\n")[0]).toMatch(/ audit +api keys +webhooks$/);
     for (const name of ["deploy-alpha", "metrics-gamma", "ci-beta"]) expect(frame).toContain(name);
     expect(frame).toContain("alice.keys@example.com");
     expect(frame).toContain("bob.keys@example.com");

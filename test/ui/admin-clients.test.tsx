@@ -85,7 +85,7 @@ describeEachDialect("authd admin: OpenID clients screen", (dialect) => {
 
   it("registers a confidential client and shows its secret once, in a box only enter or esc dismisses", async () => {
     const ui = await openClients();
-    expect(ui.lastFrame()?.split("\n")[0]).toMatch(/ api keys +clients$/);
+    expect(ui.lastFrame()?.split("\n")[0]).toMatch(/ api keys +clients +webhooks$/);
     expect(ui.lastFrame()).toContain("no clients registered (n registers one)");
     await register(ui, "Grafana", `${RP_CALLBACK} https://grafana.example.com/login/generic_oauth`);
     const boxed = await waitForFrame(ui, "I have copied it");
@@ -225,7 +225,8 @@ describeEachDialect("authd admin: OpenID clients screen", (dialect) => {
 
 describe("authd admin without the OpenID Provider", () => {
   it("offers no clients screen: tab goes from API keys back to users", async () => {
-    const t = await createTestContext();
+    // Webhooks off too, so the API keys screen is the last one offered.
+    const t = await createTestContext({ env: { AUTH_WEBHOOKS: "off" } });
     const ui = render(<AdminApp data={createAdminData(t.ctx)} />);
     try {
       const first = await waitForFrame(ui, "user(s)");

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 
-export const TABS = ["users", "organizations", "sessions", "audit", "api-keys", "clients"] as const;
+export const TABS = ["users", "organizations", "sessions", "audit", "api-keys", "clients", "webhooks"] as const;
 export type Tab = (typeof TABS)[number];
 
 /** Title and the screens one tab press away (`tabs`: those this daemon offers); the current one highlighted. */

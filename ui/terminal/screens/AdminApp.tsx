@@ -12,15 +12,32 @@ import { ClientsScreen } from "./ClientsScreen.tsx";
 import type { Navigation } from "./navigation.ts";
 import { OrganizationDetailScreen } from "./OrganizationDetailScreen.tsx";
 import { OrganizationsScreen } from "./OrganizationsScreen.tsx";
+import type { ListScreenProps } from "./SearchableListScreen.tsx";
 import { SessionsScreen } from "./SessionsScreen.tsx";
 import { UserDetailScreen } from "./UserDetailScreen.tsx";
 import { UsersScreen } from "./UsersScreen.tsx";
+import { WebhookDeliveriesScreen } from "./WebhookDeliveriesScreen.tsx";
+import { WebhooksScreen } from "./WebhooksScreen.tsx";
 
-type Detail = { kind: "user"; id: string } | { kind: "organization"; id: string } | { kind: "client"; id: string };
+type Detail =
+  | { kind: "user"; id: string }
+  | { kind: "organization"; id: string }
+  | { kind: "client"; id: string }
+  | { kind: "webhook"; id: string };
 
-/** The screens this daemon offers: the OpenID clients only while the OpenID Provider is on. */
+interface ScreenChoice {
+  data: AdminData;
+  nav: Navigation;
+  detail: Detail | undefined;
+  tab: Tab;
+  listProps: (name: Tab) => ListScreenProps;
+}
+
+/** The screens this daemon offers: the OpenID clients only while the OpenID Provider is on, webhooks while on. */
 export function offeredTabs(data: AdminData): Tab[] {
-  return TABS.filter((tab) => tab !== "clients" || data.oidcProviderEnabled());
+  return TABS.filter(
+    (tab) => (tab !== "clients" || data.oidcProviderEnabled()) && (tab !== "webhooks" || data.webhooksEnabled()),
+  );
 }
 
 /** The terminal admin: the lists (tab cycles them) and the detail opened from one (esc returns). */
@@ -45,6 +62,7 @@ function AdminScreens({ data }: { data: AdminData }) {
     audit: START,
     "api-keys": START,
     clients: START,
+    webhooks: START,
   });
 
   const nav: Navigation = useMemo(
@@ -68,6 +86,10 @@ function AdminScreens({ data }: { data: AdminData }) {
         setNotice(undefined);
         setDetail({ kind: "client", id });
       },
+      openWebhook: (id) => {
+        setNotice(undefined);
+        setDetail({ kind: "webhook", id });
+      },
     }),
     [exit, tabs],
   );
@@ -81,17 +103,7 @@ function AdminScreens({ data }: { data: AdminData }) {
     notice,
   });
 
-  let screen: ReactNode;
-  if (detail?.kind === "user") screen = <UserDetailScreen data={data} userId={detail.id} nav={nav} />;
-  else if (detail?.kind === "organization")
-    screen = <OrganizationDetailScreen data={data} organizationId={detail.id} nav={nav} />;
-  else if (detail?.kind === "client") screen = <ClientDetailScreen data={data} clientId={detail.id} nav={nav} />;
-  else if (tab === "users") screen = <UsersScreen {...listProps("users")} />;
-  else if (tab === "organizations") screen = <OrganizationsScreen {...listProps("organizations")} />;
-  else if (tab === "sessions") screen = <SessionsScreen {...listProps("sessions")} />;
-  else if (tab === "audit") screen = <AuditScreen {...listProps("audit")} />;
-  else if (tab === "api-keys") screen = <ApiKeysScreen {...listProps("api-keys")} />;
-  else screen = <ClientsScreen {...listProps("clients")} />;
+  const screen = screenFor({ data, nav, detail, tab, listProps });
 
   return (
     <Box flexDirection="column">
@@ -99,4 +111,20 @@ function AdminScreens({ data }: { data: AdminData }) {
       <ErrorBoundary resetKey={`${tab}:${detail?.id ?? ""}`}>{screen}</ErrorBoundary>
     </Box>
   );
+}
+
+/** The detail open, else the tab's list. */
+function screenFor({ data, nav, detail, tab, listProps }: ScreenChoice): ReactNode {
+  if (detail?.kind === "user") return <UserDetailScreen data={data} userId={detail.id} nav={nav} />;
+  if (detail?.kind === "organization")
+    return <OrganizationDetailScreen data={data} organizationId={detail.id} nav={nav} />;
+  if (detail?.kind === "client") return <ClientDetailScreen data={data} clientId={detail.id} nav={nav} />;
+  if (detail?.kind === "webhook") return <WebhookDeliveriesScreen data={data} endpointId={detail.id} nav={nav} />;
+  if (tab === "users") return <UsersScreen {...listProps("users")} />;
+  if (tab === "organizations") return <OrganizationsScreen {...listProps("organizations")} />;
+  if (tab === "sessions") return <SessionsScreen {...listProps("sessions")} />;
+  if (tab === "audit") return <AuditScreen {...listProps("audit")} />;
+  if (tab === "api-keys") return <ApiKeysScreen {...listProps("api-keys")} />;
+  if (tab === "webhooks") return <WebhooksScreen {...listProps("webhooks")} />;
+  return <ClientsScreen {...listProps("clients")} />;
 }

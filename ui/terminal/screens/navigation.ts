@@ -8,4 +8,6 @@ export interface Navigation {
   quit(): void;
   /** One OpenID client (the clients screen, while the OpenID Provider is on). */
   openClient(clientId: string): void;
+  /** One webhook endpoint's delivery log (the webhooks screen, while webhooks are on). */
+  openWebhook(endpointId: string): void;
 }

@@ -33,9 +33,10 @@ export function mountConsole(app: Hono, ctx: AuthContext): void {
       throw new AuthError("PAYLOAD_TOO_LARGE");
     },
   });
-  // Each form's post counts as the API route it stands for; a path with an id (/users/:id/ban) is one rule.
+  // Each form's post (and a heavy GET: an export) counts as the API route it stands for; a path with an id
+  // (/users/:id/ban) is one rule.
   const rateLimit = (limitAs: string): MiddlewareHandler => {
-    const counted = rateLimitMiddleware(ctx, (c) => (c.req.method === "POST" ? limitAs : null));
+    const counted = rateLimitMiddleware(ctx, () => limitAs);
     // Over the limit, the admin sees the pages' page saying so (with Retry-After), not the API's JSON.
     return async (c, next) => {
       try {
@@ -54,7 +55,8 @@ export function mountConsole(app: Hono, ctx: AuthContext): void {
   for (const route of routes) {
     const path = `${CONSOLE_PATH}${route.path}`;
     const { get, post } = route;
-    if (get) app.get(path, async (c) => (await loadHandlers())[get as HandlerName](c, ctx));
+    const getLimit = route.getLimitAs ? rateLimit(route.getLimitAs) : unlimited;
+    if (get) app.get(path, getLimit, async (c) => (await loadHandlers())[get as HandlerName](c, ctx));
     const limit = route.limitAs ? rateLimit(route.limitAs) : unlimited;
     if (post) app.post(path, limitBody, limit, async (c) => (await loadHandlers())[post as HandlerName](c, ctx));
   }

@@ -13,6 +13,8 @@ export interface ConsoleRoute {
   post?: string;
   /** What the route needs; the handler asks for it again (frame.ts), this table documents and tests it. */
   permission: PermissionRequest;
+  /** A GET that reads much (an export download) counts against this API path's rate limit too. */
+  getLimitAs?: string;
   /** The API path whose rate-limit rule and counter a form post shares. */
   limitAs?: string;
   /** The navigation entry this route draws, when it is one's own screen. */
@@ -26,7 +28,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { path: "", get: "showOverview", permission: { user: ["list"] }, screen: "overview" },
   { path: "/audit", get: "showAudit", permission: { audit: ["list"] }, screen: "audit" },
   // Before /audit/:id, which would take "export" for an event's id.
-  { path: "/audit/export", get: "exportAudit", permission: { audit: ["export"] } },
+  { path: "/audit/export", get: "exportAudit", permission: { audit: ["export"] }, getLimitAs: "/admin/audit-log" },
   { path: "/audit/:id", get: "showAuditEvent", permission: { audit: ["list"] } },
   // A user's screen and its forms (user-page.ts, user-actions.ts, impersonation-page.ts).
   { path: "/users/:id", get: "showUser", permission: { user: ["get"] } },

@@ -25,7 +25,7 @@ export function requireConfirmed(fields: FormFields, form: string, messageKey: C
   if (fields.confirm !== "yes") throw new ConsoleFormProblem(form, messageKey);
 }
 
-type Act = (
+export type FormAct = (
   c: Context,
   ctx: AuthContext,
   access: ConsoleAccess,
@@ -41,7 +41,7 @@ export function formAction(
   draw: DrawScreen,
   formOf: (fields: FormFields) => string,
   words: Partial<Record<ErrorKey, ConsoleMessageKey>>,
-  act: Act,
+  act: FormAct,
 ) {
   return consoleAction(permission, draw, async (c, ctx, access, fields) => {
     try {

@@ -6,9 +6,10 @@ import { guardForm } from "../pages/guard.ts";
 import { linkFailure } from "../pages/mailed-links.ts";
 import { seeOther } from "../pages/respond.ts";
 import { resolveSession } from "../session.ts";
+import { ConsoleFormProblem } from "./form-problems.ts";
 import { backTo } from "./frame.ts";
 import { userAction } from "./user-actions.ts";
-import { line, UserFormProblem, userIdOf, userPath } from "./user-forms.ts";
+import { line, userIdOf, userPath } from "./user-forms.ts";
 import { impersonationDurations } from "./user-page.ts";
 
 // Impersonating from the console: a reason and a time limit are required (the API takes neither), the
@@ -19,10 +20,10 @@ import { impersonationDurations } from "./user-page.ts";
 export const IMPERSONATION_HANDLERS = {
   impersonateUser: userAction({ user: ["impersonate"] }, async (c, ctx, access, fields) => {
     const reason = line(fields, "reason", "impersonate", 500);
-    if (reason === "") throw new UserFormProblem("impersonate", "console.user.problem.reason");
+    if (reason === "") throw new ConsoleFormProblem("impersonate", "console.user.problem.reason");
     const duration = Number(fields.duration);
     if (!impersonationDurations(access.data.impersonationLimit()).includes(duration))
-      throw new UserFormProblem("impersonate", "console.user.problem.number");
+      throw new ConsoleFormProblem("impersonate", "console.user.problem.number");
     const impersonation = await access.data.impersonate(userIdOf(c), { reason, expiresInSeconds: duration });
     switchToImpersonation(c, ctx, access.session, impersonation);
     return seeOther(c, ctx.config.pages.basePath);

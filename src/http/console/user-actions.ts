@@ -1,40 +1,16 @@
 import type { Context } from "hono";
-import type { AuthContext } from "../../context.ts";
 import type { PermissionRequest } from "../../services/access-control.ts";
-import type { FormFields } from "../pages/guard.ts";
-import { type ConsoleAccess, consoleAction } from "./frame.ts";
-import {
-  issueKeyOptions,
-  keyChanges,
-  line,
-  redrawWithProblem,
-  requireConfirmation,
-  UserFormProblem,
-  userIdOf,
-  userPath,
-} from "./user-forms.ts";
+import { ConsoleFormProblem, type FormAct, formAction } from "./form-problems.ts";
+import { issueKeyOptions, keyChanges, line, requireConfirmation, userIdOf, userPath } from "./user-forms.ts";
 import { offeredRoles, showIssuedKey, userScreen } from "./user-page.ts";
 
 // The forms of a user's screen (/console/users/:id/…): each asks for the admin permission the matching /admin
 // route asks for, acts through AdminData as the signed-in admin (so its event names them), and goes back to
 // the user's screen with a notice. Destructive forms need their "I am sure" box; deleting needs the address.
 
-type Act = (
-  c: Context,
-  ctx: AuthContext,
-  access: ConsoleAccess,
-  fields: FormFields,
-) => Promise<{ to: string; notice?: string } | Response>;
-
 /** A form of the user screen: a problem of the form itself is drawn beside it, a refusal as the console's. */
-export function userAction(permission: PermissionRequest, act: Act) {
-  return consoleAction(permission, userScreen.draw, async (c, ctx, access, fields) => {
-    try {
-      return await act(c, ctx, access, fields);
-    } catch (error) {
-      return redrawWithProblem(c, ctx, access, error);
-    }
-  });
+export function userAction(permission: PermissionRequest, act: FormAct) {
+  return formAction(permission, userScreen.draw, () => "", {}, act);
 }
 
 const back = (c: Context, notice: string) => ({ to: userPath(userIdOf(c)), notice });
@@ -57,14 +33,14 @@ export const USER_ACTION_HANDLERS = {
   }),
   setUserRole: userAction({ user: ["set-role"] }, async (c, ctx, access, fields) => {
     const role = fields.role ?? "";
-    if (!offeredRoles(ctx).includes(role)) throw new UserFormProblem("role", "console.user.problem.role");
+    if (!offeredRoles(ctx).includes(role)) throw new ConsoleFormProblem("role", "console.user.problem.role");
     await access.data.setRole(userIdOf(c), role);
     return back(c, "console.user.notice.roleSet");
   }),
   banUser: userAction({ user: ["ban"] }, async (c, _ctx, access, fields) => {
     requireConfirmation(fields, "ban");
     const length = fields.expires ?? "";
-    if (!BAN_LENGTHS.includes(length)) throw new UserFormProblem("ban", "console.user.problem.number");
+    if (!BAN_LENGTHS.includes(length)) throw new ConsoleFormProblem("ban", "console.user.problem.number");
     const reason = line(fields, "reason", "ban", 500);
     await access.data.banUser(userIdOf(c), reason, length === "" ? undefined : Number(length));
     return back(c, "console.user.notice.banned");
@@ -111,7 +87,8 @@ export const USER_ACTION_HANDLERS = {
     const overview = await access.data.describeUser(userIdOf(c));
     if (!overview || overview.user.id !== userIdOf(c)) return { to: "/users", notice: "console.user.notice.gone" };
     const typed = (fields.email ?? "").trim().toLowerCase();
-    if (typed !== overview.user.email.toLowerCase()) throw new UserFormProblem("delete", "console.user.problem.email");
+    if (typed !== overview.user.email.toLowerCase())
+      throw new ConsoleFormProblem("delete", "console.user.problem.email");
     await access.data.deleteUser(overview.user.id);
     return { to: "/users", notice: "console.user.notice.deleted" };
   }),

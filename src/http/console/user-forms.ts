@@ -1,15 +1,11 @@
 import type { Context } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { IssueKeyOptions, OperatorApiKeyChanges } from "../../../ui/data.ts";
-import type { ConsoleMessageKey } from "../../../ui/shared/messages/console.ts";
-import type { AuthContext } from "../../context.ts";
 import type { FormFields } from "../pages/guard.ts";
-import type { ConsoleAccess } from "./frame.ts";
-import { userScreen } from "./user-page.ts";
+import { ConsoleFormProblem, requireConfirmed } from "./form-problems.ts";
 
 // Reading the user screen's forms: a field the form could not have sent (a forged choice, a number out of
 // range) or a missing confirmation is not a refusal of the service but of the form, drawn beside the form
-// it belongs to (the problem's field names the form, its code the console message to show).
+// it belongs to (ConsoleFormProblem: the problem's field names the form, its code the console message).
 
 /** The path of a user's screen under /console. */
 export const userPath = (id: string) => `/users/${encodeURIComponent(id)}`;
@@ -17,30 +13,9 @@ export const userPath = (id: string) => `/users/${encodeURIComponent(id)}`;
 /** The user the path names (/console/users/:id/…). */
 export const userIdOf = (c: Context) => c.req.param("id") ?? "";
 
-export class UserFormProblem extends Error {
-  constructor(
-    readonly form: string,
-    readonly messageKey: ConsoleMessageKey,
-  ) {
-    super(messageKey);
-  }
-}
-
-/** Draw the user screen again with the form's problem beside it (400), or rethrow anything else. */
-export function redrawWithProblem(
-  c: Context,
-  ctx: AuthContext,
-  access: ConsoleAccess,
-  error: unknown,
-): Promise<Response> {
-  if (!(error instanceof UserFormProblem)) throw error;
-  const status: ContentfulStatusCode = 400;
-  return userScreen.draw(c, ctx, access, { code: error.messageKey, field: error.form }, status);
-}
-
 /** The form's "I am sure" box: destructive forms do nothing without it. */
 export function requireConfirmation(fields: FormFields, form: string): void {
-  if (fields.confirm !== "yes") throw new UserFormProblem(form, "console.user.problem.confirm");
+  requireConfirmed(fields, form, "console.user.problem.confirm");
 }
 
 /** A whole number in [min, max] from a field; undefined when the field is empty. */
@@ -49,14 +24,14 @@ export function wholeNumber(fields: FormFields, name: string, form: string, min:
   if (text === "") return undefined;
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < min || value > max)
-    throw new UserFormProblem(form, "console.user.problem.number");
+    throw new ConsoleFormProblem(form, "console.user.problem.number");
   return value;
 }
 
 /** One line of text of at most `max` characters (control characters never pass the guard). */
 export function line(fields: FormFields, name: string, form: string, max: number): string {
   const value = (fields[name] ?? "").trim();
-  if (value.length > max || /[\r\n]/.test(value)) throw new UserFormProblem(form, "console.user.problem.text");
+  if (value.length > max || /[\r\n]/.test(value)) throw new ConsoleFormProblem(form, "console.user.problem.text");
   return value;
 }
 
@@ -75,7 +50,7 @@ export function parsePermissions(text: string, form: string): Record<string, str
       .map((action) => action.trim())
       .filter(Boolean);
     if (!/^[\w.-]+$/.test(resource) || list.length === 0 || rest.length > 0 || !list.every((a) => /^[\w.*-]+$/.test(a)))
-      throw new UserFormProblem(form, "console.user.problem.permissions");
+      throw new ConsoleFormProblem(form, "console.user.problem.permissions");
     permissions[resource] = [...(permissions[resource] ?? []), ...list];
   }
   return permissions;
@@ -87,12 +62,12 @@ function keyLimits(fields: FormFields, form: string) {
   const refillAmount = wholeNumber(fields, "refillAmount", form, 1, 1_000_000_000);
   const refillDays = wholeNumber(fields, "refillDays", form, 1, MAX_DAYS);
   if ((refillAmount === undefined) !== (refillDays === undefined))
-    throw new UserFormProblem(form, "console.user.problem.refill");
+    throw new ConsoleFormProblem(form, "console.user.problem.refill");
   const refill = refillAmount && refillDays ? { amount: refillAmount, intervalMs: refillDays * DAY_MS } : undefined;
   const rateLimitMax = wholeNumber(fields, "rateLimitMax", form, 1, 1_000_000_000);
   const rateLimitSeconds = wholeNumber(fields, "rateLimitSeconds", form, 1, 366 * 86_400);
   if ((rateLimitMax === undefined) !== (rateLimitSeconds === undefined))
-    throw new UserFormProblem(form, "console.user.problem.rateLimit");
+    throw new ConsoleFormProblem(form, "console.user.problem.rateLimit");
   const rateLimit =
     fields.rateLimitOff === "yes"
       ? (false as const)

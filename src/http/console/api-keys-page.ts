@@ -3,8 +3,7 @@ import { type ConsoleApiKeyRow, type ConsoleApiKeysQuery, consoleHref, type YesN
 import type { FormFields } from "../pages/guard.ts";
 import { seeOther } from "../pages/respond.ts";
 import { formAction, requireConfirmed } from "./form-problems.ts";
-import { consoleScreen } from "./frame.ts";
-import { queryNumber } from "./users-page.ts";
+import { consoleScreen, queryNumber } from "./frame.ts";
 
 // The API keys screen (/console/api-keys): every user's keys, found by name, prefix, first characters or
 // owner email and filtered by switched on or off and expired or not, a page at a time; revoking one (with

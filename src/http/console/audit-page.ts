@@ -10,8 +10,7 @@ import type { ConsoleAuditEvent, ConsoleAuditRow } from "../../../ui/web/state.t
 import type { AuthContext } from "../../context.ts";
 import { linkFailure } from "../pages/mailed-links.ts";
 import { readAuditFilters } from "./audit-query.ts";
-import { consoleAccess, consoleScreen } from "./frame.ts";
-import { queryNumber } from "./users-page.ts";
+import { consoleAccess, consoleScreen, queryNumber } from "./frame.ts";
 
 // The audit log's screens (/console/audit, /console/audit/:id) and its download (/console/audit/export): the
 // filtered log a page at a time, one event with all its data, and the same filter's events as CSV or JSON

@@ -152,6 +152,12 @@ export function consoleScreen(
   return { show, draw };
 }
 
+/** A non-negative whole number from the query, else `fallback`. */
+export function queryNumber(value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const number = Number(value);
+  return Number.isSafeInteger(number) && number >= 0 ? Math.min(number, max) : fallback;
+}
+
 /** After an action: back to `path` under /console with what was done (a console.*.notice.* key). */
 export function backTo(c: Context, path: string, notice?: string): Response {
   const query = notice ? `?${new URLSearchParams({ notice })}` : "";

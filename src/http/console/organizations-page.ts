@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import type { ConsoleOrganizationInvitation, ConsoleOrganizationRow } from "../../../ui/web/state.ts";
-import { consoleScreen } from "./frame.ts";
-import { queryNumber } from "./users-page.ts";
+import { consoleScreen, queryNumber } from "./frame.ts";
 
 // The organizations screens: the listing's search (name or slug) a page at a time, and one organization
 // (by id or slug) with its members, invitations and teams; their forms are in organization-actions.ts.

@@ -2,8 +2,7 @@ import type { Context } from "hono";
 import { type AuditEventListing, describeEventData, type UserOverview } from "../../../ui/data.ts";
 import type { ConsoleUserApiKey, ConsoleUserEvent, ConsoleUserState } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
-import { type ConsoleAccess, consoleScreen } from "./frame.ts";
-import { queryNumber } from "./users-page.ts";
+import { type ConsoleAccess, consoleScreen, queryNumber } from "./frame.ts";
 
 // A user's detail screen (/console/users/:id): the overview the CLI's `users show` prints, the user's
 // timeline of security events a page at a time (?offset=…), and every form that acts on the user

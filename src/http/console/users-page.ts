@@ -9,12 +9,6 @@ import { consoleScreen } from "./frame.ts";
 
 const PAGE_SIZE = 50;
 
-/** A non-negative whole number from the query, else `fallback`. */
-export function queryNumber(value: string | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
-  const number = Number(value);
-  return Number.isSafeInteger(number) && number >= 0 ? Math.min(number, max) : fallback;
-}
-
 export function toConsoleUserRow(user: UserWire): ConsoleUserRow {
   return {
     id: user.id,

@@ -2,8 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { FormProblem, RevealedSecret, WebhookFormValues } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
-import { type ConsoleAccess, consoleScreen, type DrawScreen } from "./frame.ts";
-import { queryNumber } from "./users-page.ts";
+import { type ConsoleAccess, consoleScreen, type DrawScreen, queryNumber } from "./frame.ts";
 
 // The webhooks screens (docs/console.md): /console/webhooks lists the endpoints with their delivery counts
 // and the forms to add, test and pause; /console/webhooks/:id is one endpoint, its edit, rotate and remove

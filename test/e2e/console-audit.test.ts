@@ -8,6 +8,7 @@ import { buildBinary } from "../helpers/binary.ts";
 import { ARTIFACTS_DIR, checkPageVariants, launchChromium, shoot } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
+import { LiveUsers } from "../helpers/live-users.ts";
 
 // The console's audit log and overview in headless Chromium against the compiled binary: an admin reads
 // the log filtered by one user (the GET form, as a person fills it in), downloads it as CSV and JSON Lines
@@ -41,27 +42,11 @@ afterAll(async () => {
   await daemon?.stop();
 });
 
-async function newUser(label: string, role?: string) {
-  const agent = new LiveAgent(daemon.url, base);
-  const email = uniqueEmail(label);
-  const signedUp = await agent.post("/sign-up/email", { name: `Audit ${label}`, email, password: PASSWORD });
-  expect(signedUp.status).toBe(200);
-  const id = (signedUp.json as { user: { id: string } }).user.id;
-  if (role) {
-    const server = new LiveAgent(daemon.url, base);
-    const set = await server.post("/admin/set-role", { userId: id, role }, { authorization: `Bearer ${SERVER_TOKEN}` });
-    expect(set.status).toBe(200);
-  }
-  return { agent, email, id };
-}
+const users = () => new LiveUsers(daemon.url, base, SERVER_TOKEN, PASSWORD);
 
-async function signInAs(context: BrowserContext, email: string): Promise<void> {
-  const signIn = await context.request.post(`${base}/api/auth/sign-in/email`, {
-    data: { email, password: PASSWORD },
-    headers: { origin: base },
-  });
-  expect(signIn.status()).toBe(200);
-}
+const newUser = (label: string, role?: string) => users().signUp(uniqueEmail(label), `Audit ${label}`, role);
+
+const signInAs = (context: BrowserContext, email: string) => users().signIn(context, email);
 
 /** Click a download link and answer the file's text. */
 async function download(page: Page, name: string): Promise<{ text: string; file: string }> {

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
 import { ARTIFACTS_DIR, checkPageVariants, launchChromium, shoot } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
-import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
+import { uniqueEmail } from "../helpers/live-agent.ts";
+import { LiveUsers } from "../helpers/live-users.ts";
 
 // The console's organizations, API keys and OpenID clients in headless Chromium against the compiled binary:
 // an admin changes a member's role and the organization's screen shows it, registers a client and is shown
@@ -40,19 +41,12 @@ afterAll(async () => {
   await daemon?.stop();
 });
 
-const serverCall = (path: string, body: unknown) =>
-  new LiveAgent(daemon.url, base).post(path, body, { authorization: `Bearer ${SERVER_TOKEN}` });
+const users = () => new LiveUsers(daemon.url, base, SERVER_TOKEN, PASSWORD);
+
+const serverCall = (path: string, body: unknown) => users().asServer(path, body);
 
 /** A new user over HTTP (their agent signed in), given `role` by the server when one is named. */
-async function newUser(label: string, role?: string) {
-  const agent = new LiveAgent(daemon.url, base);
-  const email = uniqueEmail(label);
-  const signedUp = await agent.post("/sign-up/email", { name: `Console ${label}`, email, password: PASSWORD });
-  expect(signedUp.status).toBe(200);
-  const id = (signedUp.json as { user: { id: string } }).user.id;
-  if (role) expect((await serverCall("/admin/set-role", { userId: id, role })).status).toBe(200);
-  return { agent, email, id };
-}
+const newUser = (label: string, role?: string) => users().signUp(uniqueEmail(label), `Console ${label}`, role);
 
 /** An organization with an owner, a member and an open invitation; answers its id and the member's email. */
 async function organizationWithMember(name: string) {
@@ -74,13 +68,7 @@ async function organizationWithMember(name: string) {
 }
 
 /** Sign the context's browser in as `email` (the session cookie for every page it opens). */
-async function signIn(context: BrowserContext, email: string) {
-  const signedIn = await context.request.post(`${base}/api/auth/sign-in/email`, {
-    data: { email, password: PASSWORD },
-    headers: { origin: base },
-  });
-  expect(signedIn.status()).toBe(200);
-}
+const signIn = (context: BrowserContext, email: string) => users().signIn(context, email);
 
 describe("the console's organizations, API keys and clients in a browser", () => {
   it("an admin changes a member's role and the organization's screen shows it", async () => {

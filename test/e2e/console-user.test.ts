@@ -8,6 +8,7 @@ import { buildBinary } from "../helpers/binary.ts";
 import { ARTIFACTS_DIR, checkPageVariants, launchChromium, shoot } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
+import { LiveUsers } from "../helpers/live-users.ts";
 
 // A user's screen in the console (issue 32) in headless Chromium against the compiled binary: an admin bans
 // a user for a day (the user's session dies, checked over HTTP), lifts it, issues a key and revokes it,
@@ -43,18 +44,14 @@ afterAll(async () => {
   await daemon?.stop();
 });
 
+const users = () => new LiveUsers(daemon.url, base, SERVER_TOKEN, PASSWORD);
+
 const server = () => {
   const agent = new LiveAgent(daemon.url, base);
   return (path: string, body: unknown) => agent.post(path, body, { authorization: `Bearer ${SERVER_TOKEN}` });
 };
 
-async function newUser(label: string, name: string) {
-  const agent = new LiveAgent(daemon.url, base);
-  const email = uniqueEmail(label);
-  const signedUp = await agent.post("/sign-up/email", { name, email, password: PASSWORD });
-  expect(signedUp.status).toBe(200);
-  return { agent, email, id: (signedUp.json as { user: { id: string } }).user.id };
-}
+const newUser = (label: string, name: string) => users().signUp(uniqueEmail(label), name);
 
 const stillSignedIn = async (agent: LiveAgent) => (await agent.get("/get-session")).json !== null;
 
@@ -71,13 +68,7 @@ async function signIn(context: BrowserContext, email: string, path: string): Pro
 }
 
 /** Sign the browser context in through the API (whatever the page's language). */
-async function signInByAPI(context: BrowserContext, email: string): Promise<void> {
-  const signedIn = await context.request.post(`${base}/api/auth/sign-in/email`, {
-    data: { email, password: PASSWORD },
-    headers: { origin: base },
-  });
-  expect(signedIn.status()).toBe(200);
-}
+const signInByAPI = (context: BrowserContext, email: string) => users().signIn(context, email);
 
 const notice = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text }).waitFor();
 

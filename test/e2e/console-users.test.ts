@@ -10,6 +10,7 @@ import { createTestContext } from "../helpers/context.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
 import { insertDirectoryUsers } from "../helpers/directory.ts";
 import { LiveAgent } from "../helpers/live-agent.ts";
+import { LiveUsers } from "../helpers/live-users.ts";
 
 // The console's users screen in headless Chromium against the compiled binary, over 10,000 users (written
 // into the database before the daemon starts: signing 10,000 up over HTTP would measure sign-up): the search
@@ -58,30 +59,12 @@ afterAll(async () => {
   await daemon?.stop();
 });
 
-/** A new user over HTTP (the agent holds their session), given `role` by the server when one is named. */
-async function newUser(email: string, role?: string) {
-  const agent = new LiveAgent(daemon.url, base);
-  const signedUp = await agent.post("/sign-up/email", { name: `User ${email}`, email, password: PASSWORD });
-  expect(signedUp.status).toBe(200);
-  const id = (signedUp.json as { user: { id: string } }).user.id;
-  if (role) {
-    const set = await new LiveAgent(daemon.url, base).post(
-      "/admin/set-role",
-      { userId: id, role },
-      { authorization: `Bearer ${SERVER_TOKEN}` },
-    );
-    expect(set.status).toBe(200);
-  }
-  return { agent, email, id };
-}
+const users = () => new LiveUsers(daemon.url, base, SERVER_TOKEN, PASSWORD);
 
-async function signIn(context: BrowserContext, email: string): Promise<void> {
-  const answer = await context.request.post(`${base}/api/auth/sign-in/email`, {
-    data: { email, password: PASSWORD },
-    headers: { origin: base },
-  });
-  expect(answer.status()).toBe(200);
-}
+/** A new user over HTTP (the agent holds their session), given `role` by the server when one is named. */
+const newUser = (email: string, role?: string) => users().signUp(email, `User ${email}`, role);
+
+const signIn = (context: BrowserContext, email: string) => users().signIn(context, email);
 
 const alive = async (agent: LiveAgent) =>
   ((await agent.get("/get-session", { disableCookieCache: "true" })).json as { session?: unknown } | null)?.session !=

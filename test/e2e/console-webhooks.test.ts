@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
 import { ARTIFACTS_DIR, checkPageVariants, launchChromium, shoot } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
-import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
+import { uniqueEmail } from "../helpers/live-agent.ts";
+import { LiveUsers } from "../helpers/live-users.ts";
 import { type Answer, type Receiver, startReceiver } from "../helpers/webhook-receiver.ts";
 
 // The console's webhooks and settings screens in headless Chromium against the compiled binary: an admin
@@ -47,28 +48,12 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-/** A new user over HTTP, given `role` by the server when one is named. */
-async function newUser(label: string, role?: string) {
-  const agent = new LiveAgent(daemon.url, base);
-  const email = uniqueEmail(label);
-  const signedUp = await agent.post("/sign-up/email", { name: `Webhooks ${label}`, email, password: PASSWORD });
-  expect(signedUp.status).toBe(200);
-  const id = (signedUp.json as { user: { id: string } }).user.id;
-  if (role) {
-    const server = new LiveAgent(daemon.url, base);
-    const set = await server.post("/admin/set-role", { userId: id, role }, { authorization: `Bearer ${SERVER_TOKEN}` });
-    expect(set.status).toBe(200);
-  }
-  return { email, id };
-}
+const users = () => new LiveUsers(daemon.url, base, SERVER_TOKEN, PASSWORD);
 
-async function signIn(context: BrowserContext, email: string) {
-  const answered = await context.request.post(`${base}/api/auth/sign-in/email`, {
-    data: { email, password: PASSWORD },
-    headers: { origin: base },
-  });
-  expect(answered.status()).toBe(200);
-}
+/** A new user over HTTP, given `role` by the server when one is named. */
+const newUser = (label: string, role?: string) => users().signUp(uniqueEmail(label), `Webhooks ${label}`, role);
+
+const signIn = (context: BrowserContext, email: string) => users().signIn(context, email);
 
 describe("the console's webhooks and settings in a browser", () => {
   let endpointPath = "";

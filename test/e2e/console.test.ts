@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
 import { ARTIFACTS_DIR, checkPageVariants, launchChromium, shoot } from "../helpers/browser.ts";
 import { type Daemon, freePort, startDaemon } from "../helpers/daemon.ts";
-import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
+import { uniqueEmail } from "../helpers/live-agent.ts";
+import { LiveUsers } from "../helpers/live-users.ts";
 import { keyOf, totp } from "../helpers/two-factor.ts";
 
 // The console's door in headless Chromium against the compiled binary: an admin with a second factor signs
@@ -40,20 +41,10 @@ afterAll(async () => {
   await daemon?.stop();
 });
 
+const users = () => new LiveUsers(daemon.url, base, SERVER_TOKEN, PASSWORD);
+
 /** A new user over HTTP, given `role` by the server when one is named. */
-async function newUser(label: string, role?: string) {
-  const agent = new LiveAgent(daemon.url, base);
-  const email = uniqueEmail(label);
-  const signedUp = await agent.post("/sign-up/email", { name: `Console ${label}`, email, password: PASSWORD });
-  expect(signedUp.status).toBe(200);
-  const id = (signedUp.json as { user: { id: string } }).user.id;
-  if (role) {
-    const server = new LiveAgent(daemon.url, base);
-    const set = await server.post("/admin/set-role", { userId: id, role }, { authorization: `Bearer ${SERVER_TOKEN}` });
-    expect(set.status).toBe(200);
-  }
-  return { agent, email, id };
-}
+const newUser = (label: string, role?: string) => users().signUp(uniqueEmail(label), `Console ${label}`, role);
 
 describe("the web console in a browser", () => {
   it("lets an admin with a second factor in through the sign-in page and finds a user by search", async () => {

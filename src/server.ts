@@ -48,10 +48,18 @@ function startMetricsServer(ctx: AuthContext, address: string): Server<undefined
   }
 }
 
-export function startServer(ctx: AuthContext, options: { port?: number; host?: string } = {}): RunningServer {
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  /** Called as each request arrives on the main listener, before it is handled. */
+  onRequest?: () => void;
+}
+
+export function startServer(ctx: AuthContext, options: StartOptions = {}): RunningServer {
   const app = createApp(ctx);
   const hostname = options.host ?? ctx.config.host;
   const port = options.port ?? ctx.config.port;
+  const onRequest = options.onRequest ?? (() => {});
   let server: Server<undefined>;
   try {
     server = Bun.serve({
@@ -59,8 +67,10 @@ export function startServer(ctx: AuthContext, options: { port?: number; host?: s
       hostname,
       // The peer's address is read here, on the request Bun received: middleware may replace the Request
       // object (the body limit does), and the copy has no socket. See src/http/client-address.ts.
-      fetch: (request, srv) =>
-        app.fetch(request, { remoteAddress: srv.requestIP(request)?.address ?? null } satisfies ServerEnv),
+      fetch: (request, srv) => {
+        onRequest();
+        return app.fetch(request, { remoteAddress: srv.requestIP(request)?.address ?? null } satisfies ServerEnv);
+      },
     });
   } catch (error) {
     throw new ListenError(`${hostname}:${port}`, error);

@@ -11,11 +11,11 @@ import { corsMiddleware } from "./middleware/cors.ts";
 import { metricsMiddleware } from "./middleware/metrics.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
 import { requestLogMiddleware } from "./middleware/request-log.ts";
+import { mountIssuerDiscovery } from "./oidc-discovery.ts";
 import { mountPages } from "./pages/mount.ts";
 import { mountReference } from "./reference.ts";
-import { toHandler } from "./route.ts";
-import { enabledRoutes } from "./routes/index.ts";
-import { mountIssuerDiscovery } from "./routes/oidc-provider.ts";
+import { mountRouteGroups } from "./route-groups.ts";
+import { loadEnabledRoutes } from "./routes/index.ts";
 
 // Middleware order: errors → request log → request language → metrics → CORS and no-store → body limit → rate limit →
 // set-auth-token → routes. Unknown and disabled paths 404.
@@ -97,9 +97,8 @@ export function createApp(ctx: AuthContext): Hono {
   if (ctx.config.rateLimit.enabled) app.use(`${base}/*`, rateLimitMiddleware(ctx));
   if (ctx.config.bearer.enabled) app.use(`${base}/*`, setAuthTokenHeader(ctx));
 
-  const routes = enabledRoutes(ctx);
-  for (const route of routes) app.on(route.method, `${base}${route.path}`, toHandler(ctx, route));
-  if (ctx.config.apiReference.enabled) mountReference(app, ctx, routes);
+  mountRouteGroups(app, ctx);
+  if (ctx.config.apiReference.enabled) mountReference(app, ctx, () => loadEnabledRoutes(ctx));
   if (ctx.config.pages.enabled) mountPages(app, ctx);
   // The console draws with the pages' renderer and assets and signs in through their sign-in page.
   if (ctx.config.pages.enabled && ctx.config.console.enabled) mountConsole(app, ctx);

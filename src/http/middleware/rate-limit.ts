@@ -3,7 +3,7 @@ import type { AuthContext } from "../../context.ts";
 import { isOutage } from "../../dependencies.ts";
 import { createMemoryRateLimitStore, tooManyRequests } from "../../platform/rate-limit.ts";
 import { rateLimitClientKey } from "../client-address.ts";
-import { BUILT_IN_RULES, UNLIMITED_PATHS } from "../routes/index.ts";
+import { BUILT_IN_RULES, UNLIMITED_PATHS } from "../routes/rate-limit-rules.ts";
 
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win. The
 // built-in rules are declared by each feature beside its routes and gathered in routes/index.ts.

@@ -13,6 +13,8 @@ export interface RunningServer {
   url: string;
   /** The metrics listener, when metrics.address is set. */
   metricsServer?: Server<undefined>;
+  /** Settles when the start-up work that follows listening (the audit worker's first pass) has ended. */
+  startedUp: Promise<void>;
   /** Stop accepting, let requests in flight finish (up to the grace period), close the context. */
   shutdown(): Promise<void>;
 }
@@ -98,5 +100,6 @@ export function startServer(ctx: AuthContext, options: StartOptions = {}): Runni
     })();
     return stopping;
   };
-  return { server, metricsServer, url: `http://${server.hostname}:${server.port}`, shutdown };
+  const url = `http://${server.hostname}:${server.port}`;
+  return { server, metricsServer, url, startedUp: worker.firstPass, shutdown };
 }

@@ -5,7 +5,7 @@ import { testScryptCost } from "../../crypto/password.ts";
 import { DependencyError } from "../../dependencies.ts";
 import { createLogger } from "../../logger.ts";
 import { firstBusyWindow } from "../../platform/first-busy.ts";
-import { ListenError, startServer } from "../../server.ts";
+import { ListenError, type RunningServer, startServer } from "../../server.ts";
 import { relyingPartyProblem } from "../../services/passkeys/relying-party.ts";
 import { resealUnderCurrentSecret } from "../../services/secret-rotation.ts";
 import {
@@ -70,15 +70,16 @@ async function resealAfterRotation(ctx: AuthContext): Promise<void> {
 }
 
 /**
- * Once listening: drop what only start-up needed. Start-up runs most of the code once (schemas built, the
- * schema checked, migrations compared); its bytecode and the objects it left stay in the heap until the
- * engine is told to let go. Bun.shrink() deletes the compiled code of every function (a function called
- * again is loaded anew from the executable's bytecode, its counters from zero) and runs a full collection.
- * On the next turn of the event loop: while the start-up's own collection may still be running the engine
- * skips the code (bench/README.md, "Idle memory (issue 34, round four)").
+ * Once started (listening, and the audit worker's first pass done: the configured endpoints synced, the log
+ * pruned), drop what only start-up needed. Start-up runs most of the code once (the configuration checked,
+ * migrations compared, routes mounted); its bytecode and the objects it left stay in the heap until the engine
+ * is told to let go. Bun.shrink() deletes the compiled code of every function (a function called again is
+ * loaded anew from the executable's bytecode, its counters from zero) and runs a full collection. On a turn of
+ * the event loop of its own: while a collection may still be running the engine skips the code
+ * (bench/README.md, "Idle memory (issue 34, round four)").
  */
-function releaseStartUpMemory(): void {
-  setTimeout(() => Bun.shrink(), 0);
+function releaseStartUpMemory(running: RunningServer): void {
+  running.startedUp.then(() => setTimeout(() => Bun.shrink(), 0));
 }
 
 /** Requests within one second that make the daemon busy: from then on its hot paths are compiled. */
@@ -114,7 +115,7 @@ export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
     base: ctx.apiURL,
     database: ctx.database.dialect,
   });
-  releaseStartUpMemory();
+  releaseStartUpMemory(running);
   const passkeyProblem = ctx.config.passkey.enabled ? relyingPartyProblem(ctx) : null;
   if (passkeyProblem) ctx.logger.warn(passkeyProblem);
   if (testScryptCost() !== null)

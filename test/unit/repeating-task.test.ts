@@ -40,7 +40,9 @@ describe("repeatEvery", () => {
     let ran = false;
     const task = repeatEvery(
       60_000,
-      async () => void (ran = true),
+      async () => {
+        ran = true;
+      },
       () => {},
     );
     // When it is stopped first

@@ -72,6 +72,9 @@ describe.each(MAIL_KINDS)("the %s mail", (kind) => {
       expect(mail.html).toContain(`<html lang="${language}" dir="ltr">`);
       expect(mail.subject).not.toMatch(/[\r\n]/);
       expect(mail.subject.length).toBeGreaterThan(5);
+      // Lock screens and mail listings show subjects: never the link or the code.
+      expect(mail.subject).not.toContain(CODE);
+      expect(mail.subject).not.toMatch(/https?:|token=/);
     });
 
     it("plain text: carries its link and code exactly, each alone on a line, and user input as the characters it is", () => {

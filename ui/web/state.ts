@@ -241,16 +241,19 @@ export type TwoFactorMethod = "totp" | "mail" | "backup";
 export type PageName = PageState["page"];
 export type StateOf<P extends PageName> = Extract<PageState, { page: P }>;
 
-/** Which field a refusal concerns, so a page shows it beside that field; others go above the form. */
+/**
+ * Which field a refusal concerns, so a page shows it beside that field; others go above the form. Keyed by
+ * the code a refusal carries (the wire's, derived from its message), which is what the pages receive.
+ */
 export const PROBLEM_FIELDS: Readonly<Record<string, string>> = {
   INVALID_EMAIL: "email",
   USER_ALREADY_EXISTS: "email",
   PASSWORD_TOO_SHORT: "password",
   PASSWORD_TOO_LONG: "password",
-  USERNAME_IS_ALREADY_TAKEN: "username",
-  USERNAME_TOO_SHORT: "username",
-  USERNAME_TOO_LONG: "username",
-  INVALID_USERNAME: "username",
+  USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "username",
+  USERNAME_IS_TOO_SHORT: "username",
+  USERNAME_IS_TOO_LONG: "username",
+  USERNAME_IS_INVALID: "username",
   INVALID_OTP: "otp",
   OTP_EXPIRED: "otp",
 };

@@ -115,7 +115,9 @@ describe("pages over https", () => {
   it("ask browsers to keep to https (HSTS)", async () => {
     const t = await createTestContext({ env: { AUTH_BASE_URL: "https://auth.example.com" } });
     try {
-      const page = await t.app.request("https://auth.example.com/account/sign-in", { headers: { accept: "text/html" } });
+      const page = await t.app.request("https://auth.example.com/account/sign-in", {
+        headers: { accept: "text/html" },
+      });
       expect(page.status).toBe(200);
       expect(page.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
     } finally {
@@ -157,7 +159,10 @@ describeEachDialect("pages: usernames", (dialect) => {
     const username = `known_${Date.now().toString(36)}`;
     await signUp(t, { username });
     const wrong = await submitPage(t.agent(), "/sign-in", { identifier: username, password: "not-the-password" });
-    const unknown = await submitPage(t.agent(), "/sign-in", { identifier: `${username}x`, password: "not-the-password" });
+    const unknown = await submitPage(t.agent(), "/sign-in", {
+      identifier: `${username}x`,
+      password: "not-the-password",
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(alertText(wrong)).toBe(alertText(unknown));

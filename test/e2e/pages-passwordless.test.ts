@@ -100,6 +100,26 @@ for (const javaScript of [true, false]) {
       await page.close();
     });
 
+    it("signs in with the code the link's mail carries, typed where the link was asked for", async () => {
+      // The mail read on another device: its link would sign in that one; its code signs in this browser.
+      await context.clearCookies();
+      const email = uniqueEmail(`link-code-${mode}`);
+      const page = await signInPage(context, javaScript);
+      await page.getByLabel("Email address or username", { exact: true }).fill(email);
+      await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+      await page.waitForURL(/\/account\/check-mail\?kind=magic-link$/);
+      await mailed(email, MAGIC_LINK);
+      const code = await mailed(email, CODE_LINE);
+      await page.getByRole("link", { name: "Have a code from the mail? Type it here" }).click();
+      await page.waitForURL(/\/account\/email-code(\?|$)/);
+      if (javaScript) await page.locator("html[data-hydrated]").waitFor();
+      await page.getByLabel("Code from the mail", { exact: true }).fill(code);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(`${daemon.url}/account/sign-in`);
+      await page.getByText(`Signed in as ${email}.`).waitFor();
+      await page.close();
+    });
+
     it("signs in with a mailed code typed into the code page", async () => {
       await context.clearCookies();
       const email = uniqueEmail(`code-${mode}`);

@@ -218,6 +218,33 @@ describe("the pages for everyone", () => {
     expect([...signedOut, ...signedIn]).toEqual([]);
   }, 300_000);
 
+  it("with JavaScript, says what is wrong with a field as it is left, before anything is sent", async () => {
+    const context = await browser.newContext();
+    const page = await open(context, "/sign-up", true);
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/auth/")) sent.push(request.url());
+    });
+    const email = page.getByLabel("Email address", { exact: true });
+    const password = page.getByLabel("Password", { exact: true });
+    // Untouched fields say nothing when left; what was typed is judged as the field is left.
+    await page.getByLabel("Name", { exact: true }).focus();
+    await email.focus();
+    await email.fill("not-an-address");
+    await password.fill("short");
+    await page.getByRole("alert").filter({ hasText: "Enter a valid email address." }).waitFor();
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByText("This field is required.").count()).toBe(0);
+    await email.focus();
+    await page.getByRole("alert").filter({ hasText: "The password is too short." }).waitFor();
+    expect(await password.getAttribute("aria-describedby")).toMatch(/-hint .*-error$/);
+    // Fixed, the message goes as it is typed.
+    await email.fill("someone@example.com");
+    await expect.poll(() => email.getAttribute("aria-invalid")).toBeNull();
+    expect(sent).toEqual([]);
+    await context.close();
+  });
+
   it("signs in with the keyboard alone", async () => {
     const context = await browser.newContext();
     const email = uniqueEmail("keyboard");

@@ -24,7 +24,7 @@ function message(kind: MailKind): MailMessage {
     case "delete-account":
       return { kind, to, values: { ...person, link: LINK, linkExpiresIn: 86_400 } };
     case "magic-link":
-      return { kind, to, values: { email: to, link: LINK, linkExpiresIn: 300 } };
+      return { kind, to, values: { email: to, link: LINK, linkExpiresIn: 300, code: CODE, codeExpiresIn: 300 } };
     case "sign-in-code":
     case "email-verification-code":
     case "password-reset-code":

@@ -91,7 +91,7 @@ export type PageState = Common &
     | {
         page: "check-mail";
         kind: "reset" | "verify" | "magic-link";
-        /** The verification mail carries a code too (email codes on): link to the page that takes it. */
+        /** The verification or sign-in link's mail carries a code too (email codes on): link to its page. */
         codeEntry?: boolean;
       }
     | { page: "reset-password"; token: string; passwordRules: { min: number; max: number } }

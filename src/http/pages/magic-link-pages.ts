@@ -6,6 +6,7 @@ import { sendMagicLink } from "../../services/magic-link/magic-link.ts";
 import { magicLinkStrategy } from "../../services/magic-link/sign-in.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
 import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
+import { rememberCodeAddress } from "./code-address.ts";
 import { guardForm } from "./guard.ts";
 import { linkFailure } from "./mailed-links.ts";
 import { commonState } from "./page-state.ts";
@@ -48,6 +49,8 @@ export async function postSendMagicLink(c: Context, ctx: AuthContext): Promise<R
     callbackURL: signedInTarget(ctx, redirect),
     errorCallbackURL: absolute(ctx, pageURL(ctx, "/error", null)),
   });
+  // With email codes on, the link's mail carries a sign-in code too: the code page knows the address.
+  if (ctx.config.emailOTP.enabled) rememberCodeAddress(c, ctx, email);
   return seeOther(c, pageURL(ctx, "/check-mail", redirect, { kind: "magic-link" }));
 }
 

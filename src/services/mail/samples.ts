@@ -51,7 +51,13 @@ export function sampleMessage(kind: MailKind, config: Config, to = PERSON.email)
     }
     case "magic-link": {
       const link = `${api}/magic-link/verify?token=${TOKEN}&callbackURL=${back}`;
-      return { kind, to, values: { email: to, link, linkExpiresIn: config.magicLink.expiresIn } };
+      const emailCode = config.emailOTP.enabled;
+      const values = { email: to, link, linkExpiresIn: config.magicLink.expiresIn };
+      return {
+        kind,
+        to,
+        values: { ...values, code: emailCode ? CODE : null, codeExpiresIn: emailCode ? code.codeExpiresIn : null },
+      };
     }
     case "sign-in-code":
     case "email-verification-code":

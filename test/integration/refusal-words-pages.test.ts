@@ -3,7 +3,7 @@ import { errorMessageKey, type Locale, translator } from "../../ui/shared/messag
 import { problemOf } from "../../ui/web/api.ts";
 import type { Agent, AgentResponse } from "../helpers/agent.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
-import { alertText, submitPage } from "../helpers/pages.ts";
+import { alertText, browse, PAGES, submitPage } from "../helpers/pages.ts";
 
 // The pages say a refusal in its own words, not "That did not work", both ways a browser meets it: the page
 // the server draws after a form post (no JavaScript), and the API's JSON answer the hydrated page's script
@@ -121,4 +121,23 @@ describe("refusal words: passwords switched off", () => {
       expect(scriptWords(answer, locale)).toBe(WORDS[locale].resetOff);
     });
   }
+});
+
+describe("refusal words: a magic link sending the browser to an untrusted address", () => {
+  it("explains the refusal instead of the generic words", async () => {
+    const t = await createTestContext({ env: { AUTH_MAGIC_LINK: "on" } });
+    try {
+      const path = `${PAGES}/magic-link/verify?token=abc&callbackURL=https://evil.example.com/`;
+      const page = await browse(t.agent(), path);
+      expect(page.status).toBe(403);
+      expect(page.text).toContain("This link would send you on to an address this site does not trust.");
+      expect(page.text).not.toContain("That did not work.");
+      const german = await browse(speaking(t, "de"), path);
+      expect(german.text).toContain(
+        "Dieser Link würde Sie zu einer Adresse weiterleiten, der diese Seite nicht vertraut.",
+      );
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -218,6 +218,8 @@ export const de: Record<MessageKey, string> = {
     "Der Anbieter akzeptiert keine Anmeldungen von {appName}. Wenden Sie sich an den Betreiber.",
   "error.MAGIC_LINK_DISABLED": "Die Anmeldung per Link aus einer E-Mail ist ausgeschaltet.",
   "error.EMAIL_CODE_DISABLED": "Die Anmeldung per Code aus einer E-Mail ist ausgeschaltet.",
+  "error.INVALID_CALLBACKURL":
+    "Dieser Link würde Sie zu einer Adresse weiterleiten, der diese Seite nicht vertraut. Fordern Sie einen neuen an.",
 
   "account.nav": "Konto",
   "account.section.profile": "Ihr Konto",

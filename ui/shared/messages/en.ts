@@ -200,6 +200,7 @@ export const en = {
   "error.unauthorized_client": "The provider does not accept sign-ins from {appName}. Contact its operator.",
   "error.MAGIC_LINK_DISABLED": "Signing in with a mailed link is turned off.",
   "error.EMAIL_CODE_DISABLED": "Signing in with a mailed code is turned off.",
+  "error.INVALID_CALLBACKURL": "This link would send you on to an address this site does not trust. Ask for a new one.",
 
   "account.nav": "Account",
   "account.section.profile": "Your account",

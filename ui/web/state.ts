@@ -36,7 +36,17 @@ export interface PagePaths {
   api: string;
 }
 
-/** A problem to show: a catalogue error code, and the field it belongs to when it has one. */
+/**
+ * The code the rate limit's refusal (the catalogue's TOO_MANY_REQUESTS) carries on the wire, derived from its
+ * message: what the pages' script names a 429 by when it has only the status. The browser's code cannot import
+ * the catalogue; test/unit/refusal-words-by-wire-code.test.ts holds the two equal.
+ */
+export const RATE_LIMITED_CODE = "TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER";
+
+/**
+ * A problem to show: the code a refusal carries on the wire (the pages' catalogue files its words under that
+ * code, `error.<code>`), or a page's own code (REQUIRED, CSRF, …); and the field it belongs to when it has one.
+ */
 export interface FormProblem {
   code: string;
   field?: string;

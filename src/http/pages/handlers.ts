@@ -69,7 +69,7 @@ import { postVerifyEmail, showVerifyEmail } from "./verify-email-page.ts";
 
 /** A page answering 429 (the rate limit's refusal), with the API's headers and the standard Retry-After. */
 async function tooManyRequests(c: Context, ctx: AuthContext, error: AuthError): Promise<Response> {
-  const state = { ...commonState(c, ctx), page: "error" as const, code: "TOO_MANY_REQUESTS" };
+  const state = { ...commonState(c, ctx), page: "error" as const, code: error.code };
   const answer = await renderPage(c, ctx, state, 429);
   for (const [name, value] of Object.entries(error.headers ?? {})) answer.headers.set(name, value);
   // The API's X-Retry-After (Better Auth's name), and the standard header browsers and proxies read.

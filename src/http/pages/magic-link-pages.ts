@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../../context.ts";
-import { isAuthError } from "../../errors.ts";
+import { ERRORS, isAuthError } from "../../errors.ts";
 import { requireValidEmail } from "../../services/email-address.ts";
 import { sendMagicLink } from "../../services/magic-link/magic-link.ts";
 import { magicLinkStrategy } from "../../services/magic-link/sign-in.ts";
@@ -75,7 +75,7 @@ export function showMagicLink(c: Context, ctx: AuthContext): Promise<Response> {
   if (!ctx.config.magicLink.enabled) return linkFailure(c, ctx, "MAGIC_LINK_DISABLED", 404);
   if (!token) return linkFailure(c, ctx, "INVALID_TOKEN");
   const targets = linkTargets(c.req.query(), ctx);
-  if (!targets) return linkFailure(c, ctx, "INVALID_CALLBACK_URL", 403);
+  if (!targets) return linkFailure(c, ctx, ERRORS.INVALID_CALLBACK_URL.code, 403);
   return renderPage(c, ctx, { ...commonState(c, ctx), page: "magic-link", token, ...targets });
 }
 
@@ -93,7 +93,7 @@ export async function postMagicLink(c: Context, ctx: AuthContext): Promise<Respo
   if (!ctx.config.magicLink.enabled) return linkFailure(c, ctx, "MAGIC_LINK_DISABLED", 404);
   const { fields } = guarded;
   const targets = linkTargets(fields, ctx);
-  if (!targets) return linkFailure(c, ctx, "INVALID_CALLBACK_URL", 403);
+  if (!targets) return linkFailure(c, ctx, ERRORS.INVALID_CALLBACK_URL.code, 403);
   const { redirect } = commonState(c, ctx, { redirect: fields.redirect });
   const request = signInRequestOf(c, ctx, undefined);
   try {

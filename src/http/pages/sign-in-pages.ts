@@ -74,7 +74,7 @@ export async function postSignIn(c: Context, ctx: AuthContext): Promise<Response
   const identifier = (fields.identifier ?? "").trim();
   const again = (problem: FormProblem, status: ContentfulStatusCode) =>
     renderPage(c, ctx, signInPage(c, ctx, identifier, problem, fields.redirect), status);
-  if (!ctx.config.emailAndPassword.enabled) return again({ code: "EMAIL_PASSWORD_DISABLED" }, 400);
+  if (!ctx.config.emailAndPassword.enabled) return again({ code: ERRORS.EMAIL_PASSWORD_DISABLED.code }, 400);
   const request = signInRequestOf(c, ctx, fields.rememberMe === "on");
   try {
     const signedIn = await runSignIn(ctx, fields, request);

@@ -4,6 +4,7 @@ import type { AuthError } from "../../errors.ts";
 import { showActivity } from "./account-activity-page.ts";
 import { postCreateApiKey, postRevokeApiKey, showApiKeys } from "./account-api-keys-page.ts";
 import { postAccountDelete, showAccountDelete } from "./account-delete-page.ts";
+import { postAccountLanguage } from "./account-language-page.ts";
 import { postLinkAccount, postUnlinkAccount, showLinkedAccounts } from "./account-linked-accounts-page.ts";
 import {
   postAcceptOwnInvitation,
@@ -138,6 +139,7 @@ export const PAGE_HANDLERS = {
   postAccountProfile,
   postAccountEmail,
   postAccountVerification,
+  postAccountLanguage,
   showAccountPassword,
   postAccountPassword,
   postAccountFirstPassword,

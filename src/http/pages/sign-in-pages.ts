@@ -50,8 +50,9 @@ export function signInPage(
 export async function showSignIn(c: Context, ctx: AuthContext): Promise<Response> {
   // ?identifier= fills the field (an OpenID client's login_hint); ?fresh=1 asks for a sign-in even when the
   // browser has one (prompt=login, max_age), so the form is shown to the signed-in too.
-  const state = signInPage(c, ctx, (c.req.query("identifier") ?? "").slice(0, 320), null);
+  // The session first: a signed-in user's page is in the language they chose.
   const session = await resolveSession(c, ctx, { disableRefresh: true });
+  const state = signInPage(c, ctx, (c.req.query("identifier") ?? "").slice(0, 320), null);
   if (session && session.source !== "api-key" && c.req.query("fresh") !== "1") {
     const returnTo = state.redirect ?? state.home;
     return renderPage(c, ctx, { ...state, page: "signed-in", email: session.user.email, returnTo });

@@ -45,6 +45,12 @@ const config = loadConfig({
     AUTH_SECRET: "cM80vGxqjs1il-Lx7LL-JTzVv_lXbXY65AW8cZIWusqsL9p4DMK3TXEgiu3os_2R",
     AUTH_SERVER_TOKEN: SERVER_TOKEN,
     AUTH_RATE_LIMIT: "off",
+    // BENCH_AUTH_<NAME>=value sets AUTH_<NAME> for the daemon under test: a feature off, to see what it costs.
+    ...Object.fromEntries(
+      Object.entries(process.env)
+        .filter(([name]) => name.startsWith("BENCH_AUTH_"))
+        .map(([name, value]) => [name.slice("BENCH_".length), value ?? ""]),
+    ),
     ...(args.redis ? { AUTH_REDIS_URL: REDIS_URL, AUTH_REDIS_KEY_PREFIX: `bench-ip:${Date.now()}:` } : {}),
   },
 });
@@ -100,6 +106,8 @@ const page =
     app.fetch(new Request(`${BASE}/account${path}`, { headers: { accept: "text/html", ...headers } }), env);
 
 const scenarios: [string, () => Promise<Response>][] = [
+  // The floor every route pays: the middleware chain, routing and a JSON answer, no session, no database.
+  ["GET /ok (the route floor)", () => call("/ok")],
   ["get-session (cookie cache)", () => call("/get-session", { headers: { cookie } })],
   ["get-session (cookie cache off)", () => call("/get-session?disableCookieCache=true", { headers: { cookie } })],
   ["POST /api-key/verify", verify(key)],
@@ -118,6 +126,7 @@ for (const [name, run] of scenarios) {
   if (args.only && !name.includes(args.only)) continue;
   for (let i = 0; i < Math.min(2000, requests); i += 1) await (await run()).arrayBuffer();
   statements = 0;
+  const startedCPU = process.cpuUsage();
   const started = performance.now();
   let sent = 0;
   const durations: number[] = [];
@@ -133,10 +142,14 @@ for (const [name, run] of scenarios) {
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const micros = ((performance.now() - started) * 1000) / requests;
+  // CPU time this process spent (user + system), which other work on the machine does not inflate the way
+  // it inflates wall time.
+  const usedCPU = process.cpuUsage(startedCPU);
+  const cpuMicros = (usedCPU.user + usedCPU.system) / requests;
   durations.sort((a, b) => a - b);
   const p50 = (durations[Math.floor(durations.length / 2)] ?? 0) * 1000;
   console.log(
-    `${name.padEnd(38)} ${micros.toFixed(1).padStart(7)} µs per request   p50 ${p50.toFixed(1).padStart(7)} µs   ${(statements / requests).toFixed(2)} statements per request`,
+    `${name.padEnd(38)} ${micros.toFixed(1).padStart(7)} µs per request   p50 ${p50.toFixed(1).padStart(7)} µs   CPU ${cpuMicros.toFixed(1).padStart(6)} µs   ${(statements / requests).toFixed(2)} statements per request`,
   );
 }
 await ctx.close();

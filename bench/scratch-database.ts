@@ -12,7 +12,8 @@ export async function scratchDatabase(
   label: string,
 ): Promise<{ url: string; cleanup: () => Promise<void> }> {
   if (dialect === "postgres") {
-    const schema = `bench_${label}_${Date.now().toString(36)}`;
+    // A label may hold characters an unquoted schema name cannot ("in-process").
+    const schema = `bench_${label.replace(/[^a-z0-9_]/gi, "_")}_${Date.now().toString(36)}`;
     const admin = async (query: string) => {
       const client = new pg.Client({ connectionString: BENCH_POSTGRES_URL });
       await client.connect();

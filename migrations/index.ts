@@ -12,6 +12,7 @@ import * as createImportedUserTable from "./20261127200000_create_imported_user_
 import * as addAuditEventIndexes from "./20261127213100_add_audit_event_indexes.ts";
 import * as addWebhookDeliveryLog from "./20261127213700_add_webhook_delivery_log.ts";
 import * as addUserDirectoryIndexes from "./20261127214500_add_user_directory_indexes.ts";
+import * as addUserLanguage from "./20261128010000_add_user_language.ts";
 
 // Listed statically so `bun build --compile` embeds every migration in the binary. Add new ones in order.
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "20261127213100_add_audit_event_indexes": addAuditEventIndexes,
   "20261127213700_add_webhook_delivery_log": addWebhookDeliveryLog,
   "20261127214500_add_user_directory_indexes": addUserDirectoryIndexes,
+  "20261128010000_add_user_language": addUserLanguage,
 };

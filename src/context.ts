@@ -247,7 +247,7 @@ export async function createContext(config: Config, options: CreateContextOption
       isTrustedProxy: createAddressMatcher(config.trustedProxies),
       local,
       now,
-      sendMail: createMailDelivery({ config, transport: smtp, outbox, background, now }),
+      sendMail: createMailDelivery({ config, db, transport: smtp, outbox, background, now }),
       outbox,
       background,
       settle,

@@ -12,8 +12,8 @@ import { registerTwoFactorHooks } from "./services/two-factor/hooks.ts";
 // itself: every service imports its type, so src/context.ts importing the features would be a cycle.
 //
 // The order is the order the core calls them in: the account claim removes (and counts, in its event)
-// API keys, passkeys, then trusted browsers and the second factor; the secret rotation seals two-factor
-// rows again before JWT keys.
+// API keys, passkeys, trusted browsers and the second factor, then the OpenID Provider's consents; the
+// secret rotation seals two-factor rows again before JWT keys.
 //
 // It also hands the core the mail renderer (ui/mail/): mails are words for people, drawn with the message
 // catalogue and React, which the services never import. It is loaded with the first mail, not here.

@@ -50,6 +50,21 @@ function startMetricsServer(ctx: AuthContext, address: string): Server<undefined
   }
 }
 
+/** The request's ServerEnv, whose remoteAddress is looked up on the socket once, when first read. */
+function peerEnv(request: Request, srv: Server<undefined>): ServerEnv {
+  let known = false;
+  let address: string | null = null;
+  return {
+    get remoteAddress() {
+      if (!known) {
+        address = srv.requestIP(request)?.address ?? null;
+        known = true;
+      }
+      return address;
+    },
+  };
+}
+
 export interface StartOptions {
   port?: number;
   host?: string;
@@ -67,11 +82,12 @@ export function startServer(ctx: AuthContext, options: StartOptions = {}): Runni
     server = Bun.serve({
       port,
       hostname,
-      // The peer's address is read here, on the request Bun received: middleware may replace the Request
-      // object (the body limit does), and the copy has no socket. See src/http/client-address.ts.
+      // The peer's address is read from the request Bun received: middleware may replace the Request object
+      // (the body limit does), and the copy has no socket. See src/http/client-address.ts. It is read when
+      // first asked for (most answers never need it, and asking costs a lookup on the socket), then kept.
       fetch: (request, srv) => {
         onRequest();
-        return app.fetch(request, { remoteAddress: srv.requestIP(request)?.address ?? null } satisfies ServerEnv);
+        return app.fetch(request, peerEnv(request, srv));
       },
     });
   } catch (error) {

@@ -19,10 +19,12 @@ import {
 import { describeWebhookEndpoint, listWebhookEndpoints } from "../src/services/webhooks/webhooks.ts";
 import type { DependencyHealth, SettingEntry } from "../src/wire/settings.ts";
 import type { WebhookAttemptWire, WebhookEndpointWire, WebhookEndpointWithSecretWire } from "../src/wire/webhook.ts";
+import { type MailAdminData, mailData } from "./data-mail.ts";
 
 // Parts of AdminData (ui/data.ts) the web console added for webhooks (endpoints, their delivery log, resend)
-// and the settings screen (the configuration with secrets masked, the dependencies' health). Kept here so
-// ui/data.ts stays one screen of the whole.
+// and the settings screen (the configuration with secrets masked, the dependencies' health; the mail
+// previews of data-mail.ts ride along, under the same permission). Kept here so ui/data.ts stays one
+// screen of the whole.
 
 export interface WebhookAdminData {
   /** Webhook endpoints with their delivery counts and last attempt (never a secret). */
@@ -84,7 +86,10 @@ export function settingsData(ctx: AuthContext): SettingsAdminData {
   };
 }
 
-/** Both, as createAdminData spreads them. */
-export function webhooksAndSettings(ctx: AuthContext, source: EventSource): WebhookAdminData & SettingsAdminData {
-  return { ...webhookData(ctx, source), ...settingsData(ctx) };
+/** Both, and the mail previews (which need the settings' permission too), as createAdminData spreads them. */
+export function webhooksAndSettings(
+  ctx: AuthContext,
+  source: EventSource,
+): WebhookAdminData & SettingsAdminData & MailAdminData {
+  return { ...webhookData(ctx, source), ...settingsData(ctx), ...mailData(ctx) };
 }

@@ -57,6 +57,7 @@ import {
   oauthClientData,
   organizationActions,
 } from "./data-console.ts";
+import type { MailAdminData } from "./data-mail.ts";
 import { type UsersAdminData, userDirectory } from "./data-users.ts";
 import { type SettingsAdminData, type WebhookAdminData, webhooksAndSettings } from "./data-webhooks.ts";
 
@@ -74,7 +75,8 @@ export interface AdminData
     OAuthClientAdminData,
     WebhookAdminData,
     SettingsAdminData,
-    UsersAdminData {
+    UsersAdminData,
+    MailAdminData {
   now(): number;
   describeUser(userId: string): Promise<UserOverview | null>;
   /** expiresInSeconds: the ban ends by itself then; unset, it lasts until unbanned. */

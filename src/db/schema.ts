@@ -25,6 +25,8 @@ export interface UserTable {
   additionalFields: string | null;
   /** Null for users who never turned two-factor on (as Better Auth leaves it). */
   twoFactorEnabled: DbBoolean | null;
+  /** The language chosen for authd's pages and mails (one the catalogue ships), null to follow the browser. */
+  language: string | null;
 }
 
 export interface SessionTable {

@@ -1,24 +1,20 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { AuthContext } from "../context.ts";
 import { dependencyError, isConnectionFailure, isOutage, isRedisFailure } from "../dependencies.ts";
 import { AuthError } from "../errors.ts";
-import { withRequestLanguage } from "../platform/request-language.ts";
-import { setAuthTokenHeader } from "./bearer.ts";
 import { mountConsole } from "./console/mount.ts";
 import { mountHomePage } from "./home-page.ts";
-import { corsMiddleware } from "./middleware/cors.ts";
-import { metricsMiddleware } from "./middleware/metrics.ts";
+import { requestPipeline } from "./middleware/pipeline.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
-import { requestLogMiddleware } from "./middleware/request-log.ts";
 import { mountIssuerDiscovery } from "./oidc-discovery.ts";
 import { mountPages } from "./pages/mount.ts";
 import { mountReference } from "./reference.ts";
 import { mountRouteGroups } from "./route-groups.ts";
 import { loadEnabledRoutes } from "./routes/index.ts";
 
-// Middleware order: errors → request log → request language → metrics → CORS and no-store → body limit → rate limit →
-// set-auth-token → routes. Unknown and disabled paths 404.
+// Middleware order: errors → the request pipeline (request id, language, metrics, request log; on API paths CORS and
+// no-store, body limit and set-auth-token: middleware/pipeline.ts) → rate limit → routes. Unknown and disabled
+// paths 404.
 
 function errorResponse(error: AuthError): Response {
   const headers: Record<string, string> = { "content-type": "application/json", ...error.headers };
@@ -62,9 +58,7 @@ function outageError(cause: unknown): AuthError {
 export function createApp(ctx: AuthContext): Hono {
   const app = new Hono();
   const base = ctx.config.basePath;
-  app.use("*", requestLogMiddleware(ctx));
-  // A mail this request causes is written in the language it asked in (services/mail/delivery.ts).
-  app.use("*", (c, next) => withRequestLanguage(c.req.header("accept-language"), next));
+  app.use("*", requestPipeline(ctx, errorResponse));
 
   app.onError((error, c) => {
     const requestId = c.get("requestId");
@@ -80,22 +74,11 @@ export function createApp(ctx: AuthContext): Hono {
   });
   app.notFound(() => errorResponse(new AuthError("NOT_FOUND")));
 
-  if (ctx.config.metrics.enabled) {
-    app.use("*", metricsMiddleware(ctx));
-    // With a metrics address, /metrics lives on that listener only (src/server.ts) and 404s here.
-    if (!ctx.config.metrics.address) app.get("/metrics", async () => metricsResponse(ctx));
-  }
+  // With a metrics address, /metrics lives on that listener only (src/server.ts) and 404s here.
+  if (ctx.config.metrics.enabled && !ctx.config.metrics.address) app.get("/metrics", async () => metricsResponse(ctx));
 
-  app.use(`${base}/*`, corsMiddleware(ctx));
-  const limitBody = bodyLimit({
-    maxSize: ctx.config.bodyLimitBytes,
-    onError: () => errorResponse(new AuthError("PAYLOAD_TOO_LARGE")),
-  });
-  // A GET has no body to limit (the routes never read one), and with rate limiting off there is nothing to
-  // count: neither layer runs for nothing on every session read.
-  app.use(`${base}/*`, (c, next) => (c.req.method === "GET" ? next() : limitBody(c, next)));
+  // With rate limiting off there is nothing to count: the layer does not run for nothing on every request.
   if (ctx.config.rateLimit.enabled) app.use(`${base}/*`, rateLimitMiddleware(ctx));
-  if (ctx.config.bearer.enabled) app.use(`${base}/*`, setAuthTokenHeader(ctx));
 
   mountRouteGroups(app, ctx);
   if (ctx.config.apiReference.enabled) mountReference(app, ctx, () => loadEnabledRoutes(ctx));

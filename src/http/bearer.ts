@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
 import { unsignWithAny } from "../crypto/hmac.ts";
 import { exposeHeader, setAnswerHeader } from "./answer-headers.ts";
@@ -46,10 +46,10 @@ function sessionCookieValue(setCookies: string[], name: string): string | null {
 }
 
 /** set-auth-token: the session cookie's value, exactly as in Set-Cookie, on every answer that sets one. */
-export function setAuthTokenHeader(ctx: AuthContext): MiddlewareHandler {
+export function addAuthTokenHeader(ctx: AuthContext): (c: Context) => void {
   const name = cookieNames(ctx).sessionToken;
-  return async (c, next) => {
-    await next();
+  return (c) => {
+    if (!c.res.headers.has("set-cookie")) return;
     const value = sessionCookieValue(c.res.headers.getSetCookie(), name);
     if (value === null) return;
     setAnswerHeader(c, "set-auth-token", value);

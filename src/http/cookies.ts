@@ -1,12 +1,13 @@
 import type { Context } from "hono";
-import { generateCookie, getCookie, setCookie } from "hono/cookie";
+import { generateCookie, setCookie } from "hono/cookie";
 import type { AuthContext } from "../context.ts";
-import { hmacSha256Base64Url, signValue, unsignWithAny } from "../crypto/hmac.ts";
+import { hmacSha256Base64Url, signValue } from "../crypto/hmac.ts";
 import { constantTimeEqual } from "../crypto/random.ts";
 import type { SessionWithUser } from "../services/sessions/sessions.ts";
 import { toSessionWire } from "../services/sessions/sessions.ts";
 import { toUserWire } from "../services/users.ts";
 import type { SessionWithUser as WireSessionWithUser } from "../wire/session.ts";
+import { requestCookie, verifiedCookie } from "./request-cookies.ts";
 
 // The three cookies of Better Auth's wire protocol: session_token ("token.signature", URL-encoded),
 // session_data (a signed copy of the session, short-lived) and dont_remember (rememberMe false).
@@ -59,14 +60,12 @@ function write(c: Context, ctx: AuthContext, name: string, value: string, maxAge
 
 /** The session token from a verified session_token cookie, or null (missing or forged). */
 export function readSessionToken(c: Context, ctx: AuthContext): string | null {
-  const raw = getCookie(c, cookieNames(ctx).sessionToken);
   // Any accepted secret (AUTH_SECRET_PREVIOUS too): the token is checked against the database anyway.
-  return raw ? unsignWithAny(ctx.acceptedSecrets, raw) : null;
+  return verifiedCookie(c, ctx, cookieNames(ctx).sessionToken);
 }
 
 export function hasDontRememberCookie(c: Context, ctx: AuthContext): boolean {
-  const raw = getCookie(c, cookieNames(ctx).dontRemember);
-  return raw ? unsignWithAny(ctx.acceptedSecrets, raw) === "true" : false;
+  return verifiedCookie(c, ctx, cookieNames(ctx).dontRemember) === "true";
 }
 
 export interface SetSessionCookieOptions {
@@ -112,7 +111,7 @@ export function setSessionDataCookie(c: Context, ctx: AuthContext, data: Session
 
 /** The cached {session, user} from a valid, unexpired session_data cookie matching `token`, else null. */
 export function readSessionDataCookie(c: Context, ctx: AuthContext, token: string): WireSessionWithUser | null {
-  const raw = getCookie(c, cookieNames(ctx).sessionData);
+  const raw = requestCookie(c, cookieNames(ctx).sessionData);
   if (!raw) return null;
   try {
     const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as CachedSession;
@@ -148,8 +147,7 @@ export function setSignedCookie(c: Context, ctx: AuthContext, name: string, valu
  * holds a value that is itself checked against the database (a challenge id, a session token, a state's hash).
  */
 export function readSignedCookie(c: Context, ctx: AuthContext, name: string): string | null {
-  const raw = getCookie(c, name);
-  return raw ? unsignWithAny(ctx.acceptedSecrets, raw) : null;
+  return verifiedCookie(c, ctx, name);
 }
 
 export function clearCookie(c: Context, ctx: AuthContext, name: string): void {

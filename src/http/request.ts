@@ -47,13 +47,15 @@ export const REDIRECT_FIELDS = {
   errorCallbackURL: "INVALID_ERROR_CALLBACK_URL",
   newUserCallbackURL: "INVALID_NEW_USER_CALLBACK_URL",
 } as const;
+/** The same pairs as a list, made once: every request's query and body are checked against them. */
+const REDIRECT_FIELD_LIST = Object.entries(REDIRECT_FIELDS);
 
 /**
  * Refuse redirect targets that are neither trusted origins nor safe relative paths (403): each field's own
  * refusal, or `refusal` for all of them where a route answers so.
  */
 export function assertTrustedRedirects(ctx: AuthContext, values: Record<string, unknown>, refusal?: ErrorKey): void {
-  for (const [field, key] of Object.entries(REDIRECT_FIELDS)) {
+  for (const [field, key] of REDIRECT_FIELD_LIST) {
     const value = values[field];
     if (typeof value === "string" && value !== "" && !isTrustedURL(ctx, value)) throw new AuthError(refusal ?? key);
   }

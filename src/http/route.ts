@@ -154,9 +154,11 @@ function answeredAs(error: unknown, refusals: Route["refusals"]): unknown {
   return new AuthError(key, { message, details, headers, cause });
 }
 
-/** The object fields of a parsed input (an object body or query), or none. */
-function fieldsOf(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? Object.fromEntries(Object.entries(value)) : {};
+/** Redirect targets in a parsed input (an object body or query) must be trusted; each input is checked on its own. */
+function assertTrustedRedirectsIn(ctx: AuthContext, inputs: unknown[], refusal: Route["redirectRefusal"]): void {
+  for (const input of inputs)
+    if (typeof input === "object" && input !== null)
+      assertTrustedRedirects(ctx, input as Record<string, unknown>, refusal);
 }
 
 function parseInput(route: AnyRouteDefinition, raw: unknown, where: "body" | "query"): unknown {
@@ -171,16 +173,15 @@ function parseInput(route: AnyRouteDefinition, raw: unknown, where: "body" | "qu
 async function runRoute(route: AnyRouteDefinition, c: Context, ctx: AuthContext): Promise<unknown> {
   const isServer = isServerCall(c, ctx);
   if (route.serverOnly && !isServer) throw new AuthError("NOT_FOUND");
-  const params = pathParams(c);
+  // Most routes have no path parameters: nothing to read or check.
+  const params = route.path.includes(":") ? pathParams(c) : {};
   const query = parseInput(route, c.req.query(), "query");
   let body: unknown = {};
   if (route.method !== "GET") {
     body = parseInput(route, await readRequestBody(c, route.acceptsForm ?? false), "body");
     if (!isServer) assertTrustedOrigin(c, ctx, route.startsSession);
-    assertTrustedRedirects(ctx, { ...fieldsOf(query), ...fieldsOf(body) }, route.redirectRefusal);
-  } else {
-    assertTrustedRedirects(ctx, fieldsOf(query), route.redirectRefusal);
   }
+  assertTrustedRedirectsIn(ctx, [query, body], route.redirectRefusal);
 
   const auth = route.auth ?? "none";
   const session = auth === "none" ? null : await resolveSession(c, ctx);

@@ -3,6 +3,7 @@ import type { AuthContext } from "../context.ts";
 import { signInWithApiKey } from "../services/api-keys/session.ts";
 import { findSession, isRefreshDue, refreshSession, type SessionWithUser } from "../services/sessions/sessions.ts";
 import { readBearerSessionToken } from "./bearer.ts";
+import { noteChosenLanguage } from "./chosen-language.ts";
 import {
   clearSessionCookies,
   hasDontRememberCookie,
@@ -82,6 +83,7 @@ export async function resolveSession(
   }
   noteUser(c, found.user.id);
   const impersonatedBy = found.session.impersonatedBy;
+  noteChosenLanguage(c, found.user.language ?? null, Boolean(impersonatedBy));
   if (impersonatedBy) {
     const { user, session } = found;
     const note = { adminId: impersonatedBy, userId: user.id, userName: user.name, userEmail: user.email };

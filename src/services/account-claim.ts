@@ -33,8 +33,8 @@ export interface CredentialKind {
 
 /**
  * The credentials and grants of the optional features (API keys, passkeys, trusted browsers, the second
- * factor), each registered by its feature. A new way to act as a user (OAuth grants once authd is a provider,
- * say) registers its kind here, or a squatter keeps it after the owner proves the mailbox.
+ * factor, the OpenID Provider's consents), each registered by its feature. A new way to act as a user
+ * registers its kind here, or a squatter keeps it after the owner proves the mailbox.
  */
 export const credentialKinds = defineHook<CredentialKind>("credentialKinds");
 

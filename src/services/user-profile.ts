@@ -49,7 +49,19 @@ export async function updateProfile(
   source: EventSource,
 ): Promise<UserRecord> {
   if ("email" in input) throw new AuthError("EMAIL_CAN_NOT_BE_UPDATED");
-  const changes = await profileChanges(ctx, user, input);
+  return saveOwnChanges(ctx, user, await profileChanges(ctx, user, input), source);
+}
+
+/**
+ * Write validated changes to the caller's own user, with the `user_updated` event naming the fields that
+ * changed in the same transaction (the profile form, the language choice).
+ */
+export async function saveOwnChanges(
+  ctx: AuthContext,
+  user: UserRecord,
+  changes: UserUpdate,
+  source: EventSource,
+): Promise<UserRecord> {
   // Nothing to change is not a mistake (Better Auth answers it with {status: true}): the user stays as is.
   if (Object.keys(changes).length === 0) return user;
   let updated: UserRecord | undefined;

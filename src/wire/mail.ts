@@ -25,7 +25,14 @@ export const MAIL_VALUES = {
   "confirm-email-change": z.object({ ...recipient, newEmail: text, link: text, linkExpiresIn: seconds }),
   "reset-password": z.object({ ...recipient, link: text, linkExpiresIn: seconds }),
   "delete-account": z.object({ ...recipient, link: text, linkExpiresIn: seconds }),
-  "magic-link": z.object({ email: text, link: text, linkExpiresIn: seconds }),
+  "magic-link": z.object({
+    email: text,
+    link: text,
+    linkExpiresIn: seconds,
+    /** A sign-in code to type instead of opening the link (only while email codes are on). */
+    code: text.nullable(),
+    codeExpiresIn: seconds.nullable(),
+  }),
   "sign-in-code": z.object({ email: text, code: text, codeExpiresIn: seconds }),
   "email-verification-code": z.object({ email: text, code: text, codeExpiresIn: seconds }),
   "password-reset-code": z.object({ email: text, code: text, codeExpiresIn: seconds }),
@@ -86,7 +93,7 @@ export function linkOf(message: MailMessage): string | null {
   return "link" in message.values ? message.values.link : null;
 }
 
-/** The code a mail carries, if any (the verification mail's only while email codes are on). */
+/** The code a mail carries, if any (the verification and magic-link mails' only while email codes are on). */
 export function codeOf(message: MailMessage): string | null {
   return "code" in message.values ? message.values.code : null;
 }

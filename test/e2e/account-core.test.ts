@@ -339,3 +339,30 @@ describe("the pages right to left", () => {
     await context.close();
   });
 });
+
+describe.each([
+  { javaScript: true, label: "on" },
+  { javaScript: false, label: "off" },
+])("the account page's language choice, JavaScript $label", ({ javaScript }) => {
+  // Issues 28 and 31: the user's own language comes before the browser's; the form posts either way.
+  it("shows the page in German once German is chosen, and in English again with the browser's", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: javaScript, locale: "en-US" });
+    const { email } = await newUser(javaScript ? "language-js" : "language-nojs");
+    const page = await signInToAccount(context, email, javaScript);
+    const problems = collectProblems(page);
+    expect(await page.getAttribute("html", "lang")).toBe("en");
+    await page.getByLabel("Language of these pages and of the mails we send you").selectOption("de");
+    await page.getByRole("button", { name: "Save language" }).click();
+    await notice(page, "Ihre Sprache ist gespeichert.");
+    expect(page.url()).toBe(`${base}/account?notice=notice.account.languageSaved`);
+    expect(await page.getAttribute("html", "lang")).toBe("de");
+    await page.getByRole("heading", { name: "Sprache" }).waitFor();
+
+    await page.getByLabel("Sprache dieser Seiten und der E-Mails, die wir Ihnen senden").selectOption("");
+    await page.getByRole("button", { name: "Sprache speichern" }).click();
+    await notice(page, "Your language is saved.");
+    expect(await page.getAttribute("html", "lang")).toBe("en");
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

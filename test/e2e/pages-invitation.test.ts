@@ -3,17 +3,11 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBinary } from "../helpers/binary.ts";
-import {
-  ARTIFACTS_DIR,
-  consoleProblems,
-  launchChromium,
-  PAGE_VARIANTS,
-  seriousAxeViolations,
-  shoot,
-} from "../helpers/browser.ts";
+import { ARTIFACTS_DIR, consoleProblems, launchChromium, shoot } from "../helpers/browser.ts";
 import { type Daemon, startDaemon } from "../helpers/daemon.ts";
 import { LiveAgent, uniqueEmail } from "../helpers/live-agent.ts";
 import { type Mailbox, startMailbox } from "../helpers/mailbox.ts";
+import { photographEveryVariant, withCookies } from "../helpers/page-variants.ts";
 
 // The invitation page in headless Chromium, served by the compiled binary: an invitation made through the
 // API, opened signed out, answered after signing up through the pages (which bring the browser back to it),
@@ -137,26 +131,28 @@ describe("the invitation page for everyone", () => {
     const verifyPath = new URL(verification.match[0]);
     await invitee.get(`${verifyPath.pathname.replace("/api/auth", "")}`, Object.fromEntries(verifyPath.searchParams));
     const { link } = await invitationTo(email, "Axe <b>Org</b>");
-    const found: string[] = [];
-    for (const variant of PAGE_VARIANTS) {
-      // axe is injected as a script of the test's own: the pages' policy rightly refuses it otherwise.
-      const { name, axe, ...options } = variant;
-      for (const signedIn of [false, true]) {
-        const context = await browser.newContext({ ...options, bypassCSP: true });
-        if (signedIn)
-          await context.addCookies([...invitee.jar].map(([name, value]) => ({ name, value, url: daemon.url })));
-        const page = await context.newPage();
-        await page.goto(link);
-        await page.locator("html[data-hydrated]").waitFor();
-        if (signedIn) expect(await page.locator("main").textContent()).toContain("Axe <b>Org</b>");
-        if (axe)
-          for (const id of await seriousAxeViolations(page))
-            found.push(`${name} signed ${signedIn ? "in" : "out"}: ${id}`);
-        const file = `invitation-signed-${signedIn ? "in" : "out"}-${name}.png`;
-        await shoot(page, { path: join(SHOTS, file), fullPage: true });
-        await context.close();
-      }
-    }
+    const signedOut = await photographEveryVariant({
+      browser,
+      shots: SHOTS,
+      prefix: "invitation",
+      views: [{ name: "signed-out", url: link }],
+    });
+    const signedIn = await photographEveryVariant({
+      browser,
+      shots: SHOTS,
+      prefix: "invitation",
+      views: [
+        {
+          name: "signed-in",
+          open: async (page) => {
+            await page.goto(link);
+            expect(await page.locator("main").textContent()).toContain("Axe <b>Org</b>");
+          },
+        },
+      ],
+      prepare: withCookies(invitee.jar, daemon.url),
+    });
+    const found = [...signedOut, ...signedIn];
     expect(found).toEqual([]);
   }, 120_000);
 });

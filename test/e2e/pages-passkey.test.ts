@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import {
 } from "../helpers/browser.ts";
 import { type Daemon, startOnLocalhost } from "../helpers/daemon.ts";
 import { collectProblems } from "../helpers/example-app.ts";
+import { photographEveryVariant } from "../helpers/page-variants.ts";
 
 // The sign-in page's passkeys in headless Chromium, against the compiled binary: a DevTools virtual
 // authenticator holds the passkey a user registered through the API (from the page's own origin, as an
@@ -63,16 +63,6 @@ async function sessionEmail(page: Page): Promise<string | null> {
   return page.evaluate(async () => {
     const session = await (await fetch("/api/auth/get-session")).json();
     return session?.user?.email ?? null;
-  });
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core/axe.min.js") });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string }[] }> } })
-      .axe;
-    const result = await axe.run();
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id);
   });
 }
 
@@ -175,20 +165,22 @@ describe("the sign-in page's passkeys in headless Chromium", () => {
     await context.close();
   }, 60_000);
 
-  it("has no serious or critical accessibility violation with the passkey button, light and dark", async () => {
-    const found: string[] = [];
-    for (const colorScheme of ["light", "dark"] as const) {
-      // axe is injected as a script of the test's own: the pages' policy rightly refuses it otherwise.
-      const context = await browser.newContext({ bypassCSP: true, colorScheme });
-      const page = await context.newPage();
-      await page.goto(`${base}/account/sign-in`);
-      await page.locator("html[data-hydrated]").waitFor();
-      await page.getByRole("button", { name: "Sign in with a passkey" }).waitFor();
-      for (const id of await seriousViolations(page)) found.push(`${colorScheme}: ${id}`);
-      if (colorScheme === "dark")
-        await shoot(page, { path: join(SHOTS, "sign-in-passkey-dark-desktop-en.png"), fullPage: true });
-      await context.close();
-    }
+  it("draws the page with the passkey button in all eight variants, with no serious or critical accessibility violation", async () => {
+    const found = await photographEveryVariant({
+      browser,
+      shots: SHOTS,
+      prefix: "sign-in",
+      views: [
+        {
+          name: "passkey",
+          open: async (page) => {
+            await page.goto(`${base}/account/sign-in`);
+            await page.locator("html[data-hydrated]").waitFor();
+            await page.locator("button.authd-passkey").waitFor();
+          },
+        },
+      ],
+    });
     expect(found).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

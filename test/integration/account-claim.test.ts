@@ -237,6 +237,7 @@ function claimSuite(dialect: Dialect, redis: boolean): void {
         trustedBrowsers: 1,
         password: 1,
         secondFactor: 1,
+        oauthConsents: 0,
         providerAccounts: 1,
       });
     });

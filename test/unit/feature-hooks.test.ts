@@ -30,7 +30,7 @@ describe("feature hooks", () => {
     registerFeatures();
     const core = declaredHooks().filter((hook) => hook.name !== "forgottenInThisTest");
     expect(Object.fromEntries(core.map((hook) => [hook.name, hook.handlers]))).toEqual({
-      credentialKinds: 4, // API keys, passkeys, trusted browsers, the second factor
+      credentialKinds: 5, // API keys, passkeys, trusted browsers, the second factor, OpenID Provider consents
       lockoutsLifted: 1,
       passwordChanged: 1,
       sealedStores: 2, // two-factor rows, JWT keys

@@ -24,7 +24,7 @@ function message(kind: MailKind): MailMessage {
     case "delete-account":
       return { kind, to, values: { ...person, link: LINK, linkExpiresIn: 86_400 } };
     case "magic-link":
-      return { kind, to, values: { email: to, link: LINK, linkExpiresIn: 300 } };
+      return { kind, to, values: { email: to, link: LINK, linkExpiresIn: 300, code: CODE, codeExpiresIn: 300 } };
     case "sign-in-code":
     case "email-verification-code":
     case "password-reset-code":
@@ -72,6 +72,9 @@ describe.each(MAIL_KINDS)("the %s mail", (kind) => {
       expect(mail.html).toContain(`<html lang="${language}" dir="ltr">`);
       expect(mail.subject).not.toMatch(/[\r\n]/);
       expect(mail.subject.length).toBeGreaterThan(5);
+      // Lock screens and mail listings show subjects: never the link or the code.
+      expect(mail.subject).not.toContain(CODE);
+      expect(mail.subject).not.toMatch(/https?:|token=/);
     });
 
     it("plain text: carries its link and code exactly, each alone on a line, and user input as the characters it is", () => {

@@ -54,7 +54,8 @@ const PREFIX: Record<MailKind, string> = {
 
 function blocksOf(kind: MailKind, v: MailVariables, t: Translate, words: Words): MailBlock[] {
   switch (kind) {
-    case "verify-email": {
+    case "verify-email":
+    case "magic-link": {
       const code: MailBlock[] = v.code
         ? [
             { type: "paragraph", text: words("codeIntro") },
@@ -67,7 +68,6 @@ function blocksOf(kind: MailKind, v: MailVariables, t: Translate, words: Words):
     case "confirm-email-change":
     case "reset-password":
     case "delete-account":
-    case "magic-link":
     case "invitation":
       return linkMail(v, t, words);
     case "sign-in-code":

@@ -28,7 +28,7 @@ export const MAIL_VARIABLES: Record<MailKind, VariableRules> = {
   "confirm-email-change": rules(["name", "newEmail", "link", "expiresIn"], ["link"]),
   "reset-password": rules(["name", "link", "expiresIn"], ["link"]),
   "delete-account": rules(["name", "link", "expiresIn"], ["link"]),
-  "magic-link": rules(["link", "expiresIn"], ["link"]),
+  "magic-link": rules(["link", "expiresIn", "code", "codeExpiresIn"], ["link"], ["code", "codeExpiresIn"]),
   "sign-in-code": rules(["code", "expiresIn"], ["code"]),
   "email-verification-code": rules(["code", "expiresIn"], ["code"]),
   "password-reset-code": rules(["code", "expiresIn"], ["code"]),
@@ -58,22 +58,13 @@ export function describeMoment(ms: number, locale: Locale): string {
 export function mailVariables(message: MailMessage, locale: Locale, t: Translate, appName: string): MailVariables {
   const common = { appName, email: message.values.email };
   switch (message.kind) {
-    case "verify-email": {
-      const v = message.values;
-      return {
-        ...common,
-        name: v.name,
-        link: v.link,
-        expiresIn: describeDuration(v.linkExpiresIn, t),
-        code: v.code,
-        codeExpiresIn: v.code && v.codeExpiresIn !== null ? describeDuration(v.codeExpiresIn, t) : null,
-      };
-    }
+    case "verify-email":
+    case "magic-link":
+      return { ...common, ...linkVariables(message.values, t), ...codeBesideLink(message.values, t) };
     case "confirm-email-change":
       return { ...common, ...linkVariables(message.values, t), newEmail: message.values.newEmail };
     case "reset-password":
     case "delete-account":
-    case "magic-link":
       return { ...common, ...linkVariables(message.values, t) };
     case "sign-in-code":
     case "email-verification-code":
@@ -111,4 +102,10 @@ export function mailVariables(message: MailMessage, locale: Locale, t: Translate
 function linkVariables(values: { name?: string; link: string; linkExpiresIn: number }, t: Translate): MailVariables {
   const name: MailVariables = values.name === undefined ? {} : { name: values.name };
   return { ...name, link: values.link, expiresIn: describeDuration(values.linkExpiresIn, t) };
+}
+
+/** The code a link's mail carries beside it (while email codes are on), or nulls. */
+function codeBesideLink(values: { code: string | null; codeExpiresIn: number | null }, t: Translate): MailVariables {
+  const { code, codeExpiresIn } = values;
+  return { code, codeExpiresIn: code && codeExpiresIn !== null ? describeDuration(codeExpiresIn, t) : null };
 }

@@ -132,6 +132,8 @@ export interface AccountProfile {
   emailVerified: boolean;
   /** changeEmail.enabled: the address can be changed here. */
   changeEmail: boolean;
+  /** The language the user chose for the pages and mails, null for the browser's. */
+  language: string | null;
 }
 
 /** One of the user's sessions as the sessions section lists it (the device is read from the user agent). */

@@ -1,5 +1,5 @@
 import { type AuthClient, createAuthClient } from "../../src/client/index.ts";
-import { type FormProblem, problemFor } from "./state.ts";
+import { type FormProblem, problemFor, RATE_LIMITED_CODE } from "./state.ts";
 
 // The browser's way to the daemon once a page is hydrated: the published client over HTTP, like any app
 // (ui/web/README.md). Same origin, so the session cookies are the pages' own.
@@ -12,7 +12,7 @@ export function apiClient(apiPath: string): AuthClient {
 }
 
 export function problemOf(code: string | undefined, status?: number): FormProblem {
-  const known = code ?? (status === 429 ? "TOO_MANY_REQUESTS" : status === 503 ? "SERVICE_UNAVAILABLE" : "unknown");
+  const known = code ?? (status === 429 ? RATE_LIMITED_CODE : status === 503 ? "SERVICE_UNAVAILABLE" : "unknown");
   return problemFor(known);
 }
 

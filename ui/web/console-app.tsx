@@ -4,6 +4,7 @@ import { ConsoleAuditScreen } from "./console/audit.tsx";
 import { ConsoleAuditEventScreen } from "./console/audit-event.tsx";
 import { ConsoleClientScreen } from "./console/client.tsx";
 import { ConsoleClientsScreen } from "./console/clients.tsx";
+import { ConsoleMailScreen } from "./console/mail.tsx";
 import { ConsoleOrganizationScreen } from "./console/organization.tsx";
 import { ConsoleOrganizationsScreen } from "./console/organizations.tsx";
 import { ConsoleOverviewScreen } from "./console/overview.tsx";
@@ -47,5 +48,7 @@ export function ConsolePage({ state }: { state: ConsolePageState }) {
       return <ConsoleSettingsScreen state={state} />;
     case "console-users-confirm":
       return <ConsoleUsersConfirmScreen state={state} />;
+    case "console-mail":
+      return <ConsoleMailScreen state={state} />;
   }
 }

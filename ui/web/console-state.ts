@@ -6,6 +6,7 @@
 import type { ConsoleApiKeysState } from "./console/api-keys-state.ts";
 import type { ConsoleAuditEventState, ConsoleAuditState } from "./console/audit-state.ts";
 import type { ConsoleClientState, ConsoleClientsState } from "./console/clients-state.ts";
+import type { ConsoleMailState } from "./console/mail-state.ts";
 import type { ConsoleOrganizationState, ConsoleOrganizationsState } from "./console/organizations-state.ts";
 import type { ConsoleOverviewState } from "./console/overview-state.ts";
 import type { ConsoleSettingsState } from "./console/settings-state.ts";
@@ -17,6 +18,7 @@ export type * from "./console/api-keys-state.ts";
 export * from "./console/audit-state.ts";
 export type * from "./console/clients-state.ts";
 export * from "./console/frame-state.ts";
+export type * from "./console/mail-state.ts";
 export type * from "./console/organizations-state.ts";
 export * from "./console/overview-state.ts";
 export type * from "./console/settings-state.ts";
@@ -39,6 +41,7 @@ export type ConsoleStates =
   | ConsoleWebhooksState
   | ConsoleWebhookState
   | ConsoleSettingsState
-  | ConsoleUsersConfirmState;
+  | ConsoleUsersConfirmState
+  | ConsoleMailState;
 
 export type ConsolePageName = ConsoleStates["page"];

@@ -36,7 +36,17 @@ export interface PagePaths {
   api: string;
 }
 
-/** A problem to show: a catalogue error code, and the field it belongs to when it has one. */
+/**
+ * The code the rate limit's refusal (the catalogue's TOO_MANY_REQUESTS) carries on the wire, derived from its
+ * message: what the pages' script names a 429 by when it has only the status. The browser's code cannot import
+ * the catalogue; test/unit/refusal-words-by-wire-code.test.ts holds the two equal.
+ */
+export const RATE_LIMITED_CODE = "TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER";
+
+/**
+ * A problem to show: the code a refusal carries on the wire (the pages' catalogue files its words under that
+ * code, `error.<code>`), or a page's own code (REQUIRED, CSRF, …); and the field it belongs to when it has one.
+ */
 export interface FormProblem {
   code: string;
   field?: string;
@@ -91,7 +101,7 @@ export type PageState = Common &
     | {
         page: "check-mail";
         kind: "reset" | "verify" | "magic-link";
-        /** The verification mail carries a code too (email codes on): link to the page that takes it. */
+        /** The verification or sign-in link's mail carries a code too (email codes on): link to its page. */
         codeEntry?: boolean;
       }
     | { page: "reset-password"; token: string; passwordRules: { min: number; max: number } }
@@ -241,16 +251,19 @@ export type TwoFactorMethod = "totp" | "mail" | "backup";
 export type PageName = PageState["page"];
 export type StateOf<P extends PageName> = Extract<PageState, { page: P }>;
 
-/** Which field a refusal concerns, so a page shows it beside that field; others go above the form. */
+/**
+ * Which field a refusal concerns, so a page shows it beside that field; others go above the form. Keyed by
+ * the code a refusal carries (the wire's, derived from its message), which is what the pages receive.
+ */
 export const PROBLEM_FIELDS: Readonly<Record<string, string>> = {
   INVALID_EMAIL: "email",
   USER_ALREADY_EXISTS: "email",
   PASSWORD_TOO_SHORT: "password",
   PASSWORD_TOO_LONG: "password",
-  USERNAME_IS_ALREADY_TAKEN: "username",
-  USERNAME_TOO_SHORT: "username",
-  USERNAME_TOO_LONG: "username",
-  INVALID_USERNAME: "username",
+  USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER: "username",
+  USERNAME_IS_TOO_SHORT: "username",
+  USERNAME_IS_TOO_LONG: "username",
+  USERNAME_IS_INVALID: "username",
   INVALID_OTP: "otp",
   OTP_EXPIRED: "otp",
 };

@@ -8,8 +8,7 @@ import { registerFeatures } from "../../features.ts";
 import { createLogger } from "../../logger.ts";
 import { createMailer, DeliveryFailed } from "../../mailer.ts";
 import { isValidEmail } from "../../services/email-address.ts";
-import { type RenderedMail, renderMessage, renderOptions } from "../../services/mail/delivery.ts";
-import { sampleMessage } from "../../services/mail/samples.ts";
+import { type MailPreview, previewMail } from "../../services/mail/preview.ts";
 import { MAIL_KINDS, type MailKind, mailHeaders } from "../../wire/mail.ts";
 import { assertMailTemplates, createCommand, loadCommandConfig, parseFlags, printJSON, UserError } from "../shared.ts";
 
@@ -23,11 +22,14 @@ const Kind = z.enum(MAIL_KINDS as [MailKind, ...MailKind[]], {
 });
 const Language = z.enum(LANGUAGES, { error: `expected one of ${LANGUAGES.join(", ")}` }).optional();
 
-/** A mail with sample values, in `language` (else AUTH_DEFAULT_LANGUAGE), as it would be sent. */
-export async function previewMail(config: Config, kind: MailKind, language?: string, to?: string) {
+/**
+ * A mail with sample values, in `language` (else AUTH_DEFAULT_LANGUAGE), as it would be sent: the operator's
+ * templates checked first, as `serve` checks them, since no daemon did here.
+ */
+async function checkedPreview(config: Config, kind: MailKind, language?: string, to?: string) {
   await assertMailTemplates(config);
   registerFeatures();
-  return renderMessage(sampleMessage(kind, config, to), { ...renderOptions(config), language });
+  return previewMail(config, kind, language, to);
 }
 
 /** A positional argument, checked as a flag is: bad usage (exit 2) names it. */
@@ -47,7 +49,7 @@ const PreviewFlags = z
   })
   .refine((flags) => !(flags.html && flags.text), { message: "choose --html or --text, not both", path: ["html"] });
 
-function printPreview(kind: MailKind, mail: RenderedMail, flags: z.infer<typeof PreviewFlags>): void {
+function printPreview(kind: MailKind, mail: MailPreview, flags: z.infer<typeof PreviewFlags>): void {
   if (flags.json) printJSON({ mail: kind, language: mail.locale, ...mail });
   else if (flags.html) process.stdout.write(`${mail.html}\n`);
   else if (flags.text) process.stdout.write(mail.text);
@@ -64,7 +66,7 @@ const preview = createCommand("preview", "show a mail with sample values: subjec
     const mail = argument("mail", Kind, name);
     const flags = parseFlags(PreviewFlags, raw);
     const config = loadCommandConfig(flags);
-    printPreview(mail, await previewMail(config, mail, flags.lang), flags);
+    printPreview(mail, await checkedPreview(config, mail, flags.lang), flags);
   });
 
 const Address = z.string().refine(isValidEmail, "expected an email address");
@@ -80,7 +82,7 @@ const SendTestFlags = z.object({
 export async function sendTestMail(config: Config, address: string, flags: z.infer<typeof SendTestFlags>) {
   if (!config.smtpURL)
     throw new UserError("AUTH_SMTP_URL is not set: without it mails only go to the log; set it to send a test mail");
-  const rendered = await previewMail(config, flags.mail, flags.lang, address);
+  const { link: _link, code: _code, ...rendered } = await checkedPreview(config, flags.mail, flags.lang, address);
   const logger = createLogger({ level: "warn", format: config.logFormat });
   const mailer = createMailer({
     smtpURL: config.smtpURL,

@@ -142,6 +142,12 @@ export async function upsertOAuthConsent(
     .execute();
 }
 
+/** Forget every consent `userId` gave (the account claim: they were the squatter's); how many went. */
+export async function deleteOAuthConsentsOfUser(db: Db, userId: string): Promise<number> {
+  const result = await db.deleteFrom("oauthConsent").where("userId", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** The organizations a user is a member of, with the member's role (the `groups` claim). */
 export function listOrganizationRolesOfUser(db: Db, userId: string) {
   return db

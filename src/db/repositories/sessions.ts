@@ -34,6 +34,7 @@ const selectSessionWithUser = compiledOnce((db: Db, tokenHash: string) =>
       "user.banExpires",
       "user.additionalFields",
       "user.twoFactorEnabled",
+      "user.language",
     ])
     .where("session.tokenHash", "=", tokenHash),
 );
@@ -74,6 +75,7 @@ export async function findSessionWithUserByTokenHash(
     banExpires: row.banExpires,
     additionalFields: row.additionalFields,
     twoFactorEnabled: row.twoFactorEnabled,
+    language: row.language,
   };
   return { session, user };
 }

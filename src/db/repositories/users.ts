@@ -10,6 +10,16 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
   return db.selectFrom("user").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
 }
 
+/** The language the user with this address chose for the pages and mails (null: none, or no such user). */
+export async function findUserLanguageByEmail(db: Db, email: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("user")
+    .select("language")
+    .where("email", "=", email.toLowerCase())
+    .executeTakeFirst();
+  return row?.language ?? null;
+}
+
 export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
   return db.selectFrom("user").selectAll().where("username", "=", username.toLowerCase()).executeTakeFirst();
 }

@@ -56,6 +56,7 @@ export const SCREEN_PERMISSIONS: Record<ConsoleScreen, PermissionRequest> = {
   webhooks: { webhook: ["list"] },
   clients: { oauthClient: ["list"] },
   settings: { settings: ["read"] },
+  mail: { settings: ["read"] },
 };
 
 /** Every admin action `actor` holds, resource by resource (what the screens show or hide). */

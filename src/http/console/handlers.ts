@@ -3,6 +3,7 @@ import { AUDIT_HANDLERS } from "./audit-page.ts";
 import { CLIENT_ACTION_HANDLERS } from "./client-actions.ts";
 import { CLIENTS_HANDLERS } from "./clients-page.ts";
 import { IMPERSONATION_HANDLERS } from "./impersonation-page.ts";
+import { MAIL_HANDLERS } from "./mail-page.ts";
 import { ORGANIZATION_ACTION_HANDLERS } from "./organization-actions.ts";
 import { ORGANIZATIONS_HANDLERS } from "./organizations-page.ts";
 import { OVERVIEW_HANDLERS } from "./overview-page.ts";
@@ -32,4 +33,5 @@ export const CONSOLE_HANDLERS = {
   ...WEBHOOK_ACTION_HANDLERS,
   ...SETTINGS_HANDLERS,
   ...BULK_HANDLERS,
+  ...MAIL_HANDLERS,
 };

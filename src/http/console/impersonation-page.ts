@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../../context.ts";
-import { isAuthError } from "../../errors.ts";
+import { ERRORS, isAuthError } from "../../errors.ts";
 import { switchBackFromImpersonation, switchToImpersonation } from "../impersonation.ts";
 import { guardForm } from "../pages/guard.ts";
 import { linkFailure } from "../pages/mailed-links.ts";
@@ -33,7 +33,7 @@ export const IMPERSONATION_HANDLERS = {
     if (!guarded.ok) return linkFailure(c, ctx, guarded.problem, 403);
     const session = await resolveSession(c, ctx, { disableRefresh: true });
     if (session?.source !== "cookie" || !session.session.impersonatedBy)
-      return linkFailure(c, ctx, "NOT_IMPERSONATING", 400);
+      return linkFailure(c, ctx, ERRORS.NOT_IMPERSONATING.code, 400);
     try {
       await switchBackFromImpersonation(c, ctx, session);
     } catch (error) {

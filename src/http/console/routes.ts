@@ -270,6 +270,9 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     permission: { session: ["revoke"] },
     limitAs: "/admin/revoke-user-sessions",
   },
+  // Mail previews (mail-page.ts): read-only, for whoever may read the settings; the HTML part in a frame.
+  { path: "/mail", get: "showMailPreview", permission: { settings: ["read"] }, screen: "mail" },
+  { path: "/mail/html", get: "showMailPreviewHtml", permission: { settings: ["read"] } },
 ];
 
 /** The screens with a route mounted in this deployment. */

@@ -1,9 +1,9 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AuthContext } from "../../context.ts";
 import type { SignInOutcome } from "../../platform/metrics.ts";
 
-// Outermost middleware: times every request and labels it with the route pattern that answered.
+// Times every request (the request pipeline's outer step) and labels it with the route pattern that answered.
 
 function routeLabel(c: Context): string {
   const routes = matchedRoutes(c);
@@ -20,18 +20,13 @@ function signInOutcome(status: number): SignInOutcome {
   return "failure";
 }
 
-export function metricsMiddleware(ctx: AuthContext): MiddlewareHandler {
+/** Once the answer is made: time the request under its route's label (and count a sign-in's outcome). */
+export function requestMetrics(ctx: AuthContext): (c: Context, started: number) => void {
   const { metrics } = ctx;
   const signInPrefix = `${ctx.config.basePath}/sign-in/`;
-  return async (c, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      const status = c.res.status;
-      const route = routeLabel(c);
-      metrics.observeRequest(route, c.req.method, status, (performance.now() - started) / 1000);
-      if (c.req.method === "POST" && c.req.path.startsWith(signInPrefix)) metrics.countSignIn(signInOutcome(status));
-    }
+  return (c, started) => {
+    const status = c.res.status;
+    metrics.observeRequest(routeLabel(c), c.req.method, status, (performance.now() - started) / 1000);
+    if (c.req.method === "POST" && c.req.path.startsWith(signInPrefix)) metrics.countSignIn(signInOutcome(status));
   };
 }

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AuthContext } from "../../context.ts";
 import { loggableText } from "../../services/security-events.ts";
@@ -41,25 +41,24 @@ export function noteUser(c: Context, userId: string): void {
   c.set("userId", userId);
 }
 
-export function requestLogMiddleware(ctx: AuthContext): MiddlewareHandler {
-  return async (c, next) => {
-    const started = performance.now();
-    const requestId = requestIdOf(c.req.header("x-request-id"));
-    c.set("requestId", requestId);
-    try {
-      await next();
-    } finally {
-      setAnswerHeader(c, "x-request-id", requestId);
-      if (ctx.logger.enabled?.("info") !== false)
-        ctx.logger.info("request", {
-          method: c.req.method,
-          path: loggedPath(c),
-          status: c.res.status,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-          client: clientAddress(c, ctx),
-          requestId,
-          userId: c.get("userId"),
-        });
-    }
-  };
+/** Name the request (its X-Request-Id, or a fresh one) before it is answered; returns the id. */
+export function beginRequestLog(c: Context): string {
+  const requestId = requestIdOf(c.req.header("x-request-id"));
+  c.set("requestId", requestId);
+  return requestId;
+}
+
+/** Once the answer is made: echo the request id and write the request's line. */
+export function endRequestLog(c: Context, ctx: AuthContext, requestId: string, started: number): void {
+  setAnswerHeader(c, "x-request-id", requestId);
+  if (ctx.logger.enabled?.("info") === false) return;
+  ctx.logger.info("request", {
+    method: c.req.method,
+    path: loggedPath(c),
+    status: c.res.status,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    client: clientAddress(c, ctx),
+    requestId,
+    userId: c.get("userId"),
+  });
 }

@@ -17,7 +17,8 @@ import type { FormFields } from "./guard.ts";
 // through update-user's service) and the email address (its state, a new verification link, a change
 // through change-email's confirmation flow, which needs a fresh sign-in).
 
-const profilePage: SectionPage = async (c, ctx, session, problem) => {
+/** The profile section's state (its forms: the profile, the email address, the language). */
+export const profilePage: SectionPage = async (c, ctx, session, problem) => {
   const { user } = session;
   const profile = {
     name: user.name,
@@ -26,6 +27,7 @@ const profilePage: SectionPage = async (c, ctx, session, problem) => {
     email: user.email,
     emailVerified: Boolean(user.emailVerified),
     changeEmail: ctx.config.changeEmail.enabled,
+    language: user.language ?? null,
   };
   return { ...accountState(c, ctx, session, problem), page: "account-profile", profile };
 };

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { FormProblem } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
+import { ERRORS } from "../../errors.ts";
 import { listPasskeyRows } from "../../services/passkeys/passkeys.ts";
 import { passkeysWorkOnPages } from "../../services/passkeys/relying-party.ts";
 import { hasPassword } from "../../services/passwords.ts";
@@ -121,7 +122,7 @@ function reauthenticationForm(step: ReauthenticationStep) {
 
 /** The password of the signed-in account (the identifier is the session's, never the form's). */
 export const postReauthenticate = reauthenticationForm(async (ctx, session, fields, request) => {
-  if (!ctx.config.emailAndPassword.enabled) return { code: "EMAIL_PASSWORD_DISABLED" };
+  if (!ctx.config.emailAndPassword.enabled) return { code: ERRORS.EMAIL_PASSWORD_DISABLED.code };
   const input = { email: session.user.email, password: fields.password ?? "" };
   const result = await reauthenticate(ctx, session.user, emailPasswordStrategy, input, request, "MISMATCH");
   return result.kind === "refused" ? { code: "INVALID_PASSWORD", field: "password" } : result;

@@ -20,8 +20,8 @@ async function confirmationPage(
   link: { token: string; callbackURL?: string; redirect?: string },
   status: ContentfulStatusCode = 200,
 ): Promise<Response> {
-  const state = commonState(c, ctx, { redirect: link.redirect });
   const session = await resolveSession(c, ctx, { disableRefresh: true });
+  const state = commonState(c, ctx, { redirect: link.redirect });
   const callbackURL = state.redirect ? null : linkReturnAddress(ctx, null, link.callbackURL);
   const here = pageURL(ctx, "/delete-account", state.redirect, {
     token: link.token,

@@ -6,8 +6,8 @@ import { assertOtpEmail } from "../../services/email-address.ts";
 import { sendCode } from "../../services/email-otp/email-otp.ts";
 import { emailCodeStrategy } from "../../services/email-otp/sign-in.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
-import { authCookieName, readSignedCookie, setSignedCookie } from "../cookies.ts";
 import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
+import { rememberCodeAddress, rememberedCodeAddress } from "./code-address.ts";
 import { guardForm } from "./guard.ts";
 import { signedInTarget } from "./magic-link-pages.ts";
 import { linkFailure } from "./mailed-links.ts";
@@ -18,9 +18,6 @@ import { signInPage } from "./sign-in-pages.ts";
 // Email codes as pages: "Email me a code" on the sign-in page mails a sign-in code (the same service as
 // POST /email-otp/send-verification-otp with type sign-in, the same answer for every address), then the
 // code page posts the typed code to the same sign-in as POST /sign-in/email-otp.
-
-/** The address a code was just mailed to, for the page that takes it (signed, for as long as a code lives). */
-export const CODE_EMAIL_COOKIE = "page_code_email";
 
 export async function postSendEmailCode(c: Context, ctx: AuthContext): Promise<Response> {
   const guarded = await guardForm(c, ctx);
@@ -35,9 +32,7 @@ export async function postSendEmailCode(c: Context, ctx: AuthContext): Promise<R
     return renderPage(c, ctx, signInPage(c, ctx, email, { code, field: "identifier" }, fields.redirect), status);
   }
   sendCode(ctx, email, "sign-in");
-  // The code page needs the address; it travels in a signed cookie of this browser's, not in the URL,
-  // where access logs and the browser's history would keep it.
-  setSignedCookie(c, ctx, authCookieName(ctx, CODE_EMAIL_COOKIE), email, ctx.config.emailOTP.expiresIn);
+  rememberCodeAddress(c, ctx, email);
   const { redirect } = commonState(c, ctx, { redirect: fields.redirect });
   return seeOther(c, pageURL(ctx, "/email-code", redirect));
 }
@@ -49,7 +44,7 @@ function codePage(c: Context, ctx: AuthContext, email: string, problem: FormProb
 
 export function showEmailCode(c: Context, ctx: AuthContext): Promise<Response> {
   if (!ctx.config.emailOTP.enabled) return linkFailure(c, ctx, "EMAIL_CODE_DISABLED", 404);
-  const email = readSignedCookie(c, ctx, authCookieName(ctx, CODE_EMAIL_COOKIE)) ?? "";
+  const email = rememberedCodeAddress(c, ctx);
   if (!email) return Promise.resolve(seeOther(c, pageURL(ctx, "/sign-in", commonState(c, ctx).redirect)));
   return renderPage(c, ctx, codePage(c, ctx, email, null));
 }

@@ -4,6 +4,7 @@ import type { AuthError } from "../../errors.ts";
 import { showActivity } from "./account-activity-page.ts";
 import { postCreateApiKey, postRevokeApiKey, showApiKeys } from "./account-api-keys-page.ts";
 import { postAccountDelete, showAccountDelete } from "./account-delete-page.ts";
+import { postAccountLanguage } from "./account-language-page.ts";
 import { postLinkAccount, postUnlinkAccount, showLinkedAccounts } from "./account-linked-accounts-page.ts";
 import {
   postAcceptOwnInvitation,
@@ -69,7 +70,7 @@ import { postVerifyEmail, showVerifyEmail } from "./verify-email-page.ts";
 
 /** A page answering 429 (the rate limit's refusal), with the API's headers and the standard Retry-After. */
 async function tooManyRequests(c: Context, ctx: AuthContext, error: AuthError): Promise<Response> {
-  const state = { ...commonState(c, ctx), page: "error" as const, code: "TOO_MANY_REQUESTS" };
+  const state = { ...commonState(c, ctx), page: "error" as const, code: error.code };
   const answer = await renderPage(c, ctx, state, 429);
   for (const [name, value] of Object.entries(error.headers ?? {})) answer.headers.set(name, value);
   // The API's X-Retry-After (Better Auth's name), and the standard header browsers and proxies read.
@@ -138,6 +139,7 @@ export const PAGE_HANDLERS = {
   postAccountProfile,
   postAccountEmail,
   postAccountVerification,
+  postAccountLanguage,
   showAccountPassword,
   postAccountPassword,
   postAccountFirstPassword,

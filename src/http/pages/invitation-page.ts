@@ -30,6 +30,8 @@ interface Shown {
 }
 
 async function invitationPage(c: Context, ctx: AuthContext, shown: Shown): Promise<Response> {
+  // The session first: a signed-in user's page is in the language they chose.
+  const session = await resolveSession(c, ctx, { disableRefresh: true });
   const state = commonState(c, ctx, { redirect: shown.redirect });
   const here = pageURL(ctx, invitationPath(shown.id), state.redirect);
   const page = {
@@ -42,7 +44,6 @@ async function invitationPage(c: Context, ctx: AuthContext, shown: Shown): Promi
     here,
     done: null,
   };
-  const session = await resolveSession(c, ctx, { disableRefresh: true });
   if (!session) return renderPage(c, ctx, { ...state, ...page }, shown.status ?? 200);
   let problem = shown.problem ?? null;
   let status = shown.status ?? 200;

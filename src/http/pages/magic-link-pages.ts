@@ -1,11 +1,12 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../../context.ts";
-import { isAuthError } from "../../errors.ts";
+import { ERRORS, isAuthError } from "../../errors.ts";
 import { requireValidEmail } from "../../services/email-address.ts";
 import { sendMagicLink } from "../../services/magic-link/magic-link.ts";
 import { magicLinkStrategy } from "../../services/magic-link/sign-in.ts";
 import { signIn } from "../../services/sign-in/pipeline.ts";
 import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
+import { rememberCodeAddress } from "./code-address.ts";
 import { guardForm } from "./guard.ts";
 import { linkFailure } from "./mailed-links.ts";
 import { commonState } from "./page-state.ts";
@@ -48,6 +49,8 @@ export async function postSendMagicLink(c: Context, ctx: AuthContext): Promise<R
     callbackURL: signedInTarget(ctx, redirect),
     errorCallbackURL: absolute(ctx, pageURL(ctx, "/error", null)),
   });
+  // With email codes on, the link's mail carries a sign-in code too: the code page knows the address.
+  if (ctx.config.emailOTP.enabled) rememberCodeAddress(c, ctx, email);
   return seeOther(c, pageURL(ctx, "/check-mail", redirect, { kind: "magic-link" }));
 }
 
@@ -72,7 +75,7 @@ export function showMagicLink(c: Context, ctx: AuthContext): Promise<Response> {
   if (!ctx.config.magicLink.enabled) return linkFailure(c, ctx, "MAGIC_LINK_DISABLED", 404);
   if (!token) return linkFailure(c, ctx, "INVALID_TOKEN");
   const targets = linkTargets(c.req.query(), ctx);
-  if (!targets) return linkFailure(c, ctx, "INVALID_CALLBACK_URL", 403);
+  if (!targets) return linkFailure(c, ctx, ERRORS.INVALID_CALLBACK_URL.code, 403);
   return renderPage(c, ctx, { ...commonState(c, ctx), page: "magic-link", token, ...targets });
 }
 
@@ -90,7 +93,7 @@ export async function postMagicLink(c: Context, ctx: AuthContext): Promise<Respo
   if (!ctx.config.magicLink.enabled) return linkFailure(c, ctx, "MAGIC_LINK_DISABLED", 404);
   const { fields } = guarded;
   const targets = linkTargets(fields, ctx);
-  if (!targets) return linkFailure(c, ctx, "INVALID_CALLBACK_URL", 403);
+  if (!targets) return linkFailure(c, ctx, ERRORS.INVALID_CALLBACK_URL.code, 403);
   const { redirect } = commonState(c, ctx, { redirect: fields.redirect });
   const request = signInRequestOf(c, ctx, undefined);
   try {

@@ -90,6 +90,8 @@ const PAGE_ROUTES: readonly PageRoute[] = [
   { path: "/profile", post: "postAccountProfile", limitAs: "/update-user" },
   { path: "/email", post: "postAccountEmail", limitAs: "/change-email" },
   { path: "/email/verify", post: "postAccountVerification", limitAs: "/send-verification-email" },
+  // The profile's language (authd's own, not update-user's wire), limited as the user's other own changes.
+  { path: "/language", post: "postAccountLanguage", limitAs: "/update-user" },
   { path: "/password", get: "showAccountPassword", post: "postAccountPassword", limitAs: "/change-password" },
   { path: "/password/set", post: "postAccountFirstPassword", limitAs: "/set-password" },
   { path: "/sessions", get: "showAccountSessions" },

@@ -2,12 +2,14 @@ import type { Context } from "hono";
 import { pickLocale } from "../../../ui/shared/messages/index.ts";
 import { CONSOLE_PATH, type FormProblem, type ImpersonationBanner, type PageState } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
+import { chosenLanguageOf } from "../chosen-language.ts";
 import { impersonationOf } from "../security-log.ts";
 import { formToken } from "./csrf.ts";
 import { trustedReturnAddress } from "./return-address.ts";
 
-// The part of every page's state that comes from the request and the configuration: language, branding,
-// paths, the form token and the return address.
+// The part of every page's state that comes from the request and the configuration: language (the
+// signed-in user's choice, else Accept-Language, else AUTH_DEFAULT_LANGUAGE), branding, paths, the form
+// token and the return address.
 
 /** Where a finished flow goes without a return address: AUTH_APP_URL, else the account page. */
 export const homeOf = (ctx: AuthContext): string =>
@@ -26,7 +28,8 @@ export function commonState(
   const pages = ctx.config.pages;
   const redirect = trustedReturnAddress(ctx, options.redirect ?? c.req.query("redirect"));
   return {
-    locale: pickLocale(c.req.header("accept-language"), pages.defaultLanguage),
+    // The signed-in user's own choice first (noted when the page resolved the session), then the browser's.
+    locale: pickLocale(c.req.header("accept-language"), pages.defaultLanguage, chosenLanguageOf(c)),
     branding: { appName: ctx.config.appName, logoURL: pages.logoURL ?? null, colorScheme: pages.colorScheme },
     paths: { pages: pages.basePath, api: ctx.config.basePath },
     csrf: formToken(c, ctx),

@@ -44,7 +44,8 @@ export async function postForgotPassword(c: Context, ctx: AuthContext): Promise<
 export function showCheckMail(c: Context, ctx: AuthContext): Promise<Response> {
   const asked = c.req.query("kind");
   const kind = asked === "reset" || asked === "magic-link" ? asked : "verify";
-  const codeEntry = kind === "verify" && ctx.config.emailOTP.enabled;
+  // With email codes on, a verification or sign-in link's mail carries a code too: link to its page.
+  const codeEntry = kind !== "reset" && ctx.config.emailOTP.enabled;
   return renderPage(c, ctx, { ...commonState(c, ctx), page: "check-mail", kind, codeEntry });
 }
 

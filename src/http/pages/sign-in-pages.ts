@@ -50,8 +50,9 @@ export function signInPage(
 export async function showSignIn(c: Context, ctx: AuthContext): Promise<Response> {
   // ?identifier= fills the field (an OpenID client's login_hint); ?fresh=1 asks for a sign-in even when the
   // browser has one (prompt=login, max_age), so the form is shown to the signed-in too.
-  const state = signInPage(c, ctx, (c.req.query("identifier") ?? "").slice(0, 320), null);
+  // The session first: a signed-in user's page is in the language they chose.
   const session = await resolveSession(c, ctx, { disableRefresh: true });
+  const state = signInPage(c, ctx, (c.req.query("identifier") ?? "").slice(0, 320), null);
   if (session && session.source !== "api-key" && c.req.query("fresh") !== "1") {
     const returnTo = state.redirect ?? state.home;
     return renderPage(c, ctx, { ...state, page: "signed-in", email: session.user.email, returnTo });
@@ -74,7 +75,7 @@ export async function postSignIn(c: Context, ctx: AuthContext): Promise<Response
   const identifier = (fields.identifier ?? "").trim();
   const again = (problem: FormProblem, status: ContentfulStatusCode) =>
     renderPage(c, ctx, signInPage(c, ctx, identifier, problem, fields.redirect), status);
-  if (!ctx.config.emailAndPassword.enabled) return again({ code: "EMAIL_PASSWORD_DISABLED" }, 400);
+  if (!ctx.config.emailAndPassword.enabled) return again({ code: ERRORS.EMAIL_PASSWORD_DISABLED.code }, 400);
   const request = signInRequestOf(c, ctx, fields.rememberMe === "on");
   try {
     const signedIn = await runSignIn(ctx, fields, request);

@@ -2,9 +2,9 @@ import type { Context } from "hono";
 import { type FormProblem, problemFor } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
 import { signUpWithPassword } from "../../services/sign-up.ts";
-import { authCookieName, setSessionCookies, setSignedCookie } from "../cookies.ts";
+import { setSessionCookies } from "../cookies.ts";
 import { signInRequestOf } from "../sign-in.ts";
-import { CODE_EMAIL_COOKIE } from "./email-code-pages.ts";
+import { rememberCodeAddress } from "./code-address.ts";
 import { type FormFields, guardForm } from "./guard.ts";
 import { commonState, passwordRules } from "./page-state.ts";
 import { pageRefusal, pageURL, renderPage, seeOther } from "./respond.ts";
@@ -46,8 +46,7 @@ export async function postSignUp(c: Context, ctx: AuthContext): Promise<Response
     const { user, session } = await signUpWithPassword(ctx, input, request);
     if (!session) {
       // With email codes on, the verification mail carries a code too: its page knows the address.
-      if (ctx.config.emailOTP.enabled)
-        setSignedCookie(c, ctx, authCookieName(ctx, CODE_EMAIL_COOKIE), user.email, ctx.config.emailOTP.expiresIn);
+      if (ctx.config.emailOTP.enabled) rememberCodeAddress(c, ctx, user.email);
       return seeOther(c, pageURL(ctx, "/check-mail", redirect, { kind: "verify" }));
     }
     setSessionCookies(c, ctx, { session, user }, { dontRemember: false });

@@ -3,9 +3,8 @@ import { problemFor } from "../../../ui/web/state.ts";
 import type { AuthContext } from "../../context.ts";
 import { assertOtpEmail } from "../../services/email-address.ts";
 import { verifyEmailCodeAndSignIn } from "../../services/email-otp/sign-in.ts";
-import { authCookieName, readSignedCookie } from "../cookies.ts";
 import { rememberedChoice, setSignInCookies, signInRequestOf } from "../sign-in.ts";
-import { CODE_EMAIL_COOKIE } from "./email-code-pages.ts";
+import { rememberedCodeAddress } from "./code-address.ts";
 import { guardForm } from "./guard.ts";
 import { linkFailure } from "./mailed-links.ts";
 import { commonState } from "./page-state.ts";
@@ -23,7 +22,7 @@ function codePage(c: Context, ctx: AuthContext, email: string, code: string | nu
 export function showVerifyEmailCode(c: Context, ctx: AuthContext): Promise<Response> {
   if (!ctx.config.emailOTP.enabled) return linkFailure(c, ctx, "EMAIL_CODE_DISABLED", 404);
   // After a sign-up on these pages, the address it was mailed to (a signed cookie, never the URL).
-  const email = readSignedCookie(c, ctx, authCookieName(ctx, CODE_EMAIL_COOKIE)) ?? "";
+  const email = rememberedCodeAddress(c, ctx);
   return renderPage(c, ctx, codePage(c, ctx, email, null));
 }
 

@@ -55,6 +55,23 @@ export function sendCode(ctx: AuthContext, email: string, type: OtpType): void {
   );
 }
 
+/**
+ * A sign-in code for the mail of a sign-in link (the magic link), so the person can type it where they asked
+ * (the link opened on another device, a scanner that spent it): only while email codes are on, and only
+ * where the code could sign this address in (a known address, or sign-up by code allowed). It replaces the
+ * address's previous sign-in code, as a new "Email me a code" would; it rides in the link's mail, so no
+ * further mail is claimed.
+ */
+export async function signInCodeForMail(
+  ctx: AuthContext,
+  email: string,
+): Promise<{ code: string; expiresIn: number } | null> {
+  const options = ctx.config.emailOTP;
+  if (!options.enabled) return null;
+  if (options.disableSignUp && !(await findUserByEmail(ctx, email))) return null;
+  return { code: await createCode(ctx, email, "sign-in"), expiresIn: options.expiresIn };
+}
+
 /** A code made for the server (nothing mailed), stored as if sent. */
 export function createCodeForServer(ctx: AuthContext, email: string, type: OtpType): Promise<string> {
   return createCode(ctx, email, type);

@@ -6,6 +6,7 @@ import {
   insertVerification,
 } from "../../db/repositories/verifications.ts";
 import { claimSignInMail } from "../account-throttle.ts";
+import { signInCodeForMail } from "../email-otp/email-otp.ts";
 import { findUserByEmail } from "../users.ts";
 
 // Magic links: a token of 32 random letters mailed as {api}/magic-link/verify?token=…&callbackURL=…, stored
@@ -41,7 +42,7 @@ export function magicLinkURL(ctx: AuthContext, token: string, request: MagicLink
 }
 
 /**
- * Mail a link. Everything that depends on the address (the lookup when sign-up is off, the token, the
+ * Mail a link (and, while email codes are on, a sign-in code beside it). Everything that depends on the address (the lookup when sign-up is off, the token, the
  * mail) runs in the background, so every address gets the same answer, equally fast.
  */
 export function sendMagicLink(ctx: AuthContext, request: MagicLinkRequest): void {
@@ -60,10 +61,17 @@ export function sendMagicLink(ctx: AuthContext, request: MagicLinkRequest): void
       const now = ctx.now();
       const value = JSON.stringify({ email: request.email, name: request.name ?? null });
       await insertVerification(ctx.db, magicLinkIdentifier(token), value, now + options.expiresIn * 1000, now);
+      const code = await signInCodeForMail(ctx, request.email);
       ctx.sendMail({
         kind: "magic-link",
         to: request.email,
-        values: { email: request.email, link: magicLinkURL(ctx, token, request), linkExpiresIn: options.expiresIn },
+        values: {
+          email: request.email,
+          link: magicLinkURL(ctx, token, request),
+          linkExpiresIn: options.expiresIn,
+          code: code?.code ?? null,
+          codeExpiresIn: code?.expiresIn ?? null,
+        },
       });
     })(),
   );

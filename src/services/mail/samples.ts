@@ -2,9 +2,9 @@ import { resolveBaseURL } from "../../config/load.ts";
 import type { Config } from "../../config/schema.ts";
 import type { MailKind, MailMessage } from "../../wire/mail.ts";
 
-// Every mail with made-up values, for `authd mail preview`, `authd mail send-test` and (to come) the
-// console: links of the shapes the real ones have, on this deployment's base URL, with a token that opens
-// nothing.
+// Every mail with made-up values, for `authd mail preview`, `authd mail send-test` and the console's mail
+// screen (through preview.ts): links of the shapes the real ones have, on this deployment's base URL, with
+// a token that opens nothing.
 
 const TOKEN = "SAMPLE-TOKEN-opens-nothing";
 const CODE = "123456";
@@ -51,7 +51,13 @@ export function sampleMessage(kind: MailKind, config: Config, to = PERSON.email)
     }
     case "magic-link": {
       const link = `${api}/magic-link/verify?token=${TOKEN}&callbackURL=${back}`;
-      return { kind, to, values: { email: to, link, linkExpiresIn: config.magicLink.expiresIn } };
+      const emailCode = config.emailOTP.enabled;
+      const values = { email: to, link, linkExpiresIn: config.magicLink.expiresIn };
+      return {
+        kind,
+        to,
+        values: { ...values, code: emailCode ? CODE : null, codeExpiresIn: emailCode ? code.codeExpiresIn : null },
+      };
     }
     case "sign-in-code":
     case "email-verification-code":

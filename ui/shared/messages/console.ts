@@ -2,6 +2,7 @@ import { consoleApiKeysDe, consoleApiKeysEn } from "./console-api-keys.ts";
 import { consoleAuditDe, consoleAuditEn } from "./console-audit.ts";
 import { consoleClientsDe, consoleClientsEn } from "./console-clients.ts";
 import { consoleCoreDe, consoleCoreEn } from "./console-core.ts";
+import { consoleMailDe, consoleMailEn } from "./console-mail.ts";
 import { consoleOrganizationsDe, consoleOrganizationsEn } from "./console-organizations.ts";
 import { consoleOverviewDe, consoleOverviewEn } from "./console-overview.ts";
 import { consoleSettingsDe, consoleSettingsEn } from "./console-settings.ts";
@@ -28,6 +29,7 @@ export const consoleEn = {
   ...consoleClientsEn,
   ...consoleWebhooksEn,
   ...consoleSettingsEn,
+  ...consoleMailEn,
 } as const;
 
 export type ConsoleMessageKey = keyof typeof consoleEn;
@@ -44,6 +46,7 @@ export const consoleDe: Record<ConsoleMessageKey, string> = {
   ...consoleClientsDe,
   ...consoleWebhooksDe,
   ...consoleSettingsDe,
+  ...consoleMailDe,
 };
 
 const CONSOLE_CATALOGUES: Record<Locale, Record<ConsoleMessageKey, string>> = { en: consoleEn, de: consoleDe };

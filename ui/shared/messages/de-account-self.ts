@@ -77,4 +77,12 @@ export const deAccountSelf = {
   "error.UNAUTHORIZED": "Das dürfen Sie nicht ändern: Es gehört nicht Ihnen.",
   "error.USE_YOUR_PASSWORD": "Ihr Konto hat ein Passwort: Bestätigen Sie damit.",
   "error.CONFIRM_DELETION": "Setzen Sie das Häkchen, um zu bestätigen, dass Sie Ihr Konto löschen möchten.",
+  "account.language.heading": "Sprache",
+  "field.language": "Sprache dieser Seiten und der E-Mails, die wir Ihnen senden",
+  "hint.language": "Browser-Standard folgt der Sprache, die Ihr Browser anfragt.",
+  "language.browserDefault": "Browser-Standard",
+  "language.name": "Deutsch",
+  "action.saveLanguage": "Sprache speichern",
+  "notice.account.languageSaved": "Ihre Sprache ist gespeichert.",
+  "error.UNSUPPORTED_LANGUAGE": "Wählen Sie eine der Sprachen aus der Liste.",
 };

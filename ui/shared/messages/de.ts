@@ -72,10 +72,10 @@ export const de: Record<MessageKey, string> = {
   "error.INVALID_EMAIL": "Geben Sie eine gültige E-Mail-Adresse ein.",
   "error.PASSWORD_TOO_SHORT": "Das Passwort ist zu kurz.",
   "error.PASSWORD_TOO_LONG": "Das Passwort ist zu lang.",
-  "error.USERNAME_IS_ALREADY_TAKEN": "Dieser Benutzername ist vergeben. Wählen Sie einen anderen.",
-  "error.USERNAME_TOO_SHORT": "Der Benutzername ist zu kurz.",
-  "error.USERNAME_TOO_LONG": "Der Benutzername ist zu lang.",
-  "error.INVALID_USERNAME": "Ein Benutzername darf nur Buchstaben, Ziffern, Punkte und Unterstriche enthalten.",
+  "error.USERNAME_IS_ALREADY_TAKEN_PLEASE_TRY_ANOTHER": "Dieser Benutzername ist vergeben. Wählen Sie einen anderen.",
+  "error.USERNAME_IS_TOO_SHORT": "Der Benutzername ist zu kurz.",
+  "error.USERNAME_IS_TOO_LONG": "Der Benutzername ist zu lang.",
+  "error.USERNAME_IS_INVALID": "Ein Benutzername darf nur Buchstaben, Ziffern, Punkte und Unterstriche enthalten.",
   "error.INVALID_TOKEN": "Dieser Link ist nicht mehr gültig. Fordern Sie einen neuen an.",
   "error.invalid_token": "Dieser Link ist nicht mehr gültig. Fordern Sie einen neuen an.",
   "error.unable_to_link_account": "Dieses Konto konnte nicht verknüpft werden.",
@@ -87,9 +87,10 @@ export const de: Record<MessageKey, string> = {
   "error.token_expired": "Dieser Link ist abgelaufen. Fordern Sie einen neuen an.",
   "error.BANNED_USER": "Dieses Konto ist gesperrt. Wenden Sie sich an den Betreiber von {appName}.",
   "error.banned": "Dieses Konto ist gesperrt. Wenden Sie sich an den Betreiber von {appName}.",
-  "error.TOO_MANY_REQUESTS": "Zu viele Versuche. Warten Sie einen Moment und versuchen Sie es erneut.",
-  "error.EMAIL_PASSWORD_SIGN_UP_DISABLED": "Hier können keine neuen Konten erstellt werden.",
-  "error.EMAIL_PASSWORD_DISABLED": "Die Anmeldung mit Passwort ist abgeschaltet.",
+  "error.TOO_MANY_REQUESTS_PLEASE_TRY_AGAIN_LATER":
+    "Zu viele Versuche. Warten Sie einen Moment und versuchen Sie es erneut.",
+  "error.EMAIL_AND_PASSWORD_SIGN_UP_IS_NOT_ENABLED": "Hier können keine neuen Konten erstellt werden.",
+  "error.EMAIL_AND_PASSWORD_IS_NOT_ENABLED": "Die Anmeldung mit Passwort ist abgeschaltet.",
   "error.CSRF": "Dieses Formular ist abgelaufen. Bitte senden Sie es erneut.",
   "error.ORIGIN": "Dieses Formular wurde von einer anderen Website gesendet und abgelehnt.",
   "error.SERVICE_UNAVAILABLE": "Der Dienst ist kurz nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
@@ -190,7 +191,7 @@ export const de: Record<MessageKey, string> = {
   "error.OTP_EXPIRED": "Dieser Code ist abgelaufen. Fordern Sie einen neuen an.",
   "error.TOO_MANY_ATTEMPTS": "Zu viele falsche Codes. Fordern Sie einen neuen an.",
   "error.PROVIDER_NOT_FOUND": "Dieser Anmeldeanbieter ist hier nicht eingerichtet.",
-  "error.PROVIDER_UNAVAILABLE":
+  "error.THE_PROVIDER_COULD_NOT_BE_REACHED":
     "Der Anmeldeanbieter ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.",
   "error.no_code": "Der Anbieter hat Sie ohne Anmeldecode zurückgeschickt. Bitte beginnen Sie erneut.",
   "error.no_callback_url": "Die Anmeldung enthielt kein Ziel. Bitte beginnen Sie erneut in der App.",
@@ -217,6 +218,8 @@ export const de: Record<MessageKey, string> = {
     "Der Anbieter akzeptiert keine Anmeldungen von {appName}. Wenden Sie sich an den Betreiber.",
   "error.MAGIC_LINK_DISABLED": "Die Anmeldung per Link aus einer E-Mail ist ausgeschaltet.",
   "error.EMAIL_CODE_DISABLED": "Die Anmeldung per Code aus einer E-Mail ist ausgeschaltet.",
+  "error.INVALID_CALLBACKURL":
+    "Dieser Link würde Sie zu einer Adresse weiterleiten, der diese Seite nicht vertraut. Fordern Sie einen neuen an.",
 
   "account.nav": "Konto",
   "account.section.profile": "Ihr Konto",

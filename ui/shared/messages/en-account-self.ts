@@ -73,4 +73,12 @@ export const enAccountSelf = {
   "error.UNAUTHORIZED": "That is not yours to change.",
   "error.USE_YOUR_PASSWORD": "Your account has a password: confirm with it.",
   "error.CONFIRM_DELETION": "Tick the box to confirm that you want to delete your account.",
+  "account.language.heading": "Language",
+  "field.language": "Language of these pages and of the mails we send you",
+  "hint.language": "Browser default follows the language your browser asks for.",
+  "language.browserDefault": "Browser default",
+  "language.name": "English",
+  "action.saveLanguage": "Save language",
+  "notice.account.languageSaved": "Your language is saved.",
+  "error.UNSUPPORTED_LANGUAGE": "Choose one of the languages in the list.",
 } as const;

@@ -41,6 +41,9 @@ export const mailDe: Record<keyof typeof mailEn, string> = {
   "mail.magicLink.subject": "Ihr Anmeldelink für {appName}",
   "mail.magicLink.intro": "Öffnen Sie den Link, um sich bei {appName} anzumelden.",
   "mail.magicLink.button": "Anmelden",
+  "mail.magicLink.codeIntro":
+    "Oder geben Sie diesen Code dort ein, wo Sie den Link angefordert haben, auf jedem Gerät:",
+  "mail.magicLink.codeExpiry": "Der Code läuft in {codeExpiresIn} ab.",
   "mail.magicLink.outro":
     "Der Link läuft in {expiresIn} ab und funktioniert einmal. Falls Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.",
   "mail.signInCode.subject": "Ihr Anmeldecode für {appName}",

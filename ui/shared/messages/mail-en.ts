@@ -40,6 +40,8 @@ export const mailEn = {
   "mail.magicLink.subject": "Your sign-in link for {appName}",
   "mail.magicLink.intro": "Open the link to sign in to {appName}.",
   "mail.magicLink.button": "Sign in",
+  "mail.magicLink.codeIntro": "Or type this code where you asked for the link, on any device:",
+  "mail.magicLink.codeExpiry": "The code expires in {codeExpiresIn}.",
   "mail.magicLink.outro":
     "The link expires in {expiresIn} and works once. If you did not ask for it, ignore this mail.",
   "mail.signInCode.subject": "Your sign-in code for {appName}",

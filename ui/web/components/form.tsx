@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { errorMessageKey } from "../../shared/messages/index.ts";
 import type { FormProblem } from "../state.ts";
+import { useLiveValidation } from "./live-validation.ts";
 import { type MessageKey, usePage } from "./page-context.tsx";
 import { SubmitButton } from "./shell.tsx";
 
@@ -33,11 +34,16 @@ interface FieldProps {
   maxLength?: number;
 }
 
-/** A labelled input, its hint and its own error tied to it (aria-describedby, aria-invalid). */
+/**
+ * A labelled input, its hint and its own error tied to it (aria-describedby, aria-invalid): the server's
+ * answer, else (with JavaScript) what the live check found as the field was left, announced as it appears.
+ */
 export function Field(props: FieldProps) {
   const { t, state } = usePage();
   const id = useId();
-  const mine = props.problem?.field === props.name ? props.problem : null;
+  const live = useLiveValidation();
+  const answered = props.problem?.field === props.name ? props.problem : null;
+  const mine = answered ?? (live.problem ? { code: live.problem, field: props.name } : null);
   const described = [props.hint ? `${id}-hint` : "", mine ? `${id}-error` : ""].filter(Boolean).join(" ");
   return (
     <div className="authd-field">
@@ -60,6 +66,8 @@ export function Field(props: FieldProps) {
         maxLength={props.maxLength}
         aria-invalid={mine ? true : undefined}
         aria-describedby={described || undefined}
+        onInput={live.onInput}
+        onBlur={live.onBlur}
       />
       {props.hint ? (
         <p id={`${id}-hint`} className="authd-hint">
@@ -67,7 +75,7 @@ export function Field(props: FieldProps) {
         </p>
       ) : null}
       {mine ? (
-        <p id={`${id}-error`} className="authd-field-error">
+        <p id={`${id}-error`} className="authd-field-error" role={answered ? undefined : "alert"}>
           {t(errorMessageKey(mine.code), { appName: state.branding.appName })}
         </p>
       ) : null}

@@ -11,6 +11,7 @@ export const CONSOLE_SCREENS = [
   "webhooks",
   "clients",
   "settings",
+  "mail",
 ] as const;
 export type ConsoleScreen = (typeof CONSOLE_SCREENS)[number];
 

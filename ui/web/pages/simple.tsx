@@ -50,7 +50,11 @@ export function CheckMailPage({ state }: { state: StateOf<"check-mail"> }) {
     <Shell title="page.title.checkMail">
       <Notice>{t(CHECK_MAIL_NOTICES[state.kind])}</Notice>
       <Links>
-        {state.codeEntry ? <a href={href("/verify-email/code")}>{t("link.verifyEmailCode")}</a> : null}
+        {state.codeEntry ? (
+          <a href={href(state.kind === "magic-link" ? "/email-code" : "/verify-email/code")}>
+            {t("link.verifyEmailCode")}
+          </a>
+        ) : null}
         <a href={href("/sign-in")}>{t("action.backToSignIn")}</a>
       </Links>
     </Shell>

@@ -11,10 +11,12 @@ import { Field, HiddenFields, ProblemMessage } from "../../components/form.tsx";
 import { usePage } from "../../components/page-context.tsx";
 import { SubmitButton } from "../../components/shell.tsx";
 import { type AccountProfile, isProfileImageURL, type StateOf } from "../../state.ts";
+import { LanguagePart } from "./language.tsx";
 
-// The account page itself (/account): the profile (name, picture URL, username when usernames are on) and
-// the email address (its state, the confirmation link again, a change of address). Without JavaScript each
-// form posts to its page route; with it, update-user, send-verification-email and change-email are called.
+// The account page itself (/account): the profile (name, picture URL, username when usernames are on), the
+// email address (its state, the confirmation link again, a change of address) and the language of the pages
+// and mails. Without JavaScript each form posts to its page route; with it, update-user,
+// send-verification-email and change-email are called (the language form posts either way: see language.tsx).
 
 export function AccountProfilePage({ state }: { state: StateOf<"account-profile"> }) {
   const { t } = usePage();
@@ -67,6 +69,7 @@ export function AccountProfilePage({ state }: { state: StateOf<"account-profile"
         <SubmitButton label="action.saveProfile" busy={busy} />
       </form>
       <EmailPart section={section} profile={profile} setProfile={setProfile} />
+      <LanguagePart chosen={profile.language} problem={problem} />
     </AccountShell>
   );
 }

@@ -6,8 +6,8 @@
 // - splitting: what is loaded with import() (every CLI command but the one run, the terminal UI, nodemailer,
 //   the WebAuthn library) sits in chunks of its own inside the executable, read only when imported;
 // - bytecode: no parsing at start;
-// - jitPolicy: run-once start-up code stays in the interpreter (serve restores the normal policy once it
-//   listens), so the JIT compilers are not paged in for it;
+// - jitPolicy: run-once start-up code stays in the interpreter, so the JIT compilers are not paged in for
+//   it (serve holds the JIT back further until the daemon is first busy: src/cli/main.ts, serve.ts);
 // - bytecodeOrder: the build starts the executable once (`serve` on a temporary SQLite file, until /ok
 //   answers), records which functions start-up runs, and builds again with those laid out first, so a
 //   start reads less of the executable. `--no-profile` skips that (one build, a little more memory).
@@ -23,7 +23,7 @@ const outfileFlag = process.argv.indexOf("--outfile");
 const outfile = outfileFlag > 0 ? process.argv[outfileFlag + 1] : "dist/authd";
 const profile = !process.argv.includes("--no-profile");
 const root = new URL("..", import.meta.url).pathname;
-/** JavaScriptCore's tier-up thresholds are this many times higher until serve listens. */
+/** JavaScriptCore's tier-up thresholds are this many times higher from the start (serve: src/cli/main.ts). */
 const START_UP_JIT_POLICY = 50;
 
 const pageAssets = await embeddedPageAssets();

@@ -13,6 +13,8 @@ export interface RunningServer {
   url: string;
   /** The metrics listener, when metrics.address is set. */
   metricsServer?: Server<undefined>;
+  /** Settles when the start-up work that follows listening (the audit worker's first pass) has ended. */
+  startedUp: Promise<void>;
   /** Stop accepting, let requests in flight finish (up to the grace period), close the context. */
   shutdown(): Promise<void>;
 }
@@ -63,10 +65,18 @@ function peerEnv(request: Request, srv: Server<undefined>): ServerEnv {
   };
 }
 
-export function startServer(ctx: AuthContext, options: { port?: number; host?: string } = {}): RunningServer {
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  /** Called as each request arrives on the main listener, before it is handled. */
+  onRequest?: () => void;
+}
+
+export function startServer(ctx: AuthContext, options: StartOptions = {}): RunningServer {
   const app = createApp(ctx);
   const hostname = options.host ?? ctx.config.host;
   const port = options.port ?? ctx.config.port;
+  const onRequest = options.onRequest ?? (() => {});
   let server: Server<undefined>;
   try {
     server = Bun.serve({
@@ -75,7 +85,10 @@ export function startServer(ctx: AuthContext, options: { port?: number; host?: s
       // The peer's address is read from the request Bun received: middleware may replace the Request object
       // (the body limit does), and the copy has no socket. See src/http/client-address.ts. It is read when
       // first asked for (most answers never need it, and asking costs a lookup on the socket), then kept.
-      fetch: (request, srv) => app.fetch(request, peerEnv(request, srv)),
+      fetch: (request, srv) => {
+        onRequest();
+        return app.fetch(request, peerEnv(request, srv));
+      },
     });
   } catch (error) {
     throw new ListenError(`${hostname}:${port}`, error);
@@ -103,5 +116,6 @@ export function startServer(ctx: AuthContext, options: { port?: number; host?: s
     })();
     return stopping;
   };
-  return { server, metricsServer, url: `http://${server.hostname}:${server.port}`, shutdown };
+  const url = `http://${server.hostname}:${server.port}`;
+  return { server, metricsServer, url, startedUp: worker.firstPass, shutdown };
 }

@@ -34,6 +34,9 @@ const commandModules: [name: string, load: () => Promise<Command>][] = [
   ["restore", async () => (await import("./commands/backup.ts")).restoreCommand],
 ];
 
+/** JavaScriptCore's tier-up thresholds are this many times higher while serve starts and idles. */
+const SERVE_START_UP_JIT_POLICY = 1000;
+
 /**
  * The command argv names, when nothing but --env-file comes before it. Anything else first (-h, an unknown
  * option) may make commander print the root's help, which must list every command.
@@ -87,6 +90,9 @@ function commandExitCode(): number {
 
 /** Run the CLI; returns the exit code. User-fixable failures are one line on stderr, never a stack. */
 export async function main(argv: string[]): Promise<number> {
+  // serve's start-up runs most of the code once, which is not worth compiling: the JIT stays held back (the
+  // compiled binary starts at 50 times the thresholds, scripts/build.ts) until the daemon is busy (serve.ts).
+  if (namedCommand(argv) === "serve") Bun.unsafe.setJITPolicy(SERVE_START_UP_JIT_POLICY);
   const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv, { from: "user" });

@@ -4,30 +4,33 @@ import { HEADER_NAME, onOff, seconds } from "./schema-helpers.ts";
 // Passkeys, tokens for other services (JWT, bearer, forward-auth), social providers and extra user fields
 // in the configuration schema (schema.ts).
 
-const SocialProviderSchema = z
-  .object({
-    clientId: z.string().min(1).describe("OAuth client id"),
-    clientSecret: z.string().default("").describe("OAuth client secret"),
-    issuer: z.url().optional().describe("OpenID Connect issuer; its discovery document supplies the endpoints"),
-    trusted: onOff.default(false).describe("trusted for account linking"),
-    scopes: z.array(z.string()).optional().describe("scopes requested (replaces the provider's defaults)"),
-    authorizationEndpoint: z.url().optional(),
-    tokenEndpoint: z.url().optional(),
-    userInfoEndpoint: z.url().optional(),
-    jwksURI: z.url().optional(),
-    emailsEndpoint: z.url().optional().describe("GitHub-style endpoint listing the user's emails"),
-    redirectURI: z.url().optional().describe("override of {base}/api/auth/callback/{id}"),
-    disableSignUp: onOff.default(false),
-    disableImplicitSignUp: onOff.default(false).describe("new users only when the client asks with requestSignUp"),
-    prompt: z.string().optional(),
-    responseMode: z.enum(["query", "form_post"]).optional(),
-    timeoutMs: z.number().int().min(100).default(10_000).describe("timeout of each outbound call"),
-  })
-  .strict();
+/** One social provider's settings (social.<id>). */
+const socialProviderSchema = () =>
+  z
+    .object({
+      clientId: z.string().min(1).describe("OAuth client id"),
+      clientSecret: z.string().default("").describe("OAuth client secret"),
+      issuer: z.url().optional().describe("OpenID Connect issuer; its discovery document supplies the endpoints"),
+      trusted: onOff.default(false).describe("trusted for account linking"),
+      scopes: z.array(z.string()).optional().describe("scopes requested (replaces the provider's defaults)"),
+      authorizationEndpoint: z.url().optional(),
+      tokenEndpoint: z.url().optional(),
+      userInfoEndpoint: z.url().optional(),
+      jwksURI: z.url().optional(),
+      emailsEndpoint: z.url().optional().describe("GitHub-style endpoint listing the user's emails"),
+      redirectURI: z.url().optional().describe("override of {base}/api/auth/callback/{id}"),
+      disableSignUp: onOff.default(false),
+      disableImplicitSignUp: onOff.default(false).describe("new users only when the client asks with requestSignUp"),
+      prompt: z.string().optional(),
+      responseMode: z.enum(["query", "form_post"]).optional(),
+      timeoutMs: z.number().int().min(100).default(10_000).describe("timeout of each outbound call"),
+    })
+    .strict();
 
-export type SocialProviderConfig = z.infer<typeof SocialProviderSchema>;
+export type SocialProviderConfig = z.infer<ReturnType<typeof socialProviderSchema>>;
 
-export const integrationFields = {
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a table of fields built on demand (schema.ts), not logic
+export const integrationFields = () => ({
   passkey: z
     .object({
       enabled: onOff.default(true).describe("passkey routes (/passkey/*)"),
@@ -122,7 +125,7 @@ export const integrationFields = {
   social: z
     .record(
       z.string().regex(/^[a-z0-9_-]+$/, "provider ids are lower-case letters, digits, _ and -"),
-      SocialProviderSchema,
+      socialProviderSchema(),
     )
     .default({}),
   userAdditionalFields: z
@@ -137,4 +140,4 @@ export const integrationFields = {
     )
     .default({})
     .describe("extra user fields accepted on sign-up and update-user (stored in user.additionalFields)"),
-};
+});

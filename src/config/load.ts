@@ -3,7 +3,7 @@ import type * as z from "zod";
 import { isAddressOrRange } from "../ip-address.ts";
 import { envTree, setPath, type Tree } from "./env-bindings.ts";
 import { withoutRefusedValues } from "./refused-values.ts";
-import { type Config, ConfigSchema } from "./schema.ts";
+import { type Config, configSchema } from "./schema.ts";
 import { secretProblems } from "./secret-rules.ts";
 
 // Configuration layers, later wins: schema defaults, the JSON config file, AUTH_* environment
@@ -78,7 +78,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   if (options.overrides) tree = deepMerge(tree, options.overrides);
 
-  const result = ConfigSchema.safeParse(tree);
+  const result = configSchema().safeParse(tree);
   if (!result.success) problems.push(...result.error.issues.map((issue) => describeIssue(issue, sources)));
   const checkable = result.success ? result.data : withoutRefusedValues(tree, result.error.issues);
   if (checkable) {

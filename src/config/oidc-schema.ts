@@ -4,7 +4,7 @@ import { onOff } from "./schema-helpers.ts";
 // authd as an OpenID Provider for other applications (docs/oidc.md) in the configuration schema
 // (schema.ts). Off by default: clients are registered with `authd clients add`.
 
-export const oidcProviderFields = {
+export const oidcProviderFields = () => ({
   oidcProvider: z
     .object({
       enabled: onOff
@@ -41,4 +41,4 @@ export const oidcProviderFields = {
         ),
     })
     .prefault({}),
-};
+});

@@ -12,7 +12,7 @@ const HEX_COLOUR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 /** The languages of the pages and mails (ui/shared/messages has a catalogue for each). */
 export const LANGUAGES = ["en", "de"] as const;
 
-export const pagesFields = {
+export const pagesFields = () => ({
   console: z
     .object({
       enabled: onOff
@@ -49,4 +49,4 @@ export const pagesFields = {
         .describe("a CSS file of the operator's, served after authd's own (docs/pages.md lists its hooks)"),
     })
     .prefault({}),
-};
+});

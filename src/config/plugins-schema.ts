@@ -4,7 +4,8 @@ import { onOff, seconds } from "./schema-helpers.ts";
 // The optional sign-in methods and features in the configuration schema (schema.ts): magic links, email
 // one-time codes, usernames, administration, two-factor, organizations and API keys.
 
-export const pluginFields = {
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a table of fields built on demand (schema.ts), not logic
+export const pluginFields = () => ({
   magicLink: z
     .object({
       enabled: onOff
@@ -193,4 +194,4 @@ export const pluginFields = {
         .prefault({}),
     })
     .prefault({}),
-};
+});

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { ENV_BINDINGS } from "./env-bindings.ts";
-import { ConfigSchema } from "./schema.ts";
+import { configSchema } from "./schema.ts";
 
 // The configuration reference (README table, `authd config check`), derived from the schema itself.
 
@@ -49,7 +49,7 @@ function walk(schema: JSONSchema, prefix: string, out: ConfigField[]): void {
 }
 
 export function configReference(): ConfigField[] {
-  const json = z.toJSONSchema(ConfigSchema, { io: "input", unrepresentable: "any" }) as JSONSchema;
+  const json = z.toJSONSchema(configSchema(), { io: "input", unrepresentable: "any" }) as JSONSchema;
   const fields: ConfigField[] = [];
   walk(json, "", fields);
   return fields;

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import { type Config, ConfigSchema } from "./schema.ts";
+import { type Config, configSchema } from "./schema.ts";
 
 // A part of loadConfig (load.ts): every problem reported at once.
 
@@ -21,6 +21,6 @@ export function withoutRefusedValues(tree: Record<string, unknown>, issues: z.co
         delete (parent as Record<string, unknown>)[leaf.at(-1) ?? ""];
     }
   }
-  const again = ConfigSchema.safeParse(pruned);
+  const again = configSchema().safeParse(pruned);
   return again.success ? again.data : null;
 }

@@ -4,7 +4,8 @@ import { onOff } from "./schema-helpers.ts";
 // The daemon's own settings in the configuration schema (schema.ts): listening, secrets, storage, mail,
 // proxies, limits, logging and metrics. Their order here is their order in the README table.
 
-export const serverFields = {
+// biome-ignore lint/complexity/noExcessiveLinesPerFunction: a table of fields built on demand (schema.ts), not logic
+export const serverFields = () => ({
   host: z.string().min(1).default("0.0.0.0").describe("listen address"),
   port: z.number().int().min(1).max(65535).default(3000).describe("listen port"),
   baseURL: z.url().optional().describe("public origin of the daemon (default http://localhost:<port>)"),
@@ -136,4 +137,4 @@ export const serverFields = {
         .describe("serve /metrics on a listener of its own at HOST:PORT instead of the main one (unset: the main one)"),
     })
     .prefault({}),
-};
+});

@@ -6,11 +6,11 @@ import { mountConsole } from "./console/mount.ts";
 import { mountHomePage } from "./home-page.ts";
 import { requestPipeline } from "./middleware/pipeline.ts";
 import { rateLimitMiddleware } from "./middleware/rate-limit.ts";
+import { mountIssuerDiscovery } from "./oidc-discovery.ts";
 import { mountPages } from "./pages/mount.ts";
 import { mountReference } from "./reference.ts";
-import { toHandler } from "./route.ts";
-import { enabledRoutes } from "./routes/index.ts";
-import { mountIssuerDiscovery } from "./routes/oidc-provider.ts";
+import { mountRouteGroups } from "./route-groups.ts";
+import { loadEnabledRoutes } from "./routes/index.ts";
 
 // Middleware order: errors → the request pipeline (request id, language, metrics, request log; on API paths CORS and
 // no-store, body limit and set-auth-token: middleware/pipeline.ts) → rate limit → routes. Unknown and disabled
@@ -80,9 +80,8 @@ export function createApp(ctx: AuthContext): Hono {
   // With rate limiting off there is nothing to count: the layer does not run for nothing on every request.
   if (ctx.config.rateLimit.enabled) app.use(`${base}/*`, rateLimitMiddleware(ctx));
 
-  const routes = enabledRoutes(ctx);
-  for (const route of routes) app.on(route.method, `${base}${route.path}`, toHandler(ctx, route));
-  if (ctx.config.apiReference.enabled) mountReference(app, ctx, routes);
+  mountRouteGroups(app, ctx);
+  if (ctx.config.apiReference.enabled) mountReference(app, ctx, () => loadEnabledRoutes(ctx));
   if (ctx.config.pages.enabled) mountPages(app, ctx);
   // The console draws with the pages' renderer and assets and signs in through their sign-in page.
   if (ctx.config.pages.enabled && ctx.config.console.enabled) mountConsole(app, ctx);

@@ -29,12 +29,13 @@ const page = `<!doctype html>
 
 const init = `window.ui = SwaggerUIBundle({ url: "${REFERENCE_PATH}/openapi.json", dom_id: "#reference", deepLinking: true, withCredentials: true, tryItOutEnabled: false });`;
 
-export function mountReference(app: Hono, ctx: AuthContext, routes: Route[]): void {
+/** The reference page and its document; `routes` loads every mounted route (on the document's first request). */
+export function mountReference(app: Hono, ctx: AuthContext, routes: () => Promise<Route[]>): void {
   let document: string | undefined;
   const headers = { "content-security-policy": CSP, "x-content-type-options": "nosniff" };
   app.get(REFERENCE_PATH, (c) => c.html(page, 200, headers));
-  app.get(`${REFERENCE_PATH}/openapi.json`, (c) => {
-    document ??= JSON.stringify(buildOpenAPIDocument(ctx, routes));
+  app.get(`${REFERENCE_PATH}/openapi.json`, async (c) => {
+    document ??= JSON.stringify(buildOpenAPIDocument(ctx, await routes()));
     return c.body(document, 200, { "content-type": "application/json" });
   });
   app.get(`${REFERENCE_PATH}/init.js`, (c) =>

@@ -3,7 +3,7 @@ import { ERRORS, type ErrorKey } from "../errors.ts";
 import { REDIRECT_FIELDS } from "./request.ts";
 import type { Route } from "./route.ts";
 import { ROUTE_ERRORS } from "./route-errors.generated.ts";
-import { UNLIMITED_PATHS } from "./routes/index.ts";
+import { UNLIMITED_PATHS } from "./routes/rate-limit-rules.ts";
 
 // The errors a route can answer with: the request pipeline's own (server token, body, origin, redirect
 // targets, session or API key, rate limit; src/http/route.ts and the app's middleware), which depend on

@@ -12,7 +12,7 @@ import { type ResolvedSession, resolveSession } from "./session.ts";
 // A route is data: method, path, zod schemas, who may call it, and a handler. The app mounts the list,
 // and the OpenAPI document is generated from the same list, so the two cannot drift apart.
 
-/** A feature's built-in rate-limit rules, declared beside its routes (gathered in routes/index.ts). */
+/** A feature's built-in rate-limit rules (routes/rate-limit-rules.ts lists them all). */
 export interface RateLimits {
   /** Per client and path: at most `max` requests in `window` seconds; a path ending in `*` is a prefix. */
   limited?: readonly { path: string; window: number; max: number }[];

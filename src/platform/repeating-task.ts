@@ -5,34 +5,49 @@
 export interface RepeatingTask {
   /** Set once stop() is called: a pass that loops checks it to end early. */
   readonly stopped: boolean;
+  /** Settles when the first pass has ended (or the task stopped before it ran). */
+  readonly firstPass: Promise<void>;
   /** No pass starts after this; resolves once the pass running now has ended. */
   stop(): Promise<void>;
 }
 
-/** Run `pass` every `intervalMs` (the first after one interval); a failed pass is reported and the next still runs. */
+/**
+ * Run `pass` every `intervalMs`, the first after one interval (or after `firstAfterMs`); a failed pass is
+ * reported and the next still runs.
+ */
 export function repeatEvery(
   intervalMs: number,
   pass: () => Promise<void>,
   onError: (error: unknown) => void,
+  options: { firstAfterMs?: number } = {},
 ): RepeatingTask {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> = Promise.resolve();
-  const schedule = () => {
-    if (stopped) return;
+  let firstEnded: () => void = () => {};
+  const firstPass = new Promise<void>((resolve) => (firstEnded = resolve));
+  const schedule = (delay = intervalMs) => {
+    if (stopped) return firstEnded();
     timer = setTimeout(() => {
-      running = pass().catch(onError).finally(schedule);
-    }, intervalMs);
+      running = pass()
+        .catch(onError)
+        .finally(() => {
+          firstEnded();
+          schedule();
+        });
+    }, delay);
     timer.unref?.();
   };
-  schedule();
+  schedule(options.firstAfterMs ?? intervalMs);
   return {
+    firstPass,
     get stopped() {
       return stopped;
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      firstEnded();
       await running;
     },
   };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERRORS, type ErrorKey } from "../../src/errors.ts";
-import { enabledRoutes } from "../../src/http/routes/index.ts";
+import { loadEnabledRoutes } from "../../src/http/routes/index.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 
 // The catalogue holds each refusal once per (message, status), and a route that answers a service's
@@ -18,8 +18,8 @@ describe("error catalogue", () => {
     expect(pairs.filter((pair, index) => pairs.indexOf(pair) !== index)).toEqual([]);
   });
 
-  it("maps a refusal on a route to an entry with the same message and code and another status", () => {
-    const mapped = enabledRoutes(t.ctx).flatMap(
+  it("maps a refusal on a route to an entry with the same message and code and another status", async () => {
+    const mapped = (await loadEnabledRoutes(t.ctx)).flatMap(
       (route) => Object.entries(route.refusals ?? {}) as [ErrorKey, ErrorKey][],
     );
     expect(mapped.length).toBeGreaterThan(5);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.ts";
-import { BUILT_IN_RULES, UNLIMITED_PATHS } from "../../src/http/routes/index.ts";
+import { BUILT_IN_RULES, UNLIMITED_PATHS } from "../../src/http/routes/rate-limit-rules.ts";
 
 // docs/operations.md lists every built-in rate-limit rule with the numbers the code uses: a rule added or
 // changed in a route file or src/http/routes/index.ts (or a default in the config schema) fails here until the

@@ -11,7 +11,7 @@ import { buildOpenAPIDocument } from "../../src/http/openapi.ts";
 import { defineRoute } from "../../src/http/route.ts";
 import { ROUTE_ERRORS } from "../../src/http/route-errors.generated.ts";
 import { API_KEY_SESSION_ERRORS, handlerErrors, pipelineErrors } from "../../src/http/route-errors.ts";
-import { enabledRoutes } from "../../src/http/routes/index.ts";
+import { loadEnabledRoutes } from "../../src/http/routes/index.ts";
 
 // Every route documents every error it can answer: its handler's (read from the call graph of the source
 // into src/http/route-errors.generated.ts), the pipeline's in src/http/route-errors.ts. A route that starts
@@ -24,7 +24,7 @@ const analysis = new ErrorAnalysis(ROOT);
 /** Every feature switched on, so every route the daemon can mount is mounted. */
 function everyRoute() {
   const env = Object.fromEntries(ENV_BINDINGS.filter((b) => b.kind === "on-off").map((b) => [b.env, "on"]));
-  return enabledRoutes({ config: loadConfig({ env }) } as AuthContext);
+  return loadEnabledRoutes({ config: loadConfig({ env }) } as AuthContext);
 }
 
 describe("route errors", () => {
@@ -35,8 +35,8 @@ describe("route errors", () => {
       expect.fail(`${GENERATED_PATH} is stale: run \`npm run route-errors\``);
   });
 
-  it("has an entry for every route the daemon can mount, and none for a route it cannot", () => {
-    const mounted = everyRoute().map((route) => `${route.method} ${route.path}`);
+  it("has an entry for every route the daemon can mount, and none for a route it cannot", async () => {
+    const mounted = (await everyRoute()).map((route) => `${route.method} ${route.path}`);
     expect(mounted.filter((key) => !(key in ROUTE_ERRORS))).toEqual([]);
     expect(Object.keys(ROUTE_ERRORS).filter((key) => !mounted.includes(key))).toEqual([]);
   });
@@ -56,10 +56,10 @@ describe("route errors", () => {
     expect(() => buildOpenAPIDocument(ctx, [unlisted])).toThrow("run `npm run route-errors`");
   });
 
-  it("lists every error the request pipeline can answer with among the pipeline's documented ones", () => {
+  it("lists every error the request pipeline can answer with among the pipeline's documented ones", async () => {
     const config = loadConfig({ env: { AUTH_TEAMS: "on" } });
     const ctx = { config } as AuthContext;
-    const documented = new Set(enabledRoutes(ctx).flatMap((route) => pipelineErrors(route)));
+    const documented = new Set((await loadEnabledRoutes(ctx)).flatMap((route) => pipelineErrors(route)));
     const pipeline = [
       ...analysis.reachableFrom("src/http/route.ts", "runRoute"),
       ...analysis.reachableFrom("src/http/middleware/rate-limit.ts", "rateLimitMiddleware"),

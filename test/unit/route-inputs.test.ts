@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as z from "zod";
 import type { Route } from "../../src/http/route.ts";
-import { enabledRoutes } from "../../src/http/routes/index.ts";
+import { loadEnabledRoutes } from "../../src/http/routes/index.ts";
 import { createTestContext, type TestContext } from "../helpers/context.ts";
 
 // Guards over every route definition, so a route added later cannot forget a rule: string inputs go
@@ -46,7 +46,7 @@ describe("route input guards", () => {
     t = await createTestContext({
       config: { organization: { teams: { enabled: true } }, magicLink: { enabled: true }, emailOTP: { enabled: true } },
     });
-    routes = enabledRoutes(t.ctx);
+    routes = await loadEnabledRoutes(t.ctx);
   });
   afterAll(() => t.close());
 

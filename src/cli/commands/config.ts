@@ -2,7 +2,7 @@ import { Command } from "commander";
 import * as z from "zod";
 import { ConfigError, resolveBaseURL } from "../../config/load.ts";
 import { maskConfig } from "../../config/masking.ts";
-import { type Config, ConfigSchema } from "../../config/schema.ts";
+import { type Config, configKeys } from "../../config/schema.ts";
 import { unknownVariables } from "../../config/unknown-env.ts";
 import { writeLines } from "../format.ts";
 import { assertMailTemplates, createCommand, loadCommandConfig, parseFlags, printJSON } from "../shared.ts";
@@ -45,7 +45,7 @@ function isSection(value: unknown): boolean {
 
 /** Every top-level key, the unset optional ones (redisURL, smtpURL, …) shown as `(not set)`. */
 function withUnsetKeys(shown: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(ConfigSchema.shape).map((key) => [key, shown[key]]));
+  return Object.fromEntries(configKeys().map((key) => [key, shown[key]]));
 }
 
 const CheckFlags = z.object({ json: z.boolean().optional(), config: z.string().optional() });

@@ -4,7 +4,8 @@ import type { AuthContext } from "../../context.ts";
 import { testScryptCost } from "../../crypto/password.ts";
 import { DependencyError } from "../../dependencies.ts";
 import { createLogger } from "../../logger.ts";
-import { ListenError, startServer } from "../../server.ts";
+import { firstBusyWindow } from "../../platform/first-busy.ts";
+import { ListenError, type RunningServer, startServer } from "../../server.ts";
 import { relyingPartyProblem } from "../../services/passkeys/relying-party.ts";
 import { resealUnderCurrentSecret } from "../../services/secret-rotation.ts";
 import {
@@ -68,6 +69,32 @@ async function resealAfterRotation(ctx: AuthContext): Promise<void> {
     );
 }
 
+/**
+ * Once started (listening, and the audit worker's first pass done: the configured endpoints synced, the log
+ * pruned), drop what only start-up needed. Start-up runs most of the code once (the configuration checked,
+ * migrations compared, routes mounted); its bytecode and the objects it left stay in the heap until the engine
+ * is told to let go. Bun.shrink() deletes the compiled code of every function (a function called again is
+ * loaded anew from the executable's bytecode, its counters from zero) and runs a full collection. On a turn of
+ * the event loop of its own: while a collection may still be running the engine skips the code
+ * (bench/README.md, "Idle memory (issue 34, round four)").
+ */
+function releaseStartUpMemory(running: RunningServer): void {
+  running.startedUp.then(() => setTimeout(() => Bun.shrink(), 0));
+}
+
+/** Requests within one second that make the daemon busy: from then on its hot paths are compiled. */
+const BUSY_REQUESTS_PER_SECOND = 50;
+
+/**
+ * serve starts with the JIT held back (src/cli/main.ts), so run-once start-up code is not compiled. An idle
+ * daemon keeps it so: its timers' passes and health checks stay in the interpreter, and the JIT's compilers
+ * and code (~4 MB resident) are not paged in for them. The first busy second restores the normal policy, and
+ * hot request paths compile as usual.
+ */
+function restoreJITWhenBusy(): () => void {
+  return firstBusyWindow(BUSY_REQUESTS_PER_SECOND, 1000, () => Bun.unsafe.setJITPolicy(1));
+}
+
 export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
   // A published or guessable secret or server token is refused before anything listens (secret-rules.ts).
   const config = loadCommandConfig(flags, { port: flags.port, host: flags.host }, { refuseWeakSecrets: true });
@@ -76,7 +103,7 @@ export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
   await resealAfterRotation(ctx);
   let running: ReturnType<typeof startServer>;
   try {
-    running = startServer(ctx);
+    running = startServer(ctx, { onRequest: restoreJITWhenBusy() });
   } catch (error) {
     await ctx.close();
     const address = error instanceof ListenError ? error.address : `${config.host}:${config.port}`;
@@ -88,9 +115,7 @@ export async function serve(flags: z.infer<typeof ServeFlags>): Promise<void> {
     base: ctx.apiURL,
     database: ctx.database.dialect,
   });
-  // The compiled binary starts with the JIT reluctant (scripts/build.ts: jitPolicy), so run-once start-up
-  // code is not compiled; from here on, hot request paths compile as usual.
-  Bun.unsafe.setJITPolicy(1);
+  releaseStartUpMemory(running);
   const passkeyProblem = ctx.config.passkey.enabled ? relyingPartyProblem(ctx) : null;
   if (passkeyProblem) ctx.logger.warn(passkeyProblem);
   if (testScryptCost() !== null)

@@ -3,10 +3,10 @@ import type { AuthContext } from "../../context.ts";
 import { isOutage } from "../../dependencies.ts";
 import { createMemoryRateLimitStore, tooManyRequests } from "../../platform/rate-limit.ts";
 import { rateLimitClientKey } from "../client-address.ts";
-import { BUILT_IN_RULES, UNLIMITED_PATHS } from "../routes/index.ts";
+import { BUILT_IN_RULES, UNLIMITED_PATHS } from "../routes/rate-limit-rules.ts";
 
 // Per client and path. The credential-guessing paths get a tight window; configured custom rules win. The
-// built-in rules are declared by each feature beside its routes and gathered in routes/index.ts.
+// built-in rules, the core's and each feature's, are listed in routes/rate-limit-rules.ts.
 
 const matchesPath = (pattern: string, path: string): boolean =>
   pattern.endsWith("*") ? path.startsWith(pattern.slice(0, -1)) : path === pattern;

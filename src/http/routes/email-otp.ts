@@ -13,7 +13,7 @@ import { toPublicUserWire } from "../../services/users.ts";
 import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
-import { defineRoute, type RateLimits } from "../route.ts";
+import { defineRoute } from "../route.ts";
 import { requestOrigin } from "../security-log.ts";
 import { rememberedChoice, setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
@@ -137,12 +137,3 @@ export const emailOtpRoutes = [
   createVerificationOtpRoute,
   getVerificationOtpRoute,
 ];
-
-/** The passwordless paths' own rules (plugins.md). */
-export const emailOtpRateLimits: RateLimits = {
-  limited: [
-    { path: "/email-otp/send-verification-otp", window: 60, max: 3 },
-    { path: "/email-otp/verify-email", window: 60, max: 3 },
-    { path: "/sign-in/email-otp", window: 60, max: 3 },
-  ],
-};

@@ -7,7 +7,7 @@ import { decideForwardAuth, type ForwardAuthRequirements } from "../../services/
 import { forwardedRequestURL } from "../client-address.ts";
 import { singleLine } from "../fields.ts";
 import { isTrustedURL } from "../request.ts";
-import { defineRoute, type RateLimits } from "../route.ts";
+import { defineRoute } from "../route.ts";
 import { type ResolvedSession, resolveSession } from "../session.ts";
 
 // authd's own check for reverse proxies (nginx auth_request, Caddy forward_auth, Traefik forwardAuth): the
@@ -120,9 +120,3 @@ export const forwardAuthRoute = defineRoute({
     return allowedResponse(ctx, current);
   },
 });
-
-/**
- * A reverse proxy asks /forward-auth on every request to the sites behind it (a page and its images at once)
- * and turns a 429 into an error page; it guesses nothing, so no built-in rule counts it.
- */
-export const forwardAuthRateLimits: RateLimits = { unlimited: ["/forward-auth"] };

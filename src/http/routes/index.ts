@@ -1,94 +1,169 @@
+import type { Config } from "../../config/schema.ts";
 import type { AuthContext } from "../../context.ts";
-import type { RateLimits, Route } from "../route.ts";
-import { accountRoutes } from "./accounts.ts";
-import { adminRoutes } from "./admin/index.ts";
-import { adminOAuthClientRoutes } from "./admin/oauth-clients.ts";
-import { adminPasskeyRoutes } from "./admin/passkeys.ts";
-import { adminResetTwoFactor } from "./admin/two-factor.ts";
-import { adminWebhookRoutes } from "./admin/webhooks.ts";
-import { apiKeyRoutes } from "./api-key.ts";
-import { auditRoutes } from "./audit.ts";
-import { changeEmailRoute } from "./change-email.ts";
-import { deleteUserRoutes } from "./delete-user.ts";
-import { emailOtpRateLimits, emailOtpRoutes } from "./email-otp.ts";
-import { emailVerificationRoutes } from "./email-verification.ts";
-import { forwardAuthRateLimits, forwardAuthRoute } from "./forward-auth.ts";
-import { jwksRoute, jwtRoutes } from "./jwt.ts";
-import { magicLinkRateLimits, magicLinkRoutes } from "./magic-link.ts";
-import { miscRoutes } from "./misc.ts";
-import { oidcProviderRoutes } from "./oidc-provider.ts";
-import { organizationRoutes } from "./organization/index.ts";
-import { passkeyCeremonyRoutes, passkeyRateLimits } from "./passkey.ts";
-import { passkeyManagementRoutes } from "./passkey-management.ts";
-import { passwordRoutes } from "./password.ts";
-import { providerTokenRoutes } from "./provider-tokens.ts";
-import { ready } from "./ready.ts";
-import { sessionRoutes } from "./session.ts";
-import { signInEmail } from "./sign-in.ts";
-import { signUpEmail } from "./sign-up.ts";
-import { linkSocial, signInSocial } from "./social.ts";
-import { callbackGet, callbackPost } from "./social-callback.ts";
-import { twoFactorRateLimits, twoFactorRoutes } from "./two-factor.ts";
-import { updateUserRoute } from "./user.ts";
-import { signInUsername } from "./username.ts";
+import type { Route } from "../route.ts";
+import type { ROUTE_PATHS } from "./route-paths.generated.ts";
 
-/** Every route the configuration enables. The app mounts exactly these, and the OpenAPI document lists exactly these. */
-export function enabledRoutes(ctx: AuthContext): Route[] {
-  const routes: Route[] = [...miscRoutes, ready, ...sessionRoutes, signUpEmail, signInEmail, updateUserRoute];
-  if (ctx.config.apiKey.enabled) routes.push(...apiKeyRoutes);
-  routes.push(signInSocial, callbackGet, callbackPost, linkSocial, ...providerTokenRoutes);
-  if (ctx.config.username.enabled) routes.push(signInUsername);
-  routes.push(...organizationRoutes(ctx));
-  if (ctx.config.admin.enabled) routes.push(...adminRoutes);
-  routes.push(...emailVerificationRoutes, ...passwordRoutes, changeEmailRoute, ...accountRoutes);
-  if (ctx.config.magicLink.enabled) routes.push(...magicLinkRoutes);
-  if (ctx.config.emailOTP.enabled) routes.push(...emailOtpRoutes);
-  if (ctx.config.deleteUser.enabled) routes.push(...deleteUserRoutes);
-  if (ctx.config.passkey.enabled) routes.push(...passkeyCeremonyRoutes, ...passkeyManagementRoutes);
-  if (ctx.config.passkey.enabled && ctx.config.admin.enabled) routes.push(...adminPasskeyRoutes);
-  if (ctx.config.jwt.enabled) routes.push(...jwtRoutes);
-  if (ctx.config.forwardAuth.enabled) routes.push(forwardAuthRoute);
-  if (ctx.config.twoFactor.enabled) routes.push(...twoFactorRoutes);
-  if (ctx.config.twoFactor.enabled && ctx.config.admin.enabled) routes.push(adminResetTwoFactor);
-  routes.push(...auditRoutes);
-  if (ctx.config.admin.enabled) routes.push(...adminWebhookRoutes);
-  if (ctx.config.oidcProvider.enabled) {
-    // ID tokens are verified against /jwks, whether or not the session JWTs are on.
-    if (!ctx.config.jwt.enabled) routes.push(jwksRoute);
-    routes.push(...oidcProviderRoutes);
-  }
-  if (ctx.config.oidcProvider.enabled && ctx.config.admin.enabled) routes.push(...adminOAuthClientRoutes);
-  return routes.filter((route) => !ctx.config.disabledPaths.includes(route.path));
+// The routes, in groups that load on their first request: a daemon that only ever answers /ok never builds
+// the organization or admin routes' schemas nor loads the services behind them (idle memory, bench/README.md
+// "Idle memory (issue 34, round four)"). The app mounts every enabled group's paths at start, from
+// route-paths.generated.ts (what each group's module holds, written by `npm run route-errors`; a test keeps
+// it current), so routing, 404s and the order of matching do not depend on what has loaded. Groups are listed
+// in mounting order.
+
+export interface RouteGroup {
+  /** The group's key in ROUTE_PATHS. */
+  name: keyof typeof ROUTE_PATHS;
+  /** Whether the configuration mounts the group. */
+  enabled(config: Config): boolean;
+  /** The group's routes (its modules load on the first call). */
+  load(): Promise<readonly Route[]>;
 }
 
-// The built-in rate-limit rules beside the general one (rateLimit.window / rateLimit.max), first match wins.
-// Each optional feature declares its own beside its routes (`<feature>RateLimits` in its route file); the
-// core's are here: Better Auth's tight window on the paths that take a password, a code or create an
-// account. A path ending in `*` is a prefix. docs/operations.md lists them (a test keeps the two in step);
-// rateLimit.customRules replaces any of them.
+const always = () => true;
 
-const CORE: RateLimits = {
-  limited: [
-    { path: "/sign-in*", window: 10, max: 3 },
-    { path: "/sign-up*", window: 10, max: 3 },
-    { path: "/change-password*", window: 10, max: 3 },
-    { path: "/change-email*", window: 10, max: 3 },
-  ],
-  // Readiness probes must not depend on (or fill) the counter store they partly check.
-  unlimited: ["/ready"],
-};
-
-// The features' exact paths come before the core's prefixes: /sign-in* would catch /sign-in/magic-link.
-const ALL: RateLimits[] = [
-  magicLinkRateLimits,
-  emailOtpRateLimits,
-  passkeyRateLimits,
-  CORE,
-  twoFactorRateLimits,
-  forwardAuthRateLimits,
+export const ROUTE_GROUPS: readonly RouteGroup[] = [
+  {
+    name: "health",
+    enabled: always,
+    load: async () => [...(await import("./misc.ts")).miscRoutes, (await import("./ready.ts")).ready],
+  },
+  { name: "session", enabled: always, load: async () => (await import("./session.ts")).sessionRoutes },
+  {
+    name: "email-password",
+    enabled: always,
+    load: async () => [(await import("./sign-up.ts")).signUpEmail, (await import("./sign-in.ts")).signInEmail],
+  },
+  { name: "user", enabled: always, load: async () => [(await import("./user.ts")).updateUserRoute] },
+  { name: "api-key", enabled: (c) => c.apiKey.enabled, load: async () => (await import("./api-key.ts")).apiKeyRoutes },
+  {
+    name: "social",
+    enabled: always,
+    load: async () => {
+      const [social, callback] = await Promise.all([import("./social.ts"), import("./social-callback.ts")]);
+      return [social.signInSocial, callback.callbackGet, callback.callbackPost, social.linkSocial];
+    },
+  },
+  {
+    name: "provider-tokens",
+    enabled: always,
+    load: async () => (await import("./provider-tokens.ts")).providerTokenRoutes,
+  },
+  {
+    name: "username",
+    enabled: (c) => c.username.enabled,
+    load: async () => [(await import("./username.ts")).signInUsername],
+  },
+  {
+    name: "organization",
+    enabled: (c) => c.organization.enabled,
+    load: async () => {
+      const [core, members, invitations] = await Promise.all([
+        import("./organization/organizations.ts"),
+        import("./organization/members.ts"),
+        import("./organization/invitations.ts"),
+      ]);
+      return [...core.organizationCoreRoutes, ...members.memberRoutes, ...invitations.invitationRoutes];
+    },
+  },
+  {
+    name: "organization-teams",
+    enabled: (c) => c.organization.enabled && c.organization.teams.enabled,
+    load: async () => (await import("./organization/teams.ts")).teamRoutes,
+  },
+  { name: "admin", enabled: (c) => c.admin.enabled, load: async () => (await import("./admin/index.ts")).adminRoutes },
+  {
+    name: "email-verification",
+    enabled: always,
+    load: async () => (await import("./email-verification.ts")).emailVerificationRoutes,
+  },
+  { name: "password", enabled: always, load: async () => (await import("./password.ts")).passwordRoutes },
+  { name: "change-email", enabled: always, load: async () => [(await import("./change-email.ts")).changeEmailRoute] },
+  { name: "accounts", enabled: always, load: async () => (await import("./accounts.ts")).accountRoutes },
+  {
+    name: "magic-link",
+    enabled: (c) => c.magicLink.enabled,
+    load: async () => (await import("./magic-link.ts")).magicLinkRoutes,
+  },
+  {
+    name: "email-otp",
+    enabled: (c) => c.emailOTP.enabled,
+    load: async () => (await import("./email-otp.ts")).emailOtpRoutes,
+  },
+  {
+    name: "delete-user",
+    enabled: (c) => c.deleteUser.enabled,
+    load: async () => (await import("./delete-user.ts")).deleteUserRoutes,
+  },
+  {
+    name: "passkey",
+    enabled: (c) => c.passkey.enabled,
+    load: async () => [
+      ...(await import("./passkey.ts")).passkeyCeremonyRoutes,
+      ...(await import("./passkey-management.ts")).passkeyManagementRoutes,
+    ],
+  },
+  {
+    name: "admin-passkeys",
+    enabled: (c) => c.passkey.enabled && c.admin.enabled,
+    load: async () => (await import("./admin/passkeys.ts")).adminPasskeyRoutes,
+  },
+  { name: "jwt", enabled: (c) => c.jwt.enabled, load: async () => (await import("./jwt.ts")).jwtRoutes },
+  {
+    name: "forward-auth",
+    enabled: (c) => c.forwardAuth.enabled,
+    load: async () => [(await import("./forward-auth.ts")).forwardAuthRoute],
+  },
+  {
+    name: "two-factor",
+    enabled: (c) => c.twoFactor.enabled,
+    load: async () => (await import("./two-factor.ts")).twoFactorRoutes,
+  },
+  {
+    name: "admin-two-factor",
+    enabled: (c) => c.twoFactor.enabled && c.admin.enabled,
+    load: async () => [(await import("./admin/two-factor.ts")).adminResetTwoFactor],
+  },
+  { name: "audit", enabled: always, load: async () => (await import("./audit.ts")).auditRoutes },
+  {
+    name: "admin-webhooks",
+    enabled: (c) => c.admin.enabled,
+    load: async () => (await import("./admin/webhooks.ts")).adminWebhookRoutes,
+  },
+  {
+    // ID tokens are verified against /jwks, whether or not the session JWTs are on.
+    name: "oidc-jwks",
+    enabled: (c) => c.oidcProvider.enabled && !c.jwt.enabled,
+    load: async () => [(await import("./jwt.ts")).jwksRoute],
+  },
+  {
+    name: "oidc-provider",
+    enabled: (c) => c.oidcProvider.enabled,
+    load: async () => (await import("./oidc-provider.ts")).oidcProviderRoutes,
+  },
+  {
+    name: "admin-oauth-clients",
+    enabled: (c) => c.oidcProvider.enabled && c.admin.enabled,
+    load: async () => (await import("./admin/oauth-clients.ts")).adminOAuthClientRoutes,
+  },
 ];
 
-export const BUILT_IN_RULES = ALL.flatMap((rules) => rules.limited ?? []);
+/** "METHOD /path", the key of a route in ROUTE_PATHS (and in the error map). */
+export function routeKey(route: Pick<Route, "method" | "path">): string {
+  return `${route.method} ${route.path}`;
+}
 
-/** Paths no built-in rule counts (a custom rule still may). */
-export const UNLIMITED_PATHS: readonly string[] = ALL.flatMap((rules) => rules.unlimited ?? []);
+/** The groups the configuration mounts, in mounting order. */
+export function enabledGroups(ctx: AuthContext): RouteGroup[] {
+  return ROUTE_GROUPS.filter((group) => group.enabled(ctx.config));
+}
+
+/** Whether a route's path is mounted (AUTH_DISABLED_PATHS takes single routes out). */
+export function isPathEnabled(ctx: AuthContext, path: string): boolean {
+  return !ctx.config.disabledPaths.includes(path);
+}
+
+/** Every route the configuration enables, loaded: the OpenAPI document lists exactly the routes the app mounts. */
+export async function loadEnabledRoutes(ctx: AuthContext): Promise<Route[]> {
+  const groups = await Promise.all(enabledGroups(ctx).map((group) => group.load()));
+  return groups.flat().filter((route) => isPathEnabled(ctx, route.path));
+}

@@ -10,7 +10,7 @@ import { TwoFactorRedirectSchema } from "../../wire/two-factor.ts";
 import { PublicUserSchema } from "../../wire/user.ts";
 import { singleLine } from "../fields.ts";
 import { browserLanding } from "../pages/mailed-links.ts";
-import { defineRoute, type RateLimits } from "../route.ts";
+import { defineRoute } from "../route.ts";
 import { setSignInCookies, signInRequestOf } from "../sign-in.ts";
 
 const tags = ["Magic link"];
@@ -89,11 +89,3 @@ export const verifyMagicLinkRoute = defineRoute({
 });
 
 export const magicLinkRoutes = [sendMagicLinkRoute, verifyMagicLinkRoute];
-
-/** The passwordless paths' own rules (plugins.md). */
-export const magicLinkRateLimits: RateLimits = {
-  limited: [
-    { path: "/sign-in/magic-link", window: 60, max: 5 },
-    { path: "/magic-link/verify", window: 60, max: 5 },
-  ],
-};

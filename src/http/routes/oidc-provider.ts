@@ -1,13 +1,13 @@
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../../context.ts";
 import { userClaims } from "../../services/oidc-provider/claims.ts";
 import { introspectToken, revokeToken } from "../../services/oidc-provider/grants.ts";
-import { discoveryDocument, issuerDiscoveryPath } from "../../services/oidc-provider/metadata.ts";
 import { OAuthError } from "../../services/oidc-provider/oauth-error.ts";
 import { exchangeCode, refreshTokens, verifyAccessToken } from "../../services/oidc-provider/tokens.ts";
 import { answerAuthorize } from "../oidc-authorize.ts";
 import { type FormBody, field, oauthJSON, oauthRefusal, requireClient } from "../oidc-clients.ts";
+import { discoveryAnswer } from "../oidc-discovery.ts";
 import { answerEndSession } from "../oidc-logout.ts";
 import { defineRoute } from "../route.ts";
 import { requestOrigin } from "../security-log.ts";
@@ -19,12 +19,6 @@ import { requestOrigin } from "../security-log.ts";
 const tags = ["OpenID Provider"];
 const FormSchema = z.record(z.string(), z.unknown());
 
-function discoveryAnswer(ctx: AuthContext): Response {
-  return Response.json(discoveryDocument(ctx), {
-    headers: { "cache-control": "public, max-age=300", "access-control-allow-origin": "*" },
-  });
-}
-
 export const discoveryRoute = defineRoute({
   method: "GET",
   path: "/.well-known/openid-configuration",
@@ -33,11 +27,6 @@ export const discoveryRoute = defineRoute({
   tags,
   handler: ({ ctx }) => discoveryAnswer(ctx),
 });
-
-/** Discovery under the issuer, which is the base URL itself unless AUTH_OIDC_ISSUER names another path. */
-export function mountIssuerDiscovery(app: Hono, ctx: AuthContext): void {
-  app.get(issuerDiscoveryPath(ctx), () => discoveryAnswer(ctx));
-}
 
 export const authorizeRoute = defineRoute({
   method: "GET",

@@ -10,7 +10,7 @@ import { PasskeySchema } from "../../wire/passkey.ts";
 import { SessionSchema } from "../../wire/session.ts";
 import { jsonObject, singleLine } from "../fields.ts";
 import { readChallengeCookie, setChallengeCookie, withChallengeSpent } from "../passkey-cookie.ts";
-import { defineRoute, type RateLimits } from "../route.ts";
+import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import type { ResolvedSession } from "../session.ts";
 import { rememberedChoice, setSignInCookies, signInRequestOf } from "../sign-in.ts";
@@ -118,16 +118,3 @@ export const passkeyCeremonyRoutes = [
   generateAuthenticateOptionsRoute,
   verifyAuthenticationRoute,
 ];
-
-/**
- * Each ceremony step stores a challenge or checks a signature: 10 a minute is plenty for a person and bounds
- * what a script can make the server store.
- */
-export const passkeyRateLimits: RateLimits = {
-  limited: [
-    { path: "/passkey/generate-register-options", window: 60, max: 10 },
-    { path: "/passkey/verify-registration", window: 60, max: 10 },
-    { path: "/passkey/generate-authenticate-options", window: 60, max: 10 },
-    { path: "/passkey/verify-authentication", window: 60, max: 10 },
-  ],
-};

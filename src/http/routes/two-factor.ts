@@ -15,7 +15,7 @@ import {
   TwoFactorVerificationSchema,
 } from "../../wire/two-factor.ts";
 import { freeText, singleLine } from "../fields.ts";
-import { defineRoute, type RateLimits } from "../route.ts";
+import { defineRoute } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import { type CodeCheck, disableCallersSecondFactor, verificationContext, verifySecondFactor } from "../two-factor.ts";
 
@@ -175,6 +175,3 @@ export const twoFactorRoutes = [
   viewBackupCodesRoute,
   generateTotpRoute,
 ];
-
-/** Better Auth's tight window on the paths that take a code. */
-export const twoFactorRateLimits: RateLimits = { limited: [{ path: "/two-factor/*", window: 10, max: 3 }] };

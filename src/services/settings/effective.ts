@@ -1,7 +1,7 @@
 import { ENV_BINDINGS } from "../../config/env-bindings.ts";
 import { resolveBaseURL } from "../../config/load.ts";
 import { maskConfig } from "../../config/masking.ts";
-import { type Config, ConfigSchema } from "../../config/schema.ts";
+import { type Config, configKeys } from "../../config/schema.ts";
 import type { SettingEntry, SettingValue } from "../../wire/settings.ts";
 
 export type { SettingEntry };
@@ -41,7 +41,7 @@ function flatten(shown: unknown, original: unknown, key: string, into: SettingEn
 /** Every setting in effect, secrets masked, in the schema's order; unset optional ones (redisURL, …) as null. */
 export function effectiveSettings(config: Config): SettingEntry[] {
   const resolved: Record<string, unknown> = { ...config, baseURL: resolveBaseURL(config) };
-  const complete = Object.fromEntries(Object.keys(ConfigSchema.shape).map((key) => [key, resolved[key]]));
+  const complete = Object.fromEntries(configKeys().map((key) => [key, resolved[key]]));
   const entries: SettingEntry[] = [];
   flatten(maskConfig(complete), complete, "", entries);
   return entries;

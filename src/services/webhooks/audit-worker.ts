@@ -11,13 +11,15 @@ import { createDeliveryHealthLog } from "./health.ts";
 import { syncConfiguredEndpoints } from "./webhooks.ts";
 
 // The daemon's background worker for the audit log: webhook delivery every webhooks.pollIntervalMs, and
-// pruning every audit.pruneIntervalMs. Nothing here runs on the request path. A pass does not wait for
+// pruning every audit.pruneIntervalMs, both from a first pass at start. Nothing here runs on the request path. A pass does not wait for
 // the deliveries it starts: each endpoint's attempts run on their own, and an endpoint with attempts still
 // out is skipped until they settle, so a receiver that never answers delays only itself (and gets one
 // batch of attempts at a time). Stopping waits for the pass and the attempts in flight; a delivery cut
 // short is retried once its lease runs out.
 
 export interface AuditWorker {
+  /** Settles when the first pass (at start: the configured endpoints synced, the first prune) has ended. */
+  readonly firstPass: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -97,11 +99,18 @@ export function startAuditWorker(ctx: AuthContext): AuditWorker {
     state.lastPassAt = ctx.now();
     state.lastError = null;
   };
-  const task = repeatEvery(ctx.config.webhooks.pollIntervalMs, observedPass, (error: unknown) => {
-    state.lastError = error instanceof Error ? error.message : String(error);
-    ctx.logger.error("audit worker pass failed", { error });
-  });
+  // The first pass runs as the daemon starts: the configured endpoints are synced and the log pruned at once.
+  const task = repeatEvery(
+    ctx.config.webhooks.pollIntervalMs,
+    observedPass,
+    (error: unknown) => {
+      state.lastError = error instanceof Error ? error.message : String(error);
+      ctx.logger.error("audit worker pass failed", { error });
+    },
+    { firstAfterMs: 0 },
+  );
   return {
+    firstPass: task.firstPass,
     async stop() {
       state.running = false;
       await task.stop();

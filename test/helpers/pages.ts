@@ -68,3 +68,15 @@ export function alertText(page: AgentResponse): string {
   const match = page.text.match(/role="alert"[^>]*>([^<]*(?:<(?!\/div|\/p)[^<]*)*)/);
   return (match?.[1] ?? "").replace(/<[^>]+>/g, "").trim();
 }
+
+/** Return addresses an open redirect would follow and the pages must refuse: protocol-relative, backslash, script,
+ * userinfo, look-alike host and foreign origin. */
+export const HOSTILE_RETURN_ADDRESSES = [
+  "//evil.example.com",
+  "/\\evil.example.com",
+  "javascript:alert(1)",
+  "https://app.example.com@evil.example.com/",
+  "https://user:pass@app.example.com/",
+  "https://app.example.com.evil.example.com/",
+  "https://evil.example.com/",
+];

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
-import { alertText, formTokenOf, PAGES, postForm, submitPage } from "../helpers/pages.ts";
+import { alertText, formTokenOf, HOSTILE_RETURN_ADDRESSES, PAGES, postForm, submitPage } from "../helpers/pages.ts";
 
 // authd's pages as a browser without JavaScript uses them (plain form posts), and as an attacker tries
 // them: forged and foreign forms, open redirects, reflected markup, framing, hostile fields.
@@ -71,17 +71,7 @@ describeEachDialect("pages: sign-in, sign-up, sign-out without JavaScript", (dia
     const trusted = "https://app.example.com/after?x=1";
     const res = await submitPage(t.agent(), "/sign-in", { identifier: email, password, redirect: trusted });
     expect(res.headers.get("location")).toBe(trusted);
-    for (const hostile of [
-      "//evil.example.com",
-      "/\\evil.example.com",
-      "javascript:alert(1)",
-      "https://app.example.com@evil.example.com/",
-      "https://user:pass@app.example.com/",
-      "https://app.example.com.evil.example.com/",
-      "https://evil.example.com/",
-      "data:text/html,hi",
-      "/%2f%2fevil.example.com",
-    ]) {
+    for (const hostile of [...HOSTILE_RETURN_ADDRESSES, "data:text/html,hi", "/%2f%2fevil.example.com"]) {
       const refused = await submitPage(t.agent(), "/sign-in", { identifier: email, password, redirect: hostile });
       expect(refused.status, hostile).toBe(303);
       expect(refused.headers.get("location"), hostile).toBe("http://localhost:3000/account");

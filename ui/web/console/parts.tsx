@@ -75,17 +75,31 @@ export function Pager({
   const to = Math.min(offset + limit, total);
   const before = offset > 0 ? consoleHref(path, { ...params, offset: Math.max(0, offset - limit) }) : null;
   const after = to < total ? consoleHref(path, { ...params, offset: offset + limit }) : null;
+  const summary =
+    offset >= total
+      ? t("console.noResults")
+      : t("console.results", {
+          from: number.format(offset + 1),
+          to: number.format(to),
+          total: number.format(total),
+        });
+  return <PagerLinks summary={summary} before={before} after={after} />;
+}
+
+/** A list's pager: what the page shows, and links to the pages before and after it when there are any. */
+export function PagerLinks({
+  summary,
+  before,
+  after,
+}: {
+  summary: string;
+  before: string | null;
+  after: string | null;
+}) {
+  const { t } = useConsole();
   return (
     <nav className="authd-console-pager" aria-label={t("console.pager")}>
-      <p>
-        {offset >= total
-          ? t("console.noResults")
-          : t("console.results", {
-              from: number.format(offset + 1),
-              to: number.format(to),
-              total: number.format(total),
-            })}
-      </p>
+      <p>{summary}</p>
       {before ? (
         <a href={before} rel="prev">
           {t("console.previous")}

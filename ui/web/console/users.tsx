@@ -2,6 +2,7 @@ import { toDay } from "../../shared/dates.ts";
 import type { AnyMessageKey } from "../../shared/messages/console.ts";
 import { consoleHref, mayDo } from "../console-state.ts";
 import { useConsole } from "./context.tsx";
+import { PagerLinks } from "./parts.tsx";
 import { ConsoleShell } from "./shell.tsx";
 import { UsersSearch } from "./users-filters.tsx";
 import { BULK_USER_ACTIONS, type BulkUserAction, type ConsoleUsersState, usersQueryParams } from "./users-state.ts";
@@ -30,25 +31,11 @@ function UsersPager({ state }: { state: ConsoleUsersState }) {
     ? consoleHref("/users", { ...params, cursor: state.previous, from: Math.max(1, from - limit) })
     : null;
   const after = state.next ? consoleHref("/users", { ...params, cursor: state.next, from: to + 1 }) : null;
-  return (
-    <nav className="authd-console-pager" aria-label={t("console.pager")}>
-      <p>
-        {users.length === 0
-          ? t("console.noResults")
-          : t(totalCapped ? "console.users.resultsMore" : "console.results", values)}
-      </p>
-      {before ? (
-        <a href={before} rel="prev">
-          {t("console.previous")}
-        </a>
-      ) : null}
-      {after ? (
-        <a href={after} rel="next">
-          {t("console.next")}
-        </a>
-      ) : null}
-    </nav>
-  );
+  const summary =
+    users.length === 0
+      ? t("console.noResults")
+      : t(totalCapped ? "console.users.resultsMore" : "console.results", values);
+  return <PagerLinks summary={summary} before={before} after={after} />;
 }
 
 export function ConsoleUsersScreen({ state }: { state: ConsoleUsersState }) {

@@ -18,7 +18,7 @@ import { beginRequestLog, endRequestLog } from "./request-log.ts";
 //   GET: the routes never read a GET's body) → the rate limit and the routes (the layers after this one)
 //   → set-auth-token (bearer) → the CORS and no-store headers.
 
-/** Options: the answer to a body over the limit. */
+/** The request pipeline; `payloadTooLarge` renders the refusal of a body over the limit. */
 export function requestPipeline(ctx: AuthContext, payloadTooLarge: (error: AuthError) => Response): MiddlewareHandler {
   const base = ctx.config.basePath;
   const isAPIPath = (path: string) => path === base || path.startsWith(`${base}/`);

@@ -241,7 +241,9 @@ async function startDaemon(databaseURL: string) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env = daemonEnv(port, url, databaseURL);
-  const child = spawn(join(root, "dist/authd"), ["serve"], { env, stdio: ["ignore", "inherit", "inherit"] });
+  // BENCH_DAEMON="bun --cpu-prof-md bin/authd.ts" runs the daemon from source instead (to profile it under load).
+  const [command, ...prefix] = process.env.BENCH_DAEMON?.split(" ").filter(Boolean) ?? [join(root, "dist/authd")];
+  const child = spawn(command as string, [...prefix, "serve"], { env, stdio: ["ignore", "inherit", "inherit"] });
   for (let i = 0; i < 200; i += 1) {
     try {
       if ((await fetch(`${url}/api/auth/ok`)).ok) return { url, env, stop: () => child.kill("SIGTERM") };

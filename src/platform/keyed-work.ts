@@ -12,18 +12,30 @@ interface Batch<I, O> {
  * starts when it ends; other keys do not wait. A batch never starts before any of its items arrived, so a
  * batched read is never older than a read of one's own would be.
  *
- * With `gather`, a key's first batch (none running) starts on the next turn of the event loop instead of at
- * once, so every request the server handed over in this turn joins it. That is group commit for work that
- * does not wait long on its own (a SQLite write answers before the next request is even parsed, so without
- * it every batch held one item); it costs one turn of latency.
+ * With `gather`, a key's batch starts on the next turn of the event loop instead of at once, so every
+ * request the server handed over in this turn joins it. That is group commit for work that does not wait
+ * long on its own (a SQLite write answers before the next request is even parsed, so without it every
+ * batch held one item); it costs one turn of latency.
+ *
+ * With `depth` n > 1 (and `gather`), up to n batches of a key run at once: arrivals while fewer than n run
+ * start the next one on the next turn instead of waiting for a running one to end. That overlaps a key's
+ * round trips to Redis with the handling of other requests. The work must then be safe to run beside an
+ * earlier batch of its key and keep its order itself (API-key uses in Redis: one script each, run in the
+ * order one connection sent them). Batches start in arrival order either way.
  */
 export class KeyedBatches<I, O, M = never> {
   readonly #waiting = new Map<string, Batch<I, O>>();
-  readonly #running = new Set<string>();
+  /** Batches of a key running, or about to start on the next turn (counted from when it is scheduled). */
+  readonly #running = new Map<string, number>();
+  /** Keys whose next batch is scheduled for the next turn: arrivals until then join it. */
+  readonly #scheduled = new Set<string>();
   /** What a batch leaves for the next one of its key; forgotten once the key has no batch left. */
   readonly #memos = new Map<string, { value?: M }>();
+  readonly #depth: number;
 
-  constructor(private readonly options: { gather?: boolean } = {}) {}
+  constructor(private readonly options: { gather?: boolean; depth?: number } = {}) {
+    this.#depth = options.gather ? Math.max(1, options.depth ?? 1) : 1;
+  }
 
   run(key: string, item: I, work: (items: I[], memo: { value?: M }) => Promise<O[]>): Promise<O> {
     return new Promise<O>((resolve, reject) => {
@@ -34,22 +46,23 @@ export class KeyedBatches<I, O, M = never> {
       }
       batch.items.push(item);
       batch.settle.push({ resolve, reject });
-      if (this.#running.has(key)) return;
+      if (this.#scheduled.has(key) || (this.#running.get(key) ?? 0) >= this.#depth) return;
       if (!this.options.gather) return this.#next(key, work);
-      // Held as running until the next turn starts it, so the arrivals of this turn only join.
-      this.#running.add(key);
-      setImmediate(() => this.#next(key, work));
+      // Counted as running until the next turn starts it, so the arrivals of this turn only join.
+      this.#running.set(key, (this.#running.get(key) ?? 0) + 1);
+      this.#scheduled.add(key);
+      setImmediate(() => {
+        this.#scheduled.delete(key);
+        this.#start(key, work);
+      });
     });
   }
 
-  #next(key: string, work: (items: I[], memo: { value?: M }) => Promise<O[]>): void {
+  /** Start the key's waiting batch, if any, in a running slot already counted. */
+  #start(key: string, work: (items: I[], memo: { value?: M }) => Promise<O[]>): void {
     const batch = this.#waiting.get(key);
-    if (!batch) {
-      this.#memos.delete(key);
-      return;
-    }
+    if (!batch) return this.#end(key, work);
     this.#waiting.delete(key);
-    this.#running.add(key);
     let memo = this.#memos.get(key);
     if (!memo) {
       memo = {};
@@ -64,10 +77,21 @@ export class KeyedBatches<I, O, M = never> {
           for (const settle of batch.settle) settle.reject(error);
         },
       )
-      .finally(() => {
-        this.#running.delete(key);
-        this.#next(key, work);
-      });
+      .finally(() => this.#end(key, work));
+  }
+
+  /** A running slot of the key is free: the waiting batch takes it, or it is given up. */
+  #end(key: string, work: (items: I[], memo: { value?: M }) => Promise<O[]>): void {
+    if (this.#waiting.has(key) && !this.#scheduled.has(key)) return this.#start(key, work);
+    const left = (this.#running.get(key) ?? 1) - 1;
+    if (left > 0) return void this.#running.set(key, left);
+    this.#running.delete(key);
+    if (!this.#waiting.has(key)) this.#memos.delete(key);
+  }
+
+  #next(key: string, work: (items: I[], memo: { value?: M }) => Promise<O[]>): void {
+    this.#running.set(key, (this.#running.get(key) ?? 0) + 1);
+    this.#start(key, work);
   }
 }
 

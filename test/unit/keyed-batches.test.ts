@@ -91,4 +91,39 @@ describe("KeyedBatches", () => {
     expect(await queue.run("k", "d", work)).toBe("D");
     expect(batches).toEqual([["a", "b", "c"], ["d"]]);
   });
+
+  it("with depth, runs up to that many batches of a key at once, each started on a turn of its own, in order", async () => {
+    // Given a queue of depth 2 whose batches are held open until released
+    const started: string[][] = [];
+    const gates: (() => void)[] = [];
+    const queue = new KeyedBatches<string, string>({ gather: true, depth: 2 });
+    const work = async (items: string[]) => {
+      started.push([...items]);
+      await new Promise<void>((resolve) => gates.push(resolve));
+      return items.map((item) => item.toUpperCase());
+    };
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    // When items arrive over three turns
+    const results = [queue.run("k", "a", work), queue.run("k", "b", work)];
+    await turn();
+    results.push(queue.run("k", "c", work));
+    await turn();
+    results.push(queue.run("k", "d", work), queue.run("k", "e", work));
+    await turn();
+    // Then the first two turns' items run as two batches at once, and the third turn's wait for a free slot
+    expect(started).toEqual([["a", "b"], ["c"]]);
+    gates.shift()?.();
+    await turn();
+    expect(started).toEqual([["a", "b"], ["c"], ["d", "e"]]);
+    while (gates.length > 0 || started.length < 3) {
+      gates.shift()?.();
+      await turn();
+    }
+    expect(await Promise.all(results)).toEqual(["A", "B", "C", "D", "E"]);
+    // And a key whose batches all ended starts afresh
+    const again = queue.run("k", "f", work);
+    await turn();
+    gates.shift()?.();
+    expect(await again).toBe("F");
+  });
 });

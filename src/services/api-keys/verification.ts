@@ -31,8 +31,17 @@ const MAX_ATTEMPTS = 64;
  * arrive in one turn of the event loop gather into one batch (group commit: KeyedBatches' `gather`).
  */
 const usesInBatch = perContext(() => new KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>({ gather: true }));
-/** Concurrent uses of one limited key in this process share one Redis script, gathered the same way. */
-const usesInRedis = perContext(() => new KeyedBatches<ApiKeyRow, RedisUseOutcome>({ gather: true }));
+/**
+ * Concurrent uses of one limited key in this process share one Redis script, gathered the same way. Up to
+ * REDIS_BATCHES_IN_FLIGHT scripts of a key are in flight at once: the script decides from the counters in
+ * Redis, not from what this process read, so a batch need not wait for the one before it, and Redis runs
+ * one connection's scripts in the order sent, so uses are still decided in arrival order. Their round trips
+ * then overlap the handling of other requests (measured: +8 % verifications a second, bench/README.md).
+ */
+const REDIS_BATCHES_IN_FLIGHT = 4;
+const usesInRedis = perContext(
+  () => new KeyedBatches<ApiKeyRow, RedisUseOutcome>({ gather: true, depth: REDIS_BATCHES_IN_FLIGHT }),
+);
 
 export type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification };
 

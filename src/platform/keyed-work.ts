@@ -61,7 +61,10 @@ export class KeyedBatches<I, O, M = never> {
   /** Start the key's waiting batch, if any, in a running slot already counted. */
   #start(key: string, work: (items: I[], memo: { value?: M }) => Promise<O[]>): void {
     const batch = this.#waiting.get(key);
-    if (!batch) return this.#end(key, work);
+    if (!batch) {
+      this.#end(key, work);
+      return;
+    }
     this.#waiting.delete(key);
     let memo = this.#memos.get(key);
     if (!memo) {
@@ -82,11 +85,16 @@ export class KeyedBatches<I, O, M = never> {
 
   /** A running slot of the key is free: the waiting batch takes it, or it is given up. */
   #end(key: string, work: (items: I[], memo: { value?: M }) => Promise<O[]>): void {
-    if (this.#waiting.has(key) && !this.#scheduled.has(key)) return this.#start(key, work);
+    if (this.#waiting.has(key) && !this.#scheduled.has(key)) {
+      this.#start(key, work);
+      return;
+    }
     const left = (this.#running.get(key) ?? 1) - 1;
-    if (left > 0) return void this.#running.set(key, left);
-    this.#running.delete(key);
-    if (!this.#waiting.has(key)) this.#memos.delete(key);
+    if (left > 0) this.#running.set(key, left);
+    else {
+      this.#running.delete(key);
+      if (!this.#waiting.has(key)) this.#memos.delete(key);
+    }
   }
 
   #next(key: string, work: (items: I[], memo: { value?: M }) => Promise<O[]>): void {

@@ -406,6 +406,8 @@ async function main() {
       `\nauthd bench: ${args.db}${args.redis ? " + redis" : ""}, ${users} users (seeded in ${seedSeconds.toFixed(1)} s), ${connections} connections, ${duration} s each, ${cpus().length} cores (${cpus()[0]?.model.trim()}), Bun ${Bun.version}, load average ${loadavg()[0].toFixed(2)} at ${new Date().toISOString().slice(0, 16)}Z\n`,
     );
     if (wanted("get-session")) {
+      // What every route pays (the request pipeline, routing, a JSON answer): the floor under the others.
+      results.push(await againstCeiling(ceiling.url, "GET /ok (the route floor)", `${api}/ok`, {}));
       results.push(
         await againstCeiling(ceiling.url, "get-session (cookie cache)", `${api}/get-session`, { headers: { cookie } }),
       );

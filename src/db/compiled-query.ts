@@ -18,6 +18,22 @@ interface Compiled {
 
 export type Scalar = string | number | boolean | null;
 
+/** Runs a statement at once, or answers undefined when it must queue (db/sqlite-dialect.ts `runIfFree`). */
+type DirectRunner = (sql: string, values: readonly unknown[]) => unknown[] | undefined;
+
+/** Databases (never a transaction: it has its own Kysely object) whose hot statements may skip Kysely's round. */
+const directRunners = new WeakMap<object, DirectRunner>();
+
+/** Let `db`'s compiled-once statements run through `runner` when it can (SQLite: db/driver.ts). */
+export function runDirectlyWhenFree(db: Db, runner: DirectRunner): void {
+  directRunners.set(db, runner);
+}
+
+/** The runner `db`'s compiled-once statements skip Kysely with, if any (bench/in-process.ts counts through it). */
+export function directRunnerOf(db: Db): DirectRunner | undefined {
+  return directRunners.get(db);
+}
+
 /**
  * `build(db, ...marks)` describes the statement; the result runs it with the given values in place of the
  * marks. Compiled once per dialect adapter: a transaction shares its database's adapter, so it reuses it.
@@ -45,6 +61,8 @@ export function compiledOnce<P extends Scalar[], R>(
       byAdapter.set(adapter, compiled);
     }
     const values = compiled.slots.map((slot) => ("parameter" in slot ? parameters[slot.parameter] : slot.constant));
+    const now = directRunners.get(db)?.(compiled.sql, values);
+    if (now) return now as R[];
     const result = await db.executeQuery<R>(CompiledQuery.raw(compiled.sql, values));
     return result.rows;
   };

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { DependencyError, dependencyError } from "../dependencies.ts";
 import { type ChangeSignal, postgresChangeSignal, sqliteChangeSignal } from "./change-signal.ts";
+import { runDirectlyWhenFree } from "./compiled-query.ts";
 import { createStatementNamer, preparePooledClient } from "./prepared-statements.ts";
 import type { Database } from "./schema.ts";
 import { BunSqliteDialect } from "./sqlite-dialect.ts";
@@ -77,7 +78,10 @@ function openSqlite(url: string, create: boolean): DatabaseHandle {
   } catch (error) {
     throw dependencyError(url, error);
   }
-  const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite) });
+  const dialect = new BunSqliteDialect(sqlite);
+  const db = new Kysely<Database>({ dialect });
+  const driver = dialect.driver;
+  if (driver) runDirectlyWhenFree(db, (text, values) => driver.runIfFree(text, values));
   const dataVersion = sqlite.query<{ data_version: number }, []>("pragma data_version");
   return {
     db,

@@ -24,18 +24,23 @@ function toBinding(value: unknown): SQLQueryBindings {
   return value as SQLQueryBindings;
 }
 
+/** Run one statement now (bun:sqlite is synchronous). */
+function runStatement<R>(db: BunDatabase, sql: string, values: readonly unknown[]): QueryResult<R> {
+  const statement = db.query(sql);
+  const parameters = values.map(toBinding);
+  if (statement.columnNames.length > 0) {
+    const rows = statement.all(...parameters) as R[];
+    return { rows, numAffectedRows: BigInt(rows.length) };
+  }
+  const result = statement.run(...parameters);
+  return { rows: [], numAffectedRows: BigInt(result.changes), insertId: BigInt(result.lastInsertRowid) };
+}
+
 class BunSqliteConnection implements DatabaseConnection {
   constructor(private readonly db: BunDatabase) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const statement = this.db.query(compiled.sql);
-    const parameters = compiled.parameters.map(toBinding);
-    if (statement.columnNames.length > 0) {
-      const rows = statement.all(...parameters) as R[];
-      return { rows, numAffectedRows: BigInt(rows.length) };
-    }
-    const result = statement.run(...parameters);
-    return { rows: [], numAffectedRows: BigInt(result.changes), insertId: BigInt(result.lastInsertRowid) };
+    return runStatement<R>(this.db, compiled.sql, compiled.parameters);
   }
 
   // biome-ignore lint/correctness/useYield: Kysely requires the method; this driver never streams.
@@ -46,9 +51,20 @@ class BunSqliteConnection implements DatabaseConnection {
 
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
+  /** Holders and waiters. */
+  private claims = 0;
+  /** Nobody holds the lock or waits for it. */
+  get free(): boolean {
+    return this.claims === 0;
+  }
   lock(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => (release = resolve));
+    this.claims += 1;
+    let resolveNext!: () => void;
+    const next = new Promise<void>((resolve) => (resolveNext = resolve));
+    const release = () => {
+      this.claims -= 1;
+      resolveNext();
+    };
     const ready = this.tail.then(() => release);
     this.tail = this.tail.then(() => next);
     return ready;
@@ -93,12 +109,26 @@ class BunSqliteDriver implements Driver {
   async destroy(): Promise<void> {
     this.db.close();
   }
+
+  /**
+   * Run a statement at once when the connection is free, skipping Kysely's connection round (a lock, a
+   * release and their promises: about as much as the statement itself for a one-row read or write); nothing
+   * can come between, since it runs synchronously. Undefined when a transaction holds the connection or
+   * statements wait for it: the caller then queues like any other.
+   */
+  runIfFree<R>(sql: string, values: readonly unknown[]): R[] | undefined {
+    if (!this.mutex.free) return undefined;
+    return runStatement<R>(this.db, sql, values).rows;
+  }
 }
 
 export class BunSqliteDialect implements Dialect {
+  /** The driver Kysely made from this dialect (one per Kysely instance). */
+  driver: BunSqliteDriver | undefined;
   constructor(private readonly db: BunDatabase) {}
   createDriver(): Driver {
-    return new BunSqliteDriver(this.db);
+    this.driver = new BunSqliteDriver(this.db);
+    return this.driver;
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();

@@ -51,6 +51,39 @@ describeEachDialect("compiledOnce", (dialect) => {
     expect(builds).toBe(1);
   });
 
+  it("a statement sent while a transaction holds the connection waits for it, and is not part of it", async () => {
+    // Given a transaction that renamed u1 and waits, holding the connection (SQLite has one)
+    const rename = compiledOnce((db: Db, name: string, id: string) =>
+      db.updateTable("user").set({ name }).where("id", "=", id).returning(["id", "name"]),
+    );
+    const findName = compiledOnce((db: Db, id: string) => db.selectFrom("user").select("name").where("id", "=", id));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let renamedInside = () => {};
+    const inside = new Promise<void>((resolve) => (renamedInside = resolve));
+    const transaction = t.ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        await rename(trx, "inside", "u1");
+        renamedInside();
+        await held;
+        throw new Error("roll back");
+      })
+      .catch((error: Error) => error.message);
+    await inside;
+    // When statements outside it are sent meanwhile (a read of u1, a rename of u2)
+    const read = findName(t.ctx.db, "u1");
+    const write = rename(t.ctx.db, "outside", "u2");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    // Then the transaction rolls back alone: the read saw no uncommitted name, the write outside stays
+    expect(await transaction).toBe("roll back");
+    expect(await read).toEqual([{ name: "User 1" }]);
+    expect(await write).toEqual([{ id: "u2", name: "outside" }]);
+    expect(await findName(t.ctx.db, "u1")).toEqual([{ name: "User 1" }]);
+    expect(await findName(t.ctx.db, "u2")).toEqual([{ name: "outside" }]);
+  });
+
   it("a value is data, never SQL", async () => {
     const find = compiledOnce((db: Db, email: string) => db.selectFrom("user").select("id").where("email", "=", email));
     expect(await find(t.ctx.db, "x' or '1'='1")).toEqual([]);

@@ -196,6 +196,40 @@ async function startCeiling(): Promise<{ url: string; stop: () => void }> {
   throw new Error("the ceiling server did not start");
 }
 
+/**
+ * A bare Bun.serve that answers every request with a copy of one of the daemon's answers (its status, headers
+ * and body, captured just before), and no other work: how near the ceiling an answer of that shape can come
+ * on this runtime at all, whatever the daemon does to make it.
+ */
+async function startReplica(answer: Response): Promise<{ url: string; stop: () => void }> {
+  const body = await answer.text();
+  const headers = [...answer.headers].filter(([name]) => !["date", "content-length"].includes(name));
+  const port = await freePort();
+  const source = `const body = ${JSON.stringify(body)}; const headers = ${JSON.stringify(headers)};
+Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: () => new Response(body, { status: ${answer.status}, headers }) });`;
+  const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "inherit", "inherit"] });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      await fetch(url);
+      return { url, stop: () => child.kill("SIGTERM") };
+    } catch {}
+    await Bun.sleep(50);
+  }
+  child.kill("SIGKILL");
+  throw new Error("the replica server did not start");
+}
+
+/** The replica of one answer of the daemon, loaded against the ceiling like a scenario. */
+async function replicaAgainstCeiling(ceilingURL: string, name: string, answer: Response): Promise<Figures> {
+  const replica = await startReplica(answer);
+  try {
+    return await againstCeiling(ceilingURL, name, replica.url, {});
+  } finally {
+    replica.stop();
+  }
+}
+
 /** `rounds` alternating runs of the ceiling and the scenario (each duration ÷ rounds); means of each side. */
 function againstCeiling(
   ceilingURL: string,
@@ -419,6 +453,8 @@ async function main() {
           { headers: { cookie } },
         ),
       );
+      const sessionAnswer = await fetch(`${api}/get-session?disableCookieCache=true`, { headers: { cookie } });
+      results.push(await replicaAgainstCeiling(ceiling.url, "  bare Bun.serve, get-session's answer", sessionAnswer));
     }
     if (wanted("api-key")) {
       const verifyKey = (name: string, presented: string) =>
@@ -430,6 +466,12 @@ async function main() {
       results.push(await verifyKey("POST /api-key/verify", key));
       results.push(await verifyKey("POST /api-key/verify (remaining)", remainingKey));
       results.push(await verifyKey("POST /api-key/verify (rate window)", windowKey));
+      const verifyAnswer = await fetch(`${api}/api-key/verify`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${SERVER_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ key: windowKey }),
+      });
+      results.push(await replicaAgainstCeiling(ceiling.url, "  bare Bun.serve, verify's answer", verifyAnswer));
       results.push(await autocannon("GET /api-key/list", `${api}/api-key/list`, { headers: { cookie } }));
     }
     if (wanted("oidc")) {

@@ -4,10 +4,9 @@ import type { AuthContext } from "../context.ts";
 import { hmacSha256Base64Url, signValue } from "../crypto/hmac.ts";
 import { constantTimeEqual } from "../crypto/random.ts";
 import type { SessionWithUser } from "../services/sessions/sessions.ts";
-import { toSessionWire } from "../services/sessions/sessions.ts";
-import { toUserWire } from "../services/users.ts";
 import type { SessionWithUser as WireSessionWithUser } from "../wire/session.ts";
 import { requestCookie, verifiedCookie } from "./request-cookies.ts";
+import { type CheckedDataCookie, checkDataCookie, sessionAnswer, sessionDataValue } from "./session-answers.ts";
 
 // The three cookies of Better Auth's wire protocol: session_token ("token.signature", URL-encoded),
 // session_data (a signed copy of the session, short-lived) and dont_remember (rememberMe false).
@@ -96,12 +95,14 @@ interface CachedSession extends WireSessionWithUser {
 export function setSessionDataCookie(c: Context, ctx: AuthContext, data: SessionWithUser): void {
   const cache = ctx.config.session.cookieCache;
   if (!cache.enabled) return;
-  const payload = { session: toSessionWire(ctx, data.session), user: toUserWire(ctx, data.user) };
-  const expiresAt = ctx.now() + cache.maxAge * 1000;
-  const signature = hmacSha256Base64Url(ctx.secret, JSON.stringify({ ...payload, expiresAt }));
-  const value = Buffer.from(JSON.stringify({ ...payload, expiresAt, signature } satisfies CachedSession)).toString(
-    "base64url",
-  );
+  const value = sessionDataValue(ctx, data, () => {
+    const payload = sessionAnswer(ctx, data);
+    const expiresAt = ctx.now() + cache.maxAge * 1000;
+    const signature = hmacSha256Base64Url(ctx.secret, JSON.stringify({ ...payload, expiresAt }));
+    return Buffer.from(JSON.stringify({ ...payload, expiresAt, signature } satisfies CachedSession)).toString(
+      "base64url",
+    );
+  });
   if (value.length > SESSION_DATA_LIMIT) {
     ctx.logger.warn("session too large for the cookie cache; not cached", { size: value.length });
     return;
@@ -113,6 +114,16 @@ export function setSessionDataCookie(c: Context, ctx: AuthContext, data: Session
 export function readSessionDataCookie(c: Context, ctx: AuthContext, token: string): WireSessionWithUser | null {
   const raw = requestCookie(c, cookieNames(ctx).sessionData);
   if (!raw) return null;
+  const copy = checkDataCookie(ctx, raw, () => checkedDataCookie(ctx, raw));
+  if (!copy) return null;
+  // A copy without an expiry is refused: it would outlive the cache's max age (signed by us or not).
+  const now = ctx.now();
+  if (!(copy.expiresAt > now) || copy.answer.session.token !== token || copy.sessionExpiresAt <= now) return null;
+  return copy.answer;
+}
+
+/** A session_data value whose signature is good, parsed; null for anything else. */
+function checkedDataCookie(ctx: AuthContext, raw: string): CheckedDataCookie | null {
   try {
     const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as CachedSession;
     // The current secret only: this signature is the whole proof (no database read behind it), and a previous
@@ -122,11 +133,11 @@ export function readSessionDataCookie(c: Context, ctx: AuthContext, token: strin
       JSON.stringify({ session: parsed.session, user: parsed.user, expiresAt: parsed.expiresAt }),
     );
     if (!constantTimeEqual(expected, String(parsed.signature))) return null;
-    // A copy without an expiry is refused: it would outlive the cache's max age (signed by us or not).
-    if (typeof parsed.expiresAt !== "number" || parsed.expiresAt <= ctx.now() || parsed.session.token !== token)
-      return null;
-    if (Date.parse(String(parsed.session.expiresAt)) <= ctx.now()) return null;
-    return { session: parsed.session, user: parsed.user };
+    return {
+      answer: { session: parsed.session, user: parsed.user },
+      expiresAt: typeof parsed.expiresAt === "number" ? parsed.expiresAt : Number.NaN,
+      sessionExpiresAt: Date.parse(String(parsed.session.expiresAt)),
+    };
   } catch {
     return null;
   }

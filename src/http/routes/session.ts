@@ -8,9 +8,7 @@ import {
   revokeUserSessions,
   signOutEvent,
   toListedSessionWire,
-  toSessionWire,
 } from "../../services/sessions/sessions.ts";
-import { toUserWire } from "../../services/users.ts";
 import { StatusSchema, SuccessSchema } from "../../wire/common.ts";
 import { SessionSchema, SessionWithUserSchema } from "../../wire/session.ts";
 import { clearSessionCookies, readSessionDataCookie } from "../cookies.ts";
@@ -19,6 +17,7 @@ import { noteUser } from "../middleware/request-log.ts";
 import { defineRoute, queryBoolean } from "../route.ts";
 import { requestSource } from "../security-log.ts";
 import { readPresentedSessionToken, readPresentedSessionTokens, resolveSession } from "../session.ts";
+import { sessionAnswer } from "../session-answers.ts";
 import { withSessionJWT } from "../session-jwt.ts";
 
 const tags = ["Session"];
@@ -41,10 +40,7 @@ export const getSession = defineRoute({
     }
     const current = await resolveSession(c, ctx, { disableRefresh: query.disableRefresh, renewCacheCookie: true });
     if (!current) return null;
-    return withSessionJWT(c, ctx, {
-      session: toSessionWire(ctx, current.session),
-      user: toUserWire(ctx, current.user),
-    });
+    return withSessionJWT(c, ctx, sessionAnswer(ctx, current));
   },
 });
 

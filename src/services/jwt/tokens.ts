@@ -26,17 +26,41 @@ const MAX_RECENT = 10_000;
 /** JWTs this context signed in the last REUSE_MS, by key and claims. */
 const recentJWTs = perContext(() => new Map<string, { token: string; issuedAt: number }>());
 
+/**
+ * The token last handed out for a user object (get-session answers a current session with the same one:
+ * http/session-answers.ts), checked before the claims are even written out.
+ */
+const lastForUser = perContext(
+  () => new WeakMap<UserWire, { keyId: string; actor: string | null; token: string; issuedAt: number }>(),
+);
+
 /** A signed JWT for the user of a live session; `impersonatedBy`: the admin acting as them, if any. */
 export async function issueUserJWT(ctx: AuthContext, user: UserWire, impersonatedBy?: string | null): Promise<string> {
   const key = await currentSigningKey(ctx);
+  const now = ctx.now();
+  const actor = impersonatedBy ?? null;
+  const last = lastForUser(ctx).get(user);
+  if (last && last.keyId === key.id && last.actor === actor && now >= last.issuedAt && now - last.issuedAt < REUSE_MS)
+    return last.token;
+  const token = await issueFor(ctx, key, user, actor, now);
+  lastForUser(ctx).set(user, { keyId: key.id, actor, token: token.token, issuedAt: token.issuedAt });
+  return token.token;
+}
+
+async function issueFor(
+  ctx: AuthContext,
+  key: Awaited<ReturnType<typeof currentSigningKey>>,
+  user: UserWire,
+  impersonatedBy: string | null,
+  now: number,
+): Promise<{ token: string; issuedAt: number }> {
   const claims = userClaims(ctx, user);
   // Set after the configured fields, so no jwt.userFields can drop it.
   if (impersonatedBy) claims.act = { sub: impersonatedBy };
-  const now = ctx.now();
   const recent = recentJWTs(ctx);
   const cacheKey = `${key.id}\n${JSON.stringify(claims)}`;
   const hit = recent.get(cacheKey);
-  if (hit && now >= hit.issuedAt && now - hit.issuedAt < REUSE_MS) return hit.token;
+  if (hit && now >= hit.issuedAt && now - hit.issuedAt < REUSE_MS) return hit;
   const audience = ctx.config.jwt.audience ?? [ctx.baseURL];
   const token = await signJWT(key.privateKey, claims, {
     alg: key.alg,
@@ -49,6 +73,7 @@ export async function issueUserJWT(ctx: AuthContext, user: UserWire, impersonate
   });
   recent.delete(cacheKey);
   if (recent.size >= MAX_RECENT) recent.delete(recent.keys().next().value ?? "");
-  recent.set(cacheKey, { token, issuedAt: now });
-  return token;
+  const issued = { token, issuedAt: now };
+  recent.set(cacheKey, issued);
+  return issued;
 }

@@ -146,7 +146,23 @@ export async function findSession(ctx: AuthContext, token: string): Promise<Sess
     await dropExpiredSession(ctx, tokenHash);
     return null;
   }
-  return { session: { ...found.session, token }, user: found.user };
+  return { session: liveSession(found.session, token), user: found.user };
+}
+
+/** The live session made from each kept session row, so a current copy answers with the same object each time. */
+const liveSessions = new WeakMap<SessionRow, LiveSession>();
+
+/**
+ * The session row with the token presented for it. While the row is this process's current copy the same
+ * object comes back for the same token, and what is made from it can be kept beside it (http/session-answers.ts).
+ */
+function liveSession(row: SessionRow, token: string): LiveSession {
+  const known = liveSessions.get(row);
+  if (known && known.token === token) return known;
+  // A kept copy's row is frozen (sessions/local-cache.ts): so is the session made from it, since it is shared.
+  const live = Object.isFrozen(row) ? Object.freeze({ ...row, token }) : { ...row, token };
+  liveSessions.set(row, live);
+  return live;
 }
 
 /** Whether the session is old enough (since its last refresh) to be extended. */

@@ -47,16 +47,16 @@ describeEachDialect("get-session's kept answers", (dialect) => {
   it("signs a fresh session_data copy once the kept one is a second old", async () => {
     // Given a session whose copy was just made
     const { agent } = await signUp(t);
-    const valueOf = (setCookies: string[]) => dataCookieSet(setCookies)!.split(";")[0]!.split("=").slice(1).join("=");
+    const dataValue = (setCookies: string[]) => dataCookieSet(setCookies)!.split(";")[0]!.split("=").slice(1).join("=");
     // (the first read keeps the session in memory, the second answers from there and keeps what it made)
     await agent.get("/get-session", { query: { disableCookieCache: true } });
     const kept = await agent.get("/get-session", { query: { disableCookieCache: true } });
-    const keptExpiry = decodeDataCookie(valueOf(kept.setCookies)).expiresAt;
+    const keptExpiry = decodeDataCookie(dataValue(kept.setCookies)).expiresAt;
     // When it is asked again 5 s later
     t.clock.advance(5000);
     const later = await agent.get("/get-session", { query: { disableCookieCache: true } });
     // Then the copy it renews expires 5 s later too: the kept one was not handed out again
-    expect(decodeDataCookie(valueOf(later.setCookies)).expiresAt).toBe(keptExpiry + 5000);
+    expect(decodeDataCookie(dataValue(later.setCookies)).expiresAt).toBe(keptExpiry + 5000);
   });
 
   it("never serves a session_data copy past its signed expiry, though its signature was checked before", async () => {
@@ -88,7 +88,6 @@ describeEachDialect("get-session's kept answers", (dialect) => {
     const forged = decodeDataCookie(ownersCopy);
     forged.user.name = "Mallory";
     owner.agent.jar.set("better-auth.session_data", Buffer.from(JSON.stringify(forged)).toString("base64url"));
-    for (let i = 0; i < 3; i += 1)
-      expect((await owner.agent.get("/get-session")).body.user.name).toBe("Test User");
+    for (let i = 0; i < 3; i += 1) expect((await owner.agent.get("/get-session")).body.user.name).toBe("Test User");
   });
 });

@@ -5,6 +5,7 @@ import { hmacSha256Base64Url, signValue } from "../crypto/hmac.ts";
 import { constantTimeEqual } from "../crypto/random.ts";
 import type { SessionWithUser } from "../services/sessions/sessions.ts";
 import type { SessionWithUser as WireSessionWithUser } from "../wire/session.ts";
+import { keepJSON } from "./kept-json.ts";
 import { requestCookie, verifiedCookie } from "./request-cookies.ts";
 import { type CheckedDataCookie, checkDataCookie, sessionAnswer, sessionDataValue } from "./session-answers.ts";
 
@@ -134,7 +135,7 @@ function checkedDataCookie(ctx: AuthContext, raw: string): CheckedDataCookie | n
     );
     if (!constantTimeEqual(expected, String(parsed.signature))) return null;
     return {
-      answer: { session: parsed.session, user: parsed.user },
+      answer: keepJSON({ session: parsed.session, user: parsed.user }),
       expiresAt: typeof parsed.expiresAt === "number" ? parsed.expiresAt : Number.NaN,
       sessionExpiresAt: Date.parse(String(parsed.session.expiresAt)),
     };

@@ -5,6 +5,7 @@ import { AuthError, type ErrorKey, isAuthError } from "../errors.ts";
 import { hasControlCharacters } from "../services/control-characters.ts";
 import { readRequestBody } from "./body.ts";
 import { CONTROL_CHARACTER_MESSAGE } from "./fields.ts";
+import { keptJSON } from "./kept-json.ts";
 import { noteUser } from "./middleware/request-log.ts";
 import { assertTrustedOrigin, assertTrustedRedirects, isServerCall } from "./request.ts";
 import { type ResolvedSession, resolveSession } from "./session.ts";
@@ -199,11 +200,16 @@ async function runRoute(route: AnyRouteDefinition, c: Context, ctx: AuthContext)
   }
 }
 
+const JSON_TYPE = { "Content-Type": "application/json" } as const;
+
 /** The hono handler for a route. */
 export function toHandler(ctx: AuthContext, route: Route) {
   return async (c: Context) => {
     const result = await route.run(c, ctx);
     if (result instanceof Response) return result;
+    const kept = keptJSON(result);
+    // As c.json answers, with the text made once for an answer handed out many times (http/kept-json.ts).
+    if (kept !== undefined) return c.body(kept, undefined, JSON_TYPE);
     return c.json(result === undefined ? null : result);
   };
 }

@@ -3,6 +3,7 @@ import { perContext } from "../platform/per-context.ts";
 import { type SessionWithUser, toSessionWire } from "../services/sessions/sessions.ts";
 import { toUserWire } from "../services/users.ts";
 import type { SessionWithUser as WireSessionWithUser } from "../wire/session.ts";
+import { keepJSON } from "./kept-json.ts";
 
 // get-session is asked the same question many times a second (an app's back end asks on every request it
 // serves), and most of its answer's cost is turning the same session into the same wire JSON, ISO dates and
@@ -10,7 +11,8 @@ import type { SessionWithUser as WireSessionWithUser } from "../wire/session.ts"
 // session and user objects (sessions/local-cache.ts; a change anywhere replaces them), so what is made from
 // them is kept beside them, by identity: a session or user that changed is a new object, and misses.
 //
-// What is kept is never changed after it is made: the answers are read-only for whoever gets them.
+// What is kept is never changed after it is made: the answers are frozen, and their JSON text is made once
+// (http/kept-json.ts).
 
 /** get-session's {session, user} for this context, by the session object; valid for that user object only. */
 const answers = perContext(() => new WeakMap<object, { user: object; answer: WireSessionWithUser }>());
@@ -19,7 +21,7 @@ const answers = perContext(() => new WeakMap<object, { user: object; answer: Wir
 export function sessionAnswer(ctx: AuthContext, data: SessionWithUser): WireSessionWithUser {
   const known = answers(ctx).get(data.session);
   if (known && known.user === data.user) return known.answer;
-  const answer = { session: toSessionWire(ctx, data.session), user: toUserWire(ctx, data.user) };
+  const answer = keepJSON({ session: toSessionWire(ctx, data.session), user: toUserWire(ctx, data.user) });
   answers(ctx).set(data.session, { user: data.user, answer });
   return answer;
 }

@@ -38,6 +38,7 @@ describeEachDialect("get-session's kept answers", (dialect) => {
     const after = await agent.get("/get-session", { query: { disableCookieCache: true } });
     // Then the answer, the cookie it renews and the JWT it hands out all carry the new name
     expect(after.body.user.name).toBe("Grace");
+    expect(before.headers.get("content-type")).toBe("application/json");
     const cookie = dataCookieSet(after.setCookies);
     expect(cookie).toBeDefined();
     expect(decodeDataCookie(cookie!.split(";")[0]!.split("=").slice(1).join("=")).user.name).toBe("Grace");

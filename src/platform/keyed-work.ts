@@ -15,7 +15,9 @@ interface Batch<I, O> {
  * With `gather`, a key's batch starts on the next turn of the event loop instead of at once, so every
  * request the server handed over in this turn joins it. That is group commit for work that does not wait
  * long on its own (a SQLite write answers before the next request is even parsed, so without it every
- * batch held one item); it costs one turn of latency.
+ * batch held one item); it costs one turn of latency. With `turns: 2` the batch waits one turn more, so the
+ * requests of the next turn join it too: for work whose every batch pays a fixed cost much larger than an
+ * item's (a SQLite write transaction under load: api-keys/verification.ts).
  *
  * With `depth` n > 1 (and `gather`), up to n batches of a key run at once: arrivals while fewer than n run
  * start the next one on the next turn instead of waiting for a running one to end. That overlaps a key's
@@ -32,9 +34,11 @@ export class KeyedBatches<I, O, M = never> {
   /** What a batch leaves for the next one of its key; forgotten once the key has no batch left. */
   readonly #memos = new Map<string, { value?: M }>();
   readonly #depth: number;
+  readonly #turns: number;
 
-  constructor(private readonly options: { gather?: boolean; depth?: number } = {}) {
+  constructor(private readonly options: { gather?: boolean; depth?: number; turns?: 1 | 2 } = {}) {
     this.#depth = options.gather ? Math.max(1, options.depth ?? 1) : 1;
+    this.#turns = options.turns ?? 1;
   }
 
   run(key: string, item: I, work: (items: I[], memo: { value?: M }) => Promise<O[]>): Promise<O> {
@@ -51,10 +55,12 @@ export class KeyedBatches<I, O, M = never> {
       // Counted as running until the next turn starts it, so the arrivals of this turn only join.
       this.#running.set(key, (this.#running.get(key) ?? 0) + 1);
       this.#scheduled.add(key);
-      setImmediate(() => {
+      const start = () => {
         this.#scheduled.delete(key);
         this.#start(key, work);
-      });
+      };
+      if (this.#turns > 1) setImmediate(() => setImmediate(start));
+      else setImmediate(start);
     });
   }
 

@@ -126,4 +126,22 @@ describe("KeyedBatches", () => {
     gates.shift()?.();
     expect(await again).toBe("F");
   });
+
+  it("with two turns, the items of the next turn join the batch too", async () => {
+    const batches: string[][] = [];
+    const queue = new KeyedBatches<string, string>({ gather: true, turns: 2 });
+    const work = async (items: string[]) => {
+      batches.push([...items]);
+      return items;
+    };
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    // When one item arrives, and another one turn later
+    const results = [queue.run("k", "a", work)];
+    await turn();
+    expect(batches).toEqual([]);
+    results.push(queue.run("k", "b", work));
+    // Then both run as one batch
+    expect(await Promise.all(results)).toEqual(["a", "b"]);
+    expect(batches).toEqual([["a", "b"]]);
+  });
 });

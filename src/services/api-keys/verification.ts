@@ -28,9 +28,15 @@ const MAX_ATTEMPTS = 64;
 
 /**
  * Concurrent uses of one limited key in this process share a read and a compare-and-set; the uses that
- * arrive in one turn of the event loop gather into one batch (group commit: KeyedBatches' `gather`).
+ * arrive in two turns of the event loop gather into one batch (group commit: KeyedBatches' `gather`). On
+ * SQLite every batch starts that way, and its write transaction costs about 70 µs under load (file locks,
+ * the WAL append), so a second turn's uses joining it raised a hot key's verifications by about 11 %
+ * (bench/README.md, "Speed, round five"). On Postgres a key's next batch starts when the previous one's
+ * write returns, with whatever arrived meanwhile, so the turns matter only after a pause.
  */
-const usesInBatch = perContext(() => new KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>({ gather: true }));
+const usesInBatch = perContext(
+  () => new KeyedBatches<ApiKeyUse, ApiKeyVerification, ApiKeyRow>({ gather: true, turns: 2 }),
+);
 /**
  * Concurrent uses of one limited key in this process share one Redis script, gathered the same way. Up to
  * REDIS_BATCHES_IN_FLIGHT scripts of a key are in flight at once: the script decides from the counters in

@@ -177,6 +177,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** A bare Bun.serve running `source` (listening on `port`) in a process of its own, once it answers. */
+async function startBareServer(source: string, port: number, what: string): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "inherit", "inherit"] });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      await fetch(url);
+      return { url, stop: () => child.kill("SIGTERM") };
+    } catch {}
+    await Bun.sleep(50);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`the ${what} server did not start`);
+}
+
 /**
  * The ceiling: a bare Bun.serve answering a fixed JSON body, in its own process, measured in rounds that
  * alternate with each hot scenario's so both see the same machine. Every hot route is printed as a share of it.
@@ -184,16 +199,7 @@ async function freePort(): Promise<number> {
 async function startCeiling(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
   const source = `Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: () => new Response('{"ok":true}', { headers: { "content-type": "application/json" } }) });`;
-  const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "inherit", "inherit"] });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(url)).ok) return { url, stop: () => child.kill("SIGTERM") };
-    } catch {}
-    await Bun.sleep(50);
-  }
-  child.kill("SIGKILL");
-  throw new Error("the ceiling server did not start");
+  return startBareServer(source, port, "ceiling");
 }
 
 /**
@@ -207,17 +213,7 @@ async function startReplica(answer: Response): Promise<{ url: string; stop: () =
   const port = await freePort();
   const source = `const body = ${JSON.stringify(body)}; const headers = ${JSON.stringify(headers)};
 Bun.serve({ hostname: "127.0.0.1", port: ${port}, fetch: () => new Response(body, { status: ${answer.status}, headers }) });`;
-  const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "inherit", "inherit"] });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      await fetch(url);
-      return { url, stop: () => child.kill("SIGTERM") };
-    } catch {}
-    await Bun.sleep(50);
-  }
-  child.kill("SIGKILL");
-  throw new Error("the replica server did not start");
+  return startBareServer(source, port, "replica");
 }
 
 /** The replica of one answer of the daemon, loaded against the ceiling like a scenario. */

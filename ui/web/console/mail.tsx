@@ -9,36 +9,52 @@ import { ConsoleShell } from "./shell.tsx";
 // JavaScript and a preview is a link to keep), then that mail with sample values: subject, language, which
 // template it comes from, its link and code, the plain-text part, and the HTML part in a sandboxed frame.
 
+/** One choice of the chooser: [value, words] per option. */
+function Choice({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: AnyMessageKey;
+  value: string;
+  options: [string, string][];
+}) {
+  const { t } = useConsole();
+  const id = useId();
+  return (
+    <div className="authd-console-filter">
+      <label htmlFor={id} className="authd-label">
+        {t(label)}
+      </label>
+      <select id={id} name={name} className="authd-input" defaultValue={value}>
+        {options.map(([option, words]) => (
+          <option key={option} value={option}>
+            {words}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 function Chooser({ state }: { state: ConsoleMailState }) {
   const { t } = useConsole();
-  const mailId = useId();
-  const languageId = useId();
   return (
     <form method="get" action={consoleHref("/mail")} className="authd-console-filters">
-      <div className="authd-console-filter">
-        <label htmlFor={mailId} className="authd-label">
-          {t("console.mail.choose.mail")}
-        </label>
-        <select id={mailId} name="mail" className="authd-input" defaultValue={state.query.mail}>
-          {state.mails.map((mail) => (
-            <option key={mail} value={mail}>
-              {mail}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="authd-console-filter">
-        <label htmlFor={languageId} className="authd-label">
-          {t("console.mail.choose.language")}
-        </label>
-        <select id={languageId} name="lang" className="authd-input" defaultValue={state.query.lang}>
-          {LOCALES.map((locale) => (
-            <option key={locale} value={locale}>
-              {t(`console.mail.language.${locale}` as AnyMessageKey)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <Choice
+        name="mail"
+        label="console.mail.choose.mail"
+        value={state.query.mail}
+        options={state.mails.map((mail) => [mail, mail])}
+      />
+      <Choice
+        name="lang"
+        label="console.mail.choose.language"
+        value={state.query.lang}
+        options={LOCALES.map((locale) => [locale, t(`console.mail.language.${locale}` as AnyMessageKey)])}
+      />
       <div className="authd-console-filter-actions">
         <button type="submit" className="authd-button">
           {t("console.mail.choose.show")}

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import type { AuthContext } from "../context.ts";
-import { unsignWithAny } from "../crypto/hmac.ts";
 import { exposeHeader, setAnswerHeader } from "./answer-headers.ts";
 import { cookieNames } from "./cookies.ts";
 import { isServerCall } from "./request.ts";
+import { unsignKept } from "./request-cookies.ts";
 
 // Better Auth's bearer flow: `Authorization: Bearer <token>` stands in for the session cookie, and every
 // answer that sets a session cookie repeats its value in `set-auth-token` for clients without a cookie jar.
@@ -31,7 +31,7 @@ export function readBearerSessionToken(c: Context, ctx: AuthContext): string | n
   } catch {
     return null;
   }
-  return unsignWithAny(ctx.acceptedSecrets, decoded);
+  return unsignKept(ctx, decoded);
 }
 
 /** The value of the last session_token cookie a response sets, or null when it sets none or clears it. */

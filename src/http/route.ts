@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import * as z from "zod";
 import type { AuthContext } from "../context.ts";
 import { AuthError, type ErrorKey, isAuthError } from "../errors.ts";
+import { KeptOutcomes } from "../platform/kept-outcomes.ts";
 import { hasControlCharacters } from "../services/control-characters.ts";
 import { readRequestBody } from "./body.ts";
 import { CONTROL_CHARACTER_MESSAGE } from "./fields.ts";
@@ -170,13 +171,42 @@ function parseInput(route: AnyRouteDefinition, raw: unknown, where: "body" | "qu
   return parsed.data;
 }
 
+/** Parsed queries kept per route, by the exact query string (a client asks the same one over and over). */
+const parsedQueries = new WeakMap<AnyRouteDefinition, KeptOutcomes<Readonly<Record<string, unknown>>>>();
+
+const isFlat = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" &&
+  value !== null &&
+  Object.values(value).every((field) => field === null || typeof field !== "object");
+
+/**
+ * The route's parsed query. A query string that parsed to flat fields is kept for the route: parsing is
+ * pure, so the same string gives the same fields, and each request gets its own copy of them.
+ */
+function parseQuery(route: AnyRouteDefinition, c: Context): unknown {
+  if (!route.query) return c.req.query();
+  let kept = parsedQueries.get(route);
+  if (!kept) {
+    kept = new KeptOutcomes(64, 512);
+    parsedQueries.set(route, kept);
+  }
+  const url = c.req.url;
+  const mark = url.indexOf("?");
+  let parsed: unknown;
+  const flat = kept.get(mark === -1 ? "" : url.slice(mark + 1), () => {
+    parsed = parseInput(route, c.req.query(), "query");
+    return isFlat(parsed) ? Object.freeze(parsed) : undefined;
+  });
+  return flat ? { ...flat } : parsed;
+}
+
 /** Validation, origin checks, session, then the handler (whose refusals the route may answer its own way). */
 async function runRoute(route: AnyRouteDefinition, c: Context, ctx: AuthContext): Promise<unknown> {
   const isServer = isServerCall(c, ctx);
   if (route.serverOnly && !isServer) throw new AuthError("NOT_FOUND");
   // Most routes have no path parameters: nothing to read or check.
   const params = route.path.includes(":") ? pathParams(c) : {};
-  const query = parseInput(route, c.req.query(), "query");
+  const query = parseQuery(route, c);
   let body: unknown = {};
   if (route.method !== "GET") {
     body = parseInput(route, await readRequestBody(c, route.acceptsForm ?? false), "body");

@@ -1,4 +1,5 @@
 import type { AuthContext } from "../context.ts";
+import { KeptOutcomes } from "../platform/kept-outcomes.ts";
 import { perContext } from "../platform/per-context.ts";
 import { type SessionWithUser, toSessionWire } from "../services/sessions/sessions.ts";
 import { toUserWire } from "../services/users.ts";
@@ -54,28 +55,18 @@ export interface CheckedDataCookie {
   sessionExpiresAt: number;
 }
 
-/** Good values kept at most (a value is up to 4 KB; a forged one is never kept). */
-const MAX_CHECKED = 1000;
-
-/** Presented session_data values whose signature this context found good. */
-const checked = perContext(() => new Map<string, CheckedDataCookie>());
+/** Presented session_data values whose signature this context found good (at most 1,000, each up to 4 KB). */
+const checked = perContext(() => new KeptOutcomes<CheckedDataCookie>(1000, 4096));
 
 /**
- * A presented session_data value's signature check, done once per good value: the value is signed data, so
- * the outcome cannot change while the secret does not (a context has one). Expiry and the token it must
- * match stay the caller's to check on every request.
+ * A presented session_data value's signature check, done once per good value (a forged one is never kept):
+ * the value is signed data, so the outcome cannot change while the secret does not (a context has one).
+ * Expiry and the token it must match stay the caller's to check on every request.
  */
 export function checkDataCookie(
   ctx: AuthContext,
   raw: string,
   check: () => CheckedDataCookie | null,
 ): CheckedDataCookie | null {
-  const known = checked(ctx);
-  const hit = known.get(raw);
-  if (hit) return hit;
-  const outcome = check();
-  if (!outcome) return null;
-  if (known.size >= MAX_CHECKED) known.clear();
-  known.set(raw, outcome);
-  return outcome;
+  return checked(ctx).get(raw, () => check() ?? undefined) ?? null;
 }

@@ -91,4 +91,66 @@ describeEachDialect("get-session's kept answers", (dialect) => {
     owner.agent.jar.set("better-auth.session_data", Buffer.from(JSON.stringify(forged)).toString("base64url"));
     for (let i = 0; i < 3; i += 1) expect((await owner.agent.get("/get-session")).body.user.name).toBe("Test User");
   });
+
+  it("keeps a session token's good signature, never a changed one: each is refused every time", async () => {
+    // Given a session token whose signed cookie was presented (and its good signature kept)
+    const { agent, user } = await signUp(t);
+    for (let i = 0; i < 2; i += 1)
+      expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).body.user.id).toBe(user.id);
+    const signed = decodeURIComponent(agent.cookie("session_token")!);
+    const dot = signed.lastIndexOf(".");
+    const signature = signed.slice(dot + 1);
+    const other = (char: string | undefined) => (char === "A" ? "B" : "A");
+    const flipped = `${other(signature[0])}${signature.slice(1)}`;
+    const otherToken = `${signed.slice(0, dot - 1)}${other(signed[dot - 1])}`;
+    // When the same token comes with another signature, or the signature under another token
+    const forgeries = [`${signed.slice(0, dot)}.${flipped}`, `${otherToken}.${signature}`];
+    for (const forged of forgeries) {
+      agent.jar.set("better-auth.session_token", encodeURIComponent(forged));
+      // Then no session is found, however often it is presented
+      for (let i = 0; i < 3; i += 1)
+        expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).body).toBeNull();
+      agent.jar.set("better-auth.session_token", encodeURIComponent(signed));
+    }
+    // And the good one still works
+    expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).body.user.id).toBe(user.id);
+  });
+
+  it("keeps a good signature for the context that checked it: another secret refuses the same cookie", async () => {
+    // Given a session cookie checked and kept by this daemon
+    const { agent, user } = await signUp(t);
+    for (let i = 0; i < 2; i += 1) expect((await agent.get("/get-session")).body.user.id).toBe(user.id);
+    // When a daemon in the same process, on the same database but with another secret, is handed it
+    const other = await createTestContext({
+      dialect,
+      databaseURL: t.ctx.config.databaseURL,
+      env: { AUTH_SECRET: "another-secret-0123456789-abcdefghijklmnopqrstuvwxyz-0123456789" },
+    });
+    try {
+      const caller = other.agent();
+      for (const [name, value] of agent.jar) caller.jar.set(name, value);
+      const answer = await caller.get("/get-session");
+      // Then it does not take the signature as checked: no session
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBeNull();
+      // (the same secret would have found it: the session is in that database)
+      const same = await createTestContext({ dialect, databaseURL: t.ctx.config.databaseURL });
+      const twin = same.agent();
+      for (const [name, value] of agent.jar) twin.jar.set(name, value);
+      expect((await twin.get("/get-session")).body.user.id).toBe(user.id);
+      await same.close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("parses a query string once per route and still refuses a bad one every time", async () => {
+    const { agent, user } = await signUp(t);
+    for (let i = 0; i < 3; i += 1) {
+      expect((await agent.get("/get-session", { query: { disableCookieCache: true } })).body.user.id).toBe(user.id);
+      const bad = await agent.get("/get-session", { query: { disableCookieCache: "perhaps" } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe("VALIDATION_ERROR");
+    }
+  });
 });

@@ -192,6 +192,15 @@ async function closeContext({ settle, local, mailer, secondaryStorage, database 
   await database.close();
 }
 
+/** Closing twice (serve's shutdown, then a caller's own close) closes once: the second waits for the first. */
+function closeOnce(parts: Closable): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= closeContext(parts);
+    return closing;
+  };
+}
+
 export async function createContext(config: Config, options: CreateContextOptions = {}): Promise<AuthContext> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, format: config.logFormat });
   const { db, ...database } = openDatabase(config.databaseURL, {
@@ -251,7 +260,7 @@ export async function createContext(config: Config, options: CreateContextOption
       outbox,
       background,
       settle,
-      close: () => closeContext({ settle, local, mailer: smtp, secondaryStorage, database }),
+      close: closeOnce({ settle, local, mailer: smtp, secondaryStorage, database }),
     };
   } catch (error) {
     mailer?.close();

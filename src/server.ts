@@ -65,6 +65,29 @@ function peerEnv(request: Request, srv: Server<undefined>): ServerEnv {
   };
 }
 
+/** Handlers still running, whether or not their client is still there to read the answer. */
+class HandlersInFlight {
+  #running = 0;
+  #waiting: (() => void)[] = [];
+
+  track(answer: Response | Promise<Response>): Response | Promise<Response> {
+    if (!(answer instanceof Promise)) return answer;
+    this.#running += 1;
+    const done = () => {
+      this.#running -= 1;
+      if (this.#running === 0) for (const resolve of this.#waiting.splice(0)) resolve();
+    };
+    answer.then(done, done);
+    return answer;
+  }
+
+  /** Resolves once no handler runs. */
+  idle(): Promise<void> {
+    if (this.#running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+}
+
 export interface StartOptions {
   port?: number;
   host?: string;
@@ -77,6 +100,7 @@ export function startServer(ctx: AuthContext, options: StartOptions = {}): Runni
   const hostname = options.host ?? ctx.config.host;
   const port = options.port ?? ctx.config.port;
   const onRequest = options.onRequest ?? (() => {});
+  const handlers = new HandlersInFlight();
   let server: Server<undefined>;
   try {
     server = Bun.serve({
@@ -87,7 +111,7 @@ export function startServer(ctx: AuthContext, options: StartOptions = {}): Runni
       // first asked for (most answers never need it, and asking costs a lookup on the socket), then kept.
       fetch: (request, srv) => {
         onRequest();
-        return app.fetch(request, peerEnv(request, srv));
+        return handlers.track(app.fetch(request, peerEnv(request, srv)));
       },
     });
   } catch (error) {
@@ -109,7 +133,9 @@ export function startServer(ctx: AuthContext, options: StartOptions = {}): Runni
     stopping ??= (async () => {
       metricsServer?.stop(true);
       const grace = new Promise<void>((resolve) => setTimeout(resolve, ctx.config.shutdownGraceMs).unref());
-      await Promise.race([server.stop(false), grace]);
+      // Bun's stop(false) waits for the answers it still has to send; a handler whose client went away is
+      // waited for too, so its work (a write, a count) is not cut off by the database closing under it.
+      await Promise.race([Promise.all([server.stop(false), handlers.idle()]), grace]);
       server.stop(true);
       await worker.stop();
       await ctx.close();

@@ -14,7 +14,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { scratchDatabase } from "./scratch-database.ts";
-import { SEED_PASSWORD, seedDatabase, seedEmail } from "./seed.ts";
+import { cookiesOf, SEED_PASSWORD, seedDatabase, seedEmail } from "./seed.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -94,10 +94,7 @@ async function runBinary(binary: string, ceiling: { pid: number; url: string }):
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: seedEmail(1), password: SEED_PASSWORD }),
     });
-    const cookie = signIn.headers
-      .getSetCookie()
-      .map((line) => line.split(";")[0])
-      .join("; ");
+    const cookie = cookiesOf(signIn);
     const userId = ((await signIn.json()) as { user: { id: string } }).user.id;
     const created = await fetch(`${api}/api-key/create`, {
       method: "POST",

@@ -17,7 +17,7 @@ import { registerFeatures } from "../src/features.ts";
 import { createApp } from "../src/http/app.ts";
 import { silentLogger } from "../src/logger.ts";
 import { scratchDatabase } from "./scratch-database.ts";
-import { SEED_PASSWORD, seedDatabase, seedEmail } from "./seed.ts";
+import { cookiesOf, SEED_PASSWORD, seedDatabase, seedEmail } from "./seed.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -83,10 +83,7 @@ const signIn = await call("/sign-in/email", {
   headers: { "content-type": "application/json", origin: BASE },
   body: JSON.stringify({ email: seedEmail(1), password: SEED_PASSWORD }),
 });
-const cookie = signIn.headers
-  .getSetCookie()
-  .map((line) => line.split(";")[0])
-  .join("; ");
+const cookie = cookiesOf(signIn);
 const userId = ((await signIn.json()) as { user: { id: string } }).user.id;
 const createKey = async (fields: Record<string, unknown>): Promise<string> => {
   const created = await call("/api-key/create", {

@@ -16,7 +16,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { scratchDatabase } from "./scratch-database.ts";
-import { SEED_PASSWORD, seedDatabase, seedEmail } from "./seed.ts";
+import { cookiesOf, SEED_PASSWORD, seedDatabase, seedEmail } from "./seed.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -377,13 +377,6 @@ async function refreshTokenPool(api: string, cookie: string, client: BenchClient
     }),
   );
   return { tokens, flowsPerSecond: count / ((performance.now() - started) / 1000) };
-}
-
-function cookiesOf(response: Response): string {
-  return response.headers
-    .getSetCookie()
-    .map((line) => line.split(";")[0])
-    .join("; ");
 }
 
 const format = (f: Figures) =>

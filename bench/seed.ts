@@ -24,6 +24,14 @@ const BATCH = 500;
 export const seedEmail = (n: number) => `seed.${n}@example.com`;
 export const seedToken = (n: number) => `seed${String(n).padStart(28, "0")}`;
 
+/** The Cookie header a sign-in answer sets (each cookie's name=value), for the requests that follow it. */
+export function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+}
+
 /** Insert users, accounts and sessions numbered from `from` (inclusive) to `to` (exclusive). */
 export async function seedUsers(
   db: Kysely<Database>,

@@ -1,6 +1,10 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createTestContext, describeEachDialect, signUp, type TestContext } from "../helpers/context.ts";
 import { runCli } from "./run.ts";
+
+// Each test here runs the CLI several times, a process each that loads the source: beside the Chromium files
+// on two cores of a slower machine one such test took over 30 s (alone: 3-4 s).
+vi.setConfig({ testTimeout: 90_000 });
 
 describeEachDialect("authd commands on a live database", (dialect) => {
   let t: TestContext;

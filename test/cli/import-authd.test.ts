@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { parseImportedHash } from "../../src/crypto/imported-hash.ts";
 import { fromBetterAuth } from "../../src/crypto/imported-hash-forms.ts";
 import type { ImportReport } from "../../src/services/import/run.ts";
@@ -17,6 +17,10 @@ import {
 import { writeInterchangeFile } from "../helpers/interchange.ts";
 import { totp } from "../helpers/two-factor.ts";
 import { runCli } from "./run.ts";
+
+// Each test here runs the CLI several times, a process each that loads the source: beside the Chromium files
+// on two cores of a slower machine one such test took over 30 s (alone: 3-4 s).
+vi.setConfig({ testTimeout: 90_000 });
 
 // Issue 33: `authd import authd FILE` reads authd.v1, a dry run unless --commit; every imported user signs in
 // over HTTP with the password they had, and is rehashed; `authd export` writes it back the same.

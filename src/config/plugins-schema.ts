@@ -165,10 +165,10 @@ export const pluginFields = () => ({
           "keep API key rows read lately in the daemon's memory while provably current, as for sessions (every change of a key or user drops them, in every daemon); turn off behind a Postgres proxy that drops notifications",
         ),
       usageWrites: z
-        .enum(["durable", "fast"])
+        .enum(["durable", "fast", "leased"])
         .default("durable")
         .describe(
-          "how a use of a key with limits is written on Postgres without Redis: durable waits for Postgres's disk flush; fast commits without it (still exact across daemons and safe from a daemon's crash, but a crash of Postgres itself may lose its last uses)",
+          "how a use of a key with limits is written on Postgres without Redis: durable waits for Postgres's disk flush; fast commits without it (still exact across daemons and safe from a daemon's crash, but a crash of Postgres itself may lose its last uses); leased takes a hot key's uses from the row in blocks and answers from memory (never more uses than the limits allow, but other daemons see a block as spent until its rest goes back, within 2 s, and a daemon's kill loses the rest of its blocks)",
         ),
       startingCharactersLength: z.number().int().min(0).default(6),
       rateLimit: z

@@ -18,19 +18,24 @@ import { redisEnv, redisSkipped } from "../helpers/redis.ts";
 const DAY_MS = 86_400_000;
 const NOT_FOUND = { code: "KEY_NOT_FOUND", message: "API Key not found" };
 
-// The same behaviour whichever way uses are counted: the row's compare-and-set, or Redis's counters.
+// The same behaviour whichever way uses are counted: the row's compare-and-set, Redis's counters, or blocks
+// leased from the row (apiKey.usageWrites "leased", which applies on Postgres without Redis).
 describeEachDialect("API key verification", (dialect) => verificationSuite(dialect, false));
 describeEachDialect("API key verification with Redis counters", (dialect) => {
   if (redisSkipped) it.skip("needs Redis", () => {});
   else verificationSuite(dialect, true);
 });
+describeEachDialect("API key verification with leased uses", (dialect) => {
+  if (dialect === "postgres") verificationSuite(dialect, false, { AUTH_API_KEY_USAGE_WRITES: "leased" });
+  else it("counts exactly on SQLite whatever usageWrites says", () => {});
+});
 
-function verificationSuite(dialect: Dialect, redis: boolean): void {
+function verificationSuite(dialect: Dialect, redis: boolean, env: Record<string, string> = {}): void {
   let t: TestContext;
   let userId: string;
   let owner: Awaited<ReturnType<typeof signUp>>;
   beforeAll(async () => {
-    t = await createTestContext({ dialect, env: redis ? redisEnv() : {} });
+    t = await createTestContext({ dialect, env: { ...env, ...(redis ? redisEnv() : {}) } });
     owner = await signUp(t);
     userId = owner.user.id;
   });

@@ -181,6 +181,41 @@ export async function writeApiKeyUsageIfNewer(
   return Number(result.numUpdatedRows) > 0;
 }
 
+/**
+ * Give back what a daemon leased of a key and did not use (apiKey.usageWrites "leased"): `remaining` grows by
+ * the unused uses, the window's count shrinks by its unused slots (never below 0), `lastRequest` moves to the
+ * last use if that is later (or, for a window's block, takes the last use in place of the block's end
+ * `blockEnd` while no other write came since). Only while the key is as it was leased: not edited since (`updatedAt`) and not
+ * refilled since (`lastRefillAt`); otherwise nothing is given back and the unused uses stay spent.
+ */
+export async function returnLeasedApiKeyUses(
+  db: Db,
+  lease: { keyId: string; updatedAt: number; lastRefillAt: number | null },
+  unusedRemaining: number,
+  unusedWindow: number,
+  lastUse: number | null,
+  blockEnd: number | null,
+): Promise<ApiKeyRow | undefined> {
+  let lastRequest = sql<number | null>`"lastRequest"`;
+  if (lastUse !== null && blockEnd !== null)
+    lastRequest = sql`case when "lastRequest" = ${blockEnd} then ${lastUse} else "lastRequest" end`;
+  else if (lastUse !== null)
+    lastRequest = sql`case when "lastRequest" is null or "lastRequest" < ${lastUse} then ${lastUse} else "lastRequest" end`;
+  return db
+    .updateTable("apikey")
+    .set({
+      remaining: sql`"remaining" + ${unusedRemaining}`,
+      requestCount: sql`case when "requestCount" > ${unusedWindow} then "requestCount" - ${unusedWindow} else 0 end`,
+      lastRequest,
+      usageVersion: sql`"usageVersion" + 1`,
+    })
+    .where("id", "=", lease.keyId)
+    .where("updatedAt", "=", lease.updatedAt)
+    .where("lastRefillAt", "is not distinct from", lease.lastRefillAt)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function deleteApiKeyById(db: Db, keyId: string): Promise<number> {
   const result = await db.deleteFrom("apikey").where("id", "=", keyId).executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -9,6 +9,7 @@ import type { ApiKey, CreatedApiKey, Permissions } from "../../wire/api-key.ts";
 import { CLI_SOURCE, type EventSource, recordSecurityEvent } from "../security-events.ts";
 import { assertRecentSignIn } from "../sessions/sessions.ts";
 import { scheduleExpiredApiKeyCleanup } from "./cleanup.ts";
+import { withLeasedRest } from "./leases.ts";
 import { applyRemainingEdit, withRedisUsage } from "./redis-usage.ts";
 import { forgetApiKeyRows } from "./rows.ts";
 import { pendingLastRequest } from "./usage.ts";
@@ -192,7 +193,8 @@ export async function createApiKey(
  */
 async function withCurrentUsage(ctx: AuthContext, rows: ApiKeyRow[]): Promise<ApiKeyRow[]> {
   const current = ctx.secondaryStorage ? await withRedisUsage(ctx.secondaryStorage, rows) : rows;
-  return current.map((row) => {
+  return current.map((stored) => {
+    const row = withLeasedRest(ctx, stored);
     const stamp = pendingLastRequest(ctx, row.id);
     return stamp !== undefined && stamp > Number(row.lastRequest ?? 0) ? { ...row, lastRequest: stamp } : row;
   });
@@ -281,7 +283,9 @@ export async function updateApiKey(
   if (input.permissions !== undefined) changes.permissions = toJSONColumn(input.permissions);
   if (Object.keys(changes).length === 0) throw new AuthError("NO_VALUES_TO_UPDATE");
   const row = await withTransaction(ctx, async (tx) => {
-    const updated = await apiKeys.updateApiKeyOfUser(tx.db, userId, keyId, { ...changes, updatedAt: ctx.now() });
+    // Strictly later than the last edit: a daemon's leased block of uses (leases.ts) is tied to `updatedAt`.
+    const updatedAt = Math.max(ctx.now(), Number(existing.updatedAt) + 1);
+    const updated = await apiKeys.updateApiKeyOfUser(tx.db, userId, keyId, { ...changes, updatedAt });
     if (!updated) throw new AuthError("KEY_NOT_FOUND");
     await forgetApiKeyRows(tx, tx.db);
     const event = { type: "api_key_updated", outcome: "success", keyId, fields: Object.keys(changes) } as const;

@@ -70,3 +70,9 @@ export function noteKeyCounters(ctx: AuthContext, storedKey: string, counters: A
 export function forgetApiKeyRows(ctx: AuthContext, db: Db): Promise<void> {
   return forgetCopies(ctx, db, apiKeyRowCopies(ctx));
 }
+
+/** An expired or spent key goes on sight. */
+export async function deleteKeyRow(ctx: AuthContext, keyId: string): Promise<void> {
+  await apiKeys.deleteApiKeyById(ctx.db, keyId);
+  await forgetApiKeyRows(ctx, ctx.db);
+}

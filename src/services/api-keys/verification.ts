@@ -1,16 +1,15 @@
 import type { AuthContext } from "../../context.ts";
-import { constantTimeEqual } from "../../crypto/random.ts";
-import { readJSONObject } from "../../db/json-column.ts";
 import * as apiKeys from "../../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../../db/schema.ts";
 import { KeyedBatches } from "../../platform/keyed-work.ts";
 import { perContext } from "../../platform/per-context.ts";
-import { isBanned } from "../users.ts";
 import { type ApiKeyPermissions, storedFormOfKey } from "./api-keys.ts";
 import { scheduleExpiredApiKeyCleanup } from "./cleanup.ts";
+import { decideUsage, newest, type Refusal, rateMode, refusalOf, usageOf } from "./decisions.ts";
+import { countLeasedUse, leasesUses } from "./leases.ts";
 import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./outcomes.ts";
 import { countUsesInRedis } from "./redis-usage.ts";
-import { findKeyRow, forgetApiKeyRows, noteKeyCounters } from "./rows.ts";
+import { deleteKeyRow, findKeyRow, noteKeyCounters } from "./rows.ts";
 import { recordUnlimitedUse, startApiKeyUsageWriter } from "./usage.ts";
 
 // Verifying a key is a use of it: it spends one of `remaining` and counts in the key's rate window.
@@ -22,7 +21,6 @@ import { recordUnlimitedUse, startApiKeyUsageWriter } from "./usage.ts";
 //   concurrent uses in this process, so concurrent uses are counted exactly on both dialects and across
 //   daemons without holding a lock across round trips.
 
-const DAY_MS = 86_400_000;
 /** Each attempt loses only to a writer that succeeded, so this bounds the work, not correctness. */
 const MAX_ATTEMPTS = 64;
 
@@ -51,57 +49,6 @@ const usesInRedis = perContext(
 
 export type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification };
 
-/** Every requested action of every requested resource must be held; asking for nothing grants nothing. */
-export function holdsPermissions(held: ApiKeyPermissions | null, requested: ApiKeyPermissions): boolean {
-  const entries = Object.entries(requested);
-  if (!held || entries.length === 0) return false;
-  return entries.every(([resource, actions]) => {
-    const allowed = held[resource];
-    return Array.isArray(allowed) && actions.every((action) => allowed.includes(action));
-  });
-}
-
-type UsageDecision =
-  | { kind: "use"; next: apiKeys.ApiKeyUsage }
-  | { kind: "refuse"; reason: ApiKeyRefusal; tryAgainIn?: number; deleteKey?: boolean };
-
-/** What one more use of the key does to its counters, or why it is refused. Pure: reads `row`, writes nothing. */
-export function decideUsage(ctx: AuthContext, row: ApiKeyRow, now: number): UsageDecision {
-  let remaining = row.remaining === null ? null : Number(row.remaining);
-  let lastRefillAt = row.lastRefillAt === null ? null : Number(row.lastRefillAt);
-  if (remaining !== null) {
-    if (remaining <= 0 && row.refillAmount === null)
-      return { kind: "refuse", reason: "USAGE_EXCEEDED", deleteKey: true };
-    const interval = row.refillInterval === null ? 0 : Number(row.refillInterval);
-    if (
-      interval > 0 &&
-      row.refillAmount !== null &&
-      now - (lastRefillAt ?? Number(row.createdAt)) > interval * DAY_MS
-    ) {
-      remaining = Number(row.refillAmount);
-      lastRefillAt = now;
-    }
-    if (remaining <= 0) return { kind: "refuse", reason: "USAGE_EXCEEDED" };
-    remaining -= 1;
-  }
-
-  let requestCount = Number(row.requestCount);
-  let lastRequest = row.lastRequest === null ? null : Number(row.lastRequest);
-  const window = row.rateLimitTimeWindow === null ? null : Number(row.rateLimitTimeWindow);
-  const max = row.rateLimitMax === null ? null : Number(row.rateLimitMax);
-  if (!ctx.config.apiKey.rateLimit.enabled || !row.rateLimitEnabled) {
-    lastRequest = now;
-  } else if (window !== null && max !== null) {
-    const sinceLast = lastRequest === null ? null : now - lastRequest;
-    if (sinceLast === null || sinceLast > window) requestCount = 1;
-    else if (requestCount >= max)
-      return { kind: "refuse", reason: "RATE_LIMITED", tryAgainIn: Math.ceil(window - sinceLast) };
-    else requestCount += 1;
-    lastRequest = now;
-  }
-  return { kind: "use", next: { requestCount, remaining, lastRequest, lastRefillAt } };
-}
-
 /**
  * Verify a presented key and count the use. Order of checks: length, existence, enabled, expiry (an
  * expired key is deleted on sight), the owner's ban, permissions, usage limit (with refill), rate window.
@@ -122,6 +69,7 @@ export async function verifyApiKey(
     const mode = rateMode(ctx, row);
     if (row.remaining === null && mode !== "window") return countUnlimitedUse(ctx, row, now);
     if (ctx.secondaryStorage) return await countWithRedis(ctx, row);
+    if (leasesUses(ctx)) return await countLeasedUse(ctx, storedKey, { permissions, row });
     // Uses of one key inside this process share one read and one compare-and-set per batch, instead of a
     // storm of retries; the compare-and-set still guards against other processes.
     return await usesInBatch(ctx).run(storedKey, { permissions, row }, (uses, last) =>
@@ -132,42 +80,9 @@ export async function verifyApiKey(
   }
 }
 
-/** An expired or spent key goes on sight. */
-async function deleteKeyRow(ctx: AuthContext, keyId: string): Promise<void> {
-  await apiKeys.deleteApiKeyById(ctx.db, keyId);
-  await forgetApiKeyRows(ctx, ctx.db);
-}
-
-type Refusal = { reason: ApiKeyRefusal; tryAgainIn?: number; deleteKey?: boolean };
-
-/** Why the key cannot be used at all (its counters aside), or null. Pure. */
-function refusalOf(
-  row: apiKeys.ApiKeyWithOwnerBan | undefined,
-  storedKey: string,
-  permissions: ApiKeyPermissions | undefined,
-  now: number,
-): Refusal | null {
-  // Compare in constant time: the stored key is the secret (or its hash) the caller must match.
-  if (!row || !constantTimeEqual(row.key, storedKey)) return { reason: "KEY_NOT_FOUND" };
-  if (!row.enabled) return { reason: "KEY_DISABLED" };
-  if (row.expiresAt !== null && now > Number(row.expiresAt)) return { reason: "KEY_EXPIRED", deleteKey: true };
-  // A ban must reach every credential the user holds, not only sessions: refused before the use is
-  // counted, and only while the ban is in force (an expired ban no longer stops the key).
-  if (isBanned({ banned: row.ownerBanned, banExpires: row.ownerBanExpires }, now)) return { reason: "USER_IS_BANNED" };
-  if (permissions && !holdsPermissions(readJSONObject<ApiKeyPermissions>(row.permissions), permissions))
-    return { reason: "KEY_NOT_FOUND" };
-  return null;
-}
-
 async function refuse(ctx: AuthContext, row: ApiKeyRow | undefined, refusal: Refusal): Promise<ApiKeyVerification> {
   if (refusal.deleteKey && row) await deleteKeyRow(ctx, row.id);
   return { valid: false, reason: refusal.reason, tryAgainIn: refusal.tryAgainIn };
-}
-
-/** How a use moves the rate-window columns: counted in a window, only stamped, or not at all (decideUsage). */
-function rateMode(ctx: AuthContext, row: ApiKeyRow): "window" | "stamp" | "none" {
-  if (!ctx.config.apiKey.rateLimit.enabled || !row.rateLimitEnabled) return "stamp";
-  return row.rateLimitTimeWindow !== null && row.rateLimitMax !== null ? "window" : "none";
 }
 
 /** A key without limits: nothing in the answer depends on its counters, so the stamp is written behind. */
@@ -206,18 +121,6 @@ async function countWithRedis(ctx: AuthContext, row: ApiKeyRow): Promise<ApiKeyV
 function unflushedUsageWrites(ctx: AuthContext): boolean {
   return ctx.config.apiKey.usageWrites === "fast" && ctx.database.dialect === "postgres";
 }
-
-/** The row whose counters are the furthest along (usageVersion only grows), the later one on a tie. */
-function newest<R extends ApiKeyRow>(rows: R[]): R {
-  return rows.reduce((best, row) => (Number(row.usageVersion) >= Number(best.usageVersion) ? row : best));
-}
-
-const usageOf = (row: ApiKeyRow): apiKeys.ApiKeyUsage => ({
-  requestCount: row.requestCount,
-  remaining: row.remaining,
-  lastRequest: row.lastRequest,
-  lastRefillAt: row.lastRefillAt,
-});
 
 /**
  * One batch of uses of a key: decided in arrival order on one read of the row, written with one

@@ -1,10 +1,11 @@
 import { Database as BunDatabase } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
-import { Kysely, PostgresDialect, sql } from "kysely";
+import { Kysely, sql } from "kysely";
 import { DependencyError, dependencyError } from "../dependencies.ts";
 import { type ChangeSignal, postgresChangeSignal, sqliteChangeSignal } from "./change-signal.ts";
 import { runDirectlyWhenFree } from "./compiled-query.ts";
+import { OneSchemaPostgresDialect } from "./one-schema-dialect.ts";
 import { createStatementNamer, preparePooledClient } from "./prepared-statements.ts";
 import type { Database } from "./schema.ts";
 import { BunSqliteDialect } from "./sqlite-dialect.ts";
@@ -117,7 +118,7 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
     client.on("error", () => {});
     preparePooledClient(client, nameFor, (text) => never.add(text));
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new OneSchemaPostgresDialect({ pool }, schema) });
   const changes = postgresChangeSignal(
     pg.Client,
     { connectionString: parsed.toString(), connectionTimeoutMillis: 5000 },

@@ -31,9 +31,9 @@ export class MigrationError extends Error {
   }
 }
 
-// Kysely's introspection scans the catalog of every schema; a schema, table or column another process drops
-// or changes during the scan fails it ("schema … does not exist" 3F000, "relation …" 42P01, "column …" 42703)
-// before any migration ran. Such a failure is worth a retry.
+// Introspection reads authd's own schema only (db/one-schema-dialect.ts), but a table or column another
+// process drops or changes during the scan can still fail it ("schema … does not exist" 3F000, "relation …"
+// 42P01, "column …" 42703) before any migration ran. Such a failure is worth a retry.
 const CATALOG_RACE_CODES = new Set(["3F000", "42P01", "42703"]);
 function isCatalogRace(error: unknown, results: readonly MigrationResult[] | undefined): boolean {
   return (results ?? []).length === 0 && CATALOG_RACE_CODES.has((error as { code?: string } | null)?.code ?? "");

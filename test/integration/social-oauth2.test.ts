@@ -147,6 +147,7 @@ describeEachDialect("social sign-in through a plain OAuth 2.0 provider (GitHub-l
     const again = await agent.post("/get-access-token", { providerId: "github" });
     expect(again.body.accessToken).not.toBe(refreshed.body.accessToken);
     const info = await agent.post("/account-info", { accountId: "5005" });
+    expect(info.status, info.text).toBe(200);
     expect(info.body.user).toMatchObject({ id: "5005", email: "refresher@example.com", emailVerified: true });
   });
 

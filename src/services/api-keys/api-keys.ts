@@ -1,5 +1,5 @@
 import type { AuthContext } from "../../context.ts";
-import { generateId, generateRandomString, LETTERS, sha256Base64Url } from "../../crypto/random.ts";
+import { generateId, generateRandomString, LETTERS } from "../../crypto/random.ts";
 import { toJSONColumn } from "../../db/json-column.ts";
 import * as apiKeys from "../../db/repositories/api-keys.ts";
 import type { ApiKeyRow, SessionRow } from "../../db/schema.ts";
@@ -11,7 +11,7 @@ import { assertRecentSignIn } from "../sessions/sessions.ts";
 import { scheduleExpiredApiKeyCleanup } from "./cleanup.ts";
 import { withLeasedRest } from "./leases.ts";
 import { applyRemainingEdit, withRedisUsage } from "./redis-usage.ts";
-import { forgetApiKeyRows } from "./rows.ts";
+import { forgetApiKeyRows, storedFormOfKey } from "./rows.ts";
 import { pendingLastRequest } from "./usage.ts";
 import { toApiKeyWire } from "./wire.ts";
 
@@ -31,11 +31,6 @@ export const OWNER_BANNED_MARKER = "owner banned: keys refused";
 export type { CreatedApiKey };
 
 export { toApiKeyWire };
-
-/** The stored form of a key: SHA-256 base64url, unless hashing is switched off. */
-export function storedFormOfKey(ctx: AuthContext, key: string): string {
-  return ctx.config.apiKey.disableKeyHashing ? key : sha256Base64Url(key);
-}
 
 // ---- shared validation ---------------------------------------------------------------------------
 

@@ -1,6 +1,8 @@
 import type { AuthContext } from "../../context.ts";
+import { sha256Base64Url } from "../../crypto/random.ts";
 import * as apiKeys from "../../db/repositories/api-keys.ts";
 import type { ApiKeyRow, Db } from "../../db/schema.ts";
+import { KeptOutcomes } from "../../platform/kept-outcomes.ts";
 import { KeyedBatches } from "../../platform/keyed-work.ts";
 import { perContext } from "../../platform/per-context.ts";
 import { forgetCopies, ProvenCopies, type ReadStamp } from "../../platform/proven-copies.ts";
@@ -30,6 +32,14 @@ function readStamp(ctx: AuthContext): ReadStamp | null {
   const version = ctx.database.changes.version();
   if (version === null) return null;
   return { epoch: apiKeyRowCopies(ctx).epoch, version };
+}
+
+/** Hashes of keys presented lately: a key is looked up by its hash on every verification (as session tokens). */
+const recentKeyHashes = new KeptOutcomes<string>(1000, 256);
+
+/** The stored form of a key: SHA-256 base64url, unless hashing is switched off. */
+export function storedFormOfKey(ctx: AuthContext, key: string): string {
+  return ctx.config.apiKey.disableKeyHashing ? key : recentKeyHashes.get(key, sha256Base64Url);
 }
 
 /** The row of a stored key, from a current copy or one (shared) read. */

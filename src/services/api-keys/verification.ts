@@ -3,13 +3,13 @@ import * as apiKeys from "../../db/repositories/api-keys.ts";
 import type { ApiKeyRow } from "../../db/schema.ts";
 import { KeyedBatches } from "../../platform/keyed-work.ts";
 import { perContext } from "../../platform/per-context.ts";
-import { type ApiKeyPermissions, storedFormOfKey } from "./api-keys.ts";
+import type { ApiKeyPermissions } from "./api-keys.ts";
 import { scheduleExpiredApiKeyCleanup } from "./cleanup.ts";
 import { decideUsage, newest, type Refusal, rateMode, refusalOf, usageOf } from "./decisions.ts";
 import { countLeasedUse, leasesUses } from "./leases.ts";
 import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./outcomes.ts";
 import { countUsesInRedis } from "./redis-usage.ts";
-import { deleteKeyRow, findKeyRow, noteKeyCounters } from "./rows.ts";
+import { deleteKeyRow, findKeyRow, noteKeyCounters, storedFormOfKey } from "./rows.ts";
 import { recordUnlimitedUse, startApiKeyUsageWriter } from "./usage.ts";
 
 // Verifying a key is a use of it: it spends one of `remaining` and counts in the key's rate window.

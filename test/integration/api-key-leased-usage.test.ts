@@ -154,6 +154,17 @@ describe.skipIf(postgresSkipped !== null)("API key usage writes, leased [postgre
     expect(Number((await rawRow(key.id)).remaining)).toBe(0);
   });
 
+  it("moves `updatedAt` forward on every edit, even two in one millisecond (a block is tied to it)", async () => {
+    const key = await createKey({ remaining: 10, rateLimitEnabled: false });
+    const stamps: number[] = [];
+    for (const remaining of [7, 6, 5]) {
+      await state.t.server().post("/api-key/update", { keyId: key.id, userId: state.userId, remaining });
+      stamps.push(Number((await rawRow(key.id)).updatedAt));
+    }
+    expect(stamps[1]).toBeGreaterThan(stamps[0]);
+    expect(stamps[2]).toBeGreaterThan(stamps[1]);
+  });
+
   it("refuses at once a key disabled, or whose owner is banned, while a block is out", async () => {
     const owner = await signUp(state.t);
     const disabled = await createKey({ remaining: 10_000, rateLimitEnabled: false }, owner.user.id);

@@ -147,7 +147,9 @@ async function leaseForBatch(
     if (waiting === 0) return results as ApiKeyVerification[];
     // What is left of an ended block goes back first, so the next block is taken from the row it leaves (a
     // window's block also puts its last use back in `lastRequest`, in place of the block's end).
-    const ended = previous && (previous.unused > 0 || (previous.window > 0 && previous.lastUse !== null));
+    // (A block spent before its end needs neither: the next block's write stamps its own end.)
+    const stampBack = previous && previous.window > 0 && previous.lastUse !== null && now >= previous.expiresAt;
+    const ended = previous && (previous.unused > 0 || stampBack);
     const back = ended ? await giveBack(leases, previous) : undefined;
     const from = back ? { ...current, ...back } : current;
     const taken = await takeBlock(ctx, leases, storedKey, from, nextSize(previous, waiting, now), waiting, now);

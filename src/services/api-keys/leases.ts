@@ -128,6 +128,8 @@ async function leaseForBatch(
 ): Promise<ApiKeyVerification[]> {
   let row: apiKeys.ApiKeyWithOwnerBan | undefined = newest(uses.map((use) => use.row));
   let results: (ApiKeyVerification | undefined)[] = [];
+  /** The next block's size, judged once, before the last block's rest goes back. */
+  let size: number | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (attempt > 0) {
       row = await apiKeys.findApiKeyByStoredKey(ctx.db, storedKey);
@@ -148,11 +150,12 @@ async function leaseForBatch(
     // What is left of an ended block goes back first, so the next block is taken from the row it leaves (a
     // window's block also puts its last use back in `lastRequest`, in place of the block's end).
     // (A block spent before its end needs neither: the next block's write stamps its own end.)
+    size ??= nextSize(previous, waiting, now);
     const stampBack = previous && previous.window > 0 && previous.lastUse !== null && now >= previous.expiresAt;
     const ended = previous && (previous.unused > 0 || stampBack);
     const back = ended ? await giveBack(leases, previous) : undefined;
     const from = back ? { ...current, ...back } : current;
-    const taken = await takeBlock(ctx, leases, storedKey, from, nextSize(previous, waiting, now), waiting, now);
+    const taken = await takeBlock(ctx, leases, storedKey, from, Math.max(size, waiting), waiting, now);
     if (taken === "lost") continue;
     if (taken.kind === "use") answerWaiting(results, taken.lease, current, now);
     if (!results.includes(undefined)) return results as ApiKeyVerification[];

@@ -121,6 +121,8 @@ export function gitHubConfig(gh: FakeGitHub) {
     tokenEndpoint: `${gh.url}/login/oauth/access_token`,
     userInfoEndpoint: `${gh.url}/user`,
     emailsEndpoint: `${gh.url}/user/emails`,
-    timeoutMs: 300,
+    // Long enough for a loaded machine to answer a loopback call (with 300 ms, token exchanges and profile
+    // reads that should succeed timed out in full runs); a hanging endpoint still fails within it.
+    timeoutMs: 2000,
   };
 }

@@ -219,6 +219,33 @@ describeEachDialect("authd import authd / authd export", (dialect) => {
     expect(await storedHash(email("fail-new"))).toBeUndefined();
   });
 
+  it("carries each user's language both ways, and refuses a record whose language authd has no catalogue for", async () => {
+    const users = [
+      { id: `de-${run}`, email: email("deutsch"), password: null, language: "de" },
+      { id: `none-${run}`, email: email("browser"), password: null, language: null },
+      { id: `xx-${run}`, email: email("klingon"), password: null, language: "tlh" },
+    ];
+    const file = writeInterchangeFile(dir, "languages.jsonl", users);
+    const commit = await runCli(["import", "authd", file, "--commit", "--json"], { env });
+    const report = commit.json<Report>();
+    expect(report).toMatchObject({ imported: 2, refused: 1 });
+    expect(report.problems.find((p) => p.record === "line 4")?.problem).toMatch(/^language/);
+    const language = async (address: string) =>
+      (await t.ctx.db.selectFrom("user").select("language").where("email", "=", address).executeTakeFirst())?.language;
+    expect(await language(email("deutsch"))).toBe("de");
+    expect(await language(email("browser"))).toBeNull();
+    expect(await language(email("klingon"))).toBeUndefined();
+    const exported = await runCli(["export"], { env });
+    expect(exported.code, exported.stderr).toBe(0);
+    const lines = exported.stdout
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => JSON.parse(line));
+    expect(lines.find((line) => line.email === email("deutsch"))?.language).toBe("de");
+    expect(lines.find((line) => line.email === email("browser"))?.language).toBeNull();
+  });
+
   it("export → import into an empty database → export gives the same lines; secrets only into a 0600 file", async () => {
     const noFile = await runCli(["export", "--include-secrets"], { env });
     expect(noFile.code).toBe(2);

@@ -10,6 +10,7 @@ import { countUsers } from "../../db/repositories/users.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { openTwoFactor } from "../two-factor/store.ts";
 import { parseAdditional } from "../user-fields.ts";
+import { isUserLanguage } from "../user-language.ts";
 import { FORMAT, type V1Header, type V1User } from "./format.ts";
 
 // `authd export` (issue 33): every user in authd.v1, a page of users at a time (memory stays flat). Without
@@ -47,6 +48,7 @@ export function userLine(
     username: row.username,
     displayUsername: row.displayUsername,
     role: row.role,
+    language: isUserLanguage(row.language) ? row.language : null,
     banned: Boolean(row.banned),
     banReason: row.banReason,
     banExpires: dateOf(row.banExpires),

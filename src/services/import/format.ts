@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LANGUAGES } from "../../config/pages-schema.ts";
 import { fromFirebase } from "../../crypto/imported-hash-forms.ts";
 
 // authd's interchange format, `authd.v1` (issue 33): JSON Lines, a header line and then one line per user.
@@ -45,6 +46,8 @@ export const V1User = z.object({
   username: text(255).nullable().default(null),
   displayUsername: text(255).nullable().default(null),
   role: text(255).nullable().default(null),
+  /** The language the user chose for authd's pages and mails (one authd has a catalogue for), or null. */
+  language: z.enum(LANGUAGES).nullable().default(null),
   banned: z.boolean().default(false),
   banReason: text(1024).nullable().default(null),
   banExpires: isoDate.nullable().default(null),

@@ -59,7 +59,7 @@ export function userRow(id: string, record: PreparedRecord): UserRow {
     banExpires: time(user.banExpires),
     additionalFields: user.metadata && Object.keys(user.metadata).length > 0 ? JSON.stringify(user.metadata) : null,
     twoFactorEnabled: user.twoFactor?.enabled && user.twoFactor.totpSecret ? true : null,
-    language: null,
+    language: user.language,
   };
 }
 

@@ -282,6 +282,7 @@ export async function giveBackEndedBlocks(ctx: AuthContext): Promise<void> {
  * (api-key/get and list on this daemon show the key as exact counting would).
  */
 export function withLeasedRest(ctx: AuthContext, row: ApiKeyRow): ApiKeyRow {
+  if (!leasesUses(ctx)) return row;
   const lease = state(ctx).leases.get(row.id);
   if (!lease || lease.unused === 0 || lease.updatedAt !== Number(row.updatedAt)) return row;
   return {

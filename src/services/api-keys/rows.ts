@@ -39,6 +39,14 @@ const recentKeyHashes = new KeptOutcomes<string>(1000, 256);
 
 /** The stored form of a key: SHA-256 base64url, unless hashing is switched off. */
 export function storedFormOfKey(ctx: AuthContext, key: string): string {
+  return ctx.config.apiKey.disableKeyHashing ? key : sha256Base64Url(key);
+}
+
+/**
+ * The stored form of a key a caller presents, its hash kept by exact input: a back end sends the same key on
+ * every request. A key just created is hashed with storedFormOfKey, so the daemon keeps no key it only issued.
+ */
+export function storedFormOfPresentedKey(ctx: AuthContext, key: string): string {
   return ctx.config.apiKey.disableKeyHashing ? key : recentKeyHashes.get(key, sha256Base64Url);
 }
 

@@ -9,7 +9,7 @@ import { decideUsage, newest, type Refusal, rateMode, refusalOf, usageOf } from 
 import { countLeasedUse, leasesUses } from "./leases.ts";
 import type { ApiKeyRefusal, ApiKeyUse, ApiKeyVerification, RedisUseOutcome } from "./outcomes.ts";
 import { countUsesInRedis } from "./redis-usage.ts";
-import { deleteKeyRow, findKeyRow, noteKeyCounters, storedFormOfKey } from "./rows.ts";
+import { deleteKeyRow, findKeyRow, noteKeyCounters, storedFormOfPresentedKey } from "./rows.ts";
 import { recordUnlimitedUse, startApiKeyUsageWriter } from "./usage.ts";
 
 // Verifying a key is a use of it: it spends one of `remaining` and counts in the key's rate window.
@@ -59,7 +59,7 @@ export async function verifyApiKey(
   permissions?: ApiKeyPermissions,
 ): Promise<ApiKeyVerification> {
   if (key.length < ctx.config.apiKey.defaultKeyLength) return { valid: false, reason: "INVALID_API_KEY" };
-  const storedKey = storedFormOfKey(ctx, key);
+  const storedKey = storedFormOfPresentedKey(ctx, key);
   try {
     const row = await findKeyRow(ctx, storedKey);
     const now = ctx.now();
